@@ -1,0 +1,79 @@
+"""The backend registry: every backend by name, imported only when used.
+
+Importing a backend module must stay cheap; each imports its solver library
+inside `search`, so `cpsudoku --help` and a native solve never load OR-Tools.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+
+from ..errors import BackendError
+from .base import Backend, Request
+
+# name -> "module:Class"
+_REGISTRY: dict[str, str] = {
+    "native": "cpsudoku.backends.native:NativeBackend",
+    "naive": "cpsudoku.backends.naive:NaiveBackend",
+    "python-constraint": "cpsudoku.backends.pyconstraint:PythonConstraintBackend",
+    "cpsat": "cpsudoku.backends.cpsat:CpSatBackend",
+}
+_INSTANCES: dict[str, Backend] = {}
+
+
+def names() -> list[str]:
+    return list(_REGISTRY)
+
+
+def register(name: str, target: str | type) -> None:
+    """Add a backend (a class, or "module:Class" to import lazily)."""
+    _INSTANCES.pop(name, None)
+    if isinstance(target, str):
+        _REGISTRY[name] = target
+    else:
+        _REGISTRY[name] = target  # type: ignore[assignment]
+
+
+def unregister(name: str) -> None:
+    _REGISTRY.pop(name, None)
+    _INSTANCES.pop(name, None)
+
+
+def load(name: str) -> Backend:
+    """The backend object called `name`, available or not."""
+    inst = _INSTANCES.get(name)
+    if inst is not None:
+        return inst
+    target = _REGISTRY.get(name)
+    if target is None:
+        raise BackendError(f"unknown backend {name!r}; choose one of: {', '.join(_REGISTRY)}")
+    if isinstance(target, str):
+        module, cls = target.split(":")
+        target = getattr(import_module(module), cls)
+    return target()
+
+
+def get(name: str) -> Backend:
+    """The usable backend called `name`, or a BackendError saying why not."""
+    inst = load(name)
+    if not inst.is_available():
+        raise BackendError(f"backend {name!r} is not available: install "
+                           f"{inst.distribution} (pip install {inst.distribution})")
+    _INSTANCES[name] = inst
+    return inst
+
+
+def parse_list(text: str) -> list[str]:
+    """'native,cpsat' or 'all' -> validated backend names."""
+    if text.strip() == "all":
+        return names()
+    chosen = [t.strip() for t in text.split(",") if t.strip()]
+    if not chosen:
+        raise BackendError("no backend named; choose from: " + ", ".join(_REGISTRY))
+    for name in chosen:
+        if name not in _REGISTRY:
+            raise BackendError(f"unknown backend {name!r}; choose one of: {', '.join(_REGISTRY)}")
+    return chosen
+
+
+__all__ = ["Backend", "Request", "get", "load", "names", "register", "unregister", "parse_list"]

@@ -1,0 +1,70 @@
+"""The interface every backend implements.
+
+A backend receives a `Model` already lowered to the constraint kinds it
+declares in `native_kinds`, and a `Request`; it returns an `Outcome`. It never
+decides a status: `result.finish` does.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from importlib import metadata
+from typing import ClassVar
+
+from ..errors import BackendError
+from ..model import Model
+from ..result import Outcome
+
+
+@dataclass(frozen=True)
+class Request:
+    max_solutions: int = 1  # stop after this many solutions (2 answers "is it unique?")
+    time_limit: float | None = None  # seconds, None = no limit
+    trace: bool = False  # record a step-by-step trace (backends with supports_trace only)
+    options: dict = field(default_factory=dict)  # backend-specific (e.g. cpsat workers)
+    started: float = field(default_factory=time.monotonic)
+
+    @property
+    def deadline(self) -> float | None:
+        return None if self.time_limit is None else self.started + self.time_limit
+
+
+class Backend:
+    name: ClassVar[str]
+    description: ClassVar[str]
+    distribution: ClassVar[str | None] = None  # the PyPI package it needs, for its version
+    native_kinds: ClassVar[frozenset[str]] = frozenset({"alldifferent"})
+    supports_trace: ClassVar[bool] = False
+    option_names: ClassVar[frozenset[str]] = frozenset()
+
+    def is_available(self) -> bool:
+        if self.distribution is None:
+            return True
+        try:
+            metadata.version(self.distribution)
+        except metadata.PackageNotFoundError:
+            return False
+        return True
+
+    def version(self) -> str:
+        if self.distribution is None:
+            from .. import __version__
+            return __version__
+        try:
+            return metadata.version(self.distribution)
+        except metadata.PackageNotFoundError:
+            return "not installed"
+
+    def check_request(self, request: Request) -> None:
+        """Refuse, in one clear line, what this backend cannot do."""
+        if request.trace and not self.supports_trace:
+            raise BackendError(f"backend {self.name!r} cannot record a trace "
+                               f"(only 'native' can)")
+        unknown = set(request.options) - self.option_names
+        if unknown:
+            raise BackendError(f"backend {self.name!r} has no option "
+                               f"{', '.join(sorted(unknown))}")
+
+    def search(self, model: Model, request: Request) -> Outcome:  # pragma: no cover
+        raise NotImplementedError

@@ -1,0 +1,135 @@
+"""The solver-independent constraint vocabulary.
+
+Every rule of every variant lowers to these few constraints over cells
+(cell index -> value 1..N). Each constraint
+
+- `check(grid)`: tells whether a complete assignment satisfies it, with no
+  help from any solver (the independent checker builds on this);
+- `decompose(domains)`: rewrites it as `Allowed` tables, so a backend that has
+  no native support for a kind can still run it.
+
+A backend declares which kinds it handles natively (`Backend.native_kinds`);
+`lower_for` in `model.py` decomposes the rest.
+Unary restrictions (`InSet`) never reach a backend: they are folded into the
+cell domains when the model is built.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import ClassVar, Sequence
+
+Cells = tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Constraint:
+    cells: Cells
+    # What the constraint stands for ("row 3", "cage at r1c1"), for messages only.
+    label: str = field(default="", compare=False, kw_only=True)
+    kind: ClassVar[str] = "constraint"
+
+    def describe(self) -> str:
+        return self.label or f"{self.kind} over {len(self.cells)} cells"
+
+    def check(self, grid: Sequence[int]) -> bool:
+        return self.holds([grid[c] for c in self.cells])
+
+    def holds(self, values: Sequence[int]) -> bool:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def decompose(self, domains: Sequence[frozenset[int]]) -> list["Allowed"]:
+        """Default decomposition: one table of every satisfying tuple."""
+        choices = [sorted(domains[c]) for c in self.cells]
+        tuples = tuple(t for t in itertools.product(*choices) if self.holds(t))
+        return [Allowed(self.cells, tuples)]
+
+
+@dataclass(frozen=True)
+class AllDifferent(Constraint):
+    """No two of the cells hold the same value (rows, columns, regions, cages, pairs)."""
+
+    kind: ClassVar[str] = "alldifferent"
+
+    def holds(self, values):
+        return len(set(values)) == len(values)
+
+    def decompose(self, domains):
+        # Pairwise inequality tables stay small where a whole-unit table would explode.
+        out = []
+        for a, b in itertools.combinations(self.cells, 2):
+            pairs = tuple((x, y) for x in sorted(domains[a]) for y in sorted(domains[b]) if x != y)
+            out.append(Allowed((a, b), pairs))
+        return out
+
+
+@dataclass(frozen=True)
+class Sum(Constraint):
+    """sum(coeff_i * cell_i) == total. Killer cages, little killers, arrows, X/V."""
+
+    total: int = 0
+    coeffs: tuple[int, ...] | None = None  # None: all 1
+
+    kind: ClassVar[str] = "sum"
+
+    def weights(self) -> tuple[int, ...]:
+        return self.coeffs if self.coeffs is not None else (1,) * len(self.cells)
+
+    def holds(self, values):
+        return sum(w * v for w, v in zip(self.weights(), values)) == self.total
+
+
+@dataclass(frozen=True)
+class Less(Constraint):
+    """cells[0] < cells[1] < ... : thermometers, greater-than signs."""
+
+    kind: ClassVar[str] = "less"
+
+    def holds(self, values):
+        return all(a < b for a, b in zip(values, values[1:]))
+
+    def decompose(self, domains):
+        out = []
+        for a, b in zip(self.cells, self.cells[1:]):
+            pairs = tuple((x, y) for x in sorted(domains[a]) for y in sorted(domains[b]) if x < y)
+            out.append(Allowed((a, b), pairs))
+        return out
+
+
+@dataclass(frozen=True)
+class Allowed(Constraint):
+    """The cells' values form one of the listed tuples (a table constraint)."""
+
+    tuples: tuple[tuple[int, ...], ...] = ()
+
+    kind: ClassVar[str] = "allowed"
+
+    def holds(self, values):
+        return tuple(values) in self._tuple_set()
+
+    def _tuple_set(self):
+        # Cached on the frozen instance: check() is called once per solution.
+        cached = self.__dict__.get("_set")
+        if cached is None:
+            cached = frozenset(self.tuples)
+            object.__setattr__(self, "_set", cached)
+        return cached
+
+    def decompose(self, domains):
+        return [self]
+
+
+@dataclass(frozen=True)
+class InSet(Constraint):
+    """Unary restriction: each cell takes a value from `values` (even/odd cells)."""
+
+    values: frozenset[int] = frozenset()
+
+    kind: ClassVar[str] = "inset"
+
+    def holds(self, values):
+        return all(v in self.values for v in values)
+
+
+KINDS = ("alldifferent", "sum", "less", "allowed")

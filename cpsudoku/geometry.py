@@ -1,0 +1,134 @@
+"""Grid geometry: size, regions (boxes by default, any partition for jigsaw), units.
+
+Cells are numbered 0 .. N*N-1 in row-major order. A region is a tuple of cells;
+rectangular boxes are only the default regions, so irregular (jigsaw) regions
+fit the same structure.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+
+from .errors import ModelError
+from .symbols import MAX_SIZE
+
+Cells = tuple[int, ...]
+
+
+def infer_box(size: int) -> tuple[int, int]:
+    """The usual box shape for a size: square when N is a square, else the
+    most nearly square R x C with R <= C (6 -> 2x3, 8 -> 2x4, 12 -> 3x4)."""
+    best = None
+    for rows in range(1, math.isqrt(size) + 1):
+        if size % rows == 0:
+            best = (rows, size // rows)
+    if best is None or best[0] == 1:
+        raise ModelError(f"size {size} has no rectangular box shape; give the regions explicitly")
+    return best
+
+
+def parse_box(text: str) -> tuple[int, int]:
+    """'3x3' or '2x3' -> (rows, cols)."""
+    parts = text.lower().replace("*", "x").split("x")
+    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        raise ModelError(f"box shape {text!r} is not of the form RxC (e.g. 2x3)")
+    rows, cols = int(parts[0]), int(parts[1])
+    if rows < 1 or cols < 1:
+        raise ModelError(f"box shape {text!r} must have positive sides")
+    return rows, cols
+
+
+@dataclass(frozen=True)
+class Geometry:
+    size: int
+    regions: tuple[Cells, ...]
+    box: tuple[int, int] | None = None  # rectangular box shape, None for irregular regions
+
+    def __post_init__(self):
+        n = self.size
+        if not 1 <= n <= MAX_SIZE:
+            raise ModelError(f"size {n} is outside 1..{MAX_SIZE}")
+        seen: dict[int, int] = {}
+        for r, region in enumerate(self.regions):
+            if len(region) != n:
+                raise ModelError(f"region {r + 1} has {len(region)} cells, expected {n}")
+            for cell in region:
+                if not 0 <= cell < n * n:
+                    raise ModelError(f"region {r + 1} names cell {cell}, outside the {n}x{n} grid")
+                if cell in seen:
+                    raise ModelError(f"regions {seen[cell] + 1} and {r + 1} overlap at "
+                                     f"{cell_name(cell, n)}")
+                seen[cell] = r
+        if len(self.regions) != n:
+            raise ModelError(f"{len(self.regions)} regions given, expected {n}")
+
+    @property
+    def ncells(self) -> int:
+        return self.size * self.size
+
+    @cached_property
+    def rows(self) -> tuple[Cells, ...]:
+        n = self.size
+        return tuple(tuple(range(r * n, r * n + n)) for r in range(n))
+
+    @cached_property
+    def cols(self) -> tuple[Cells, ...]:
+        n = self.size
+        return tuple(tuple(range(c, n * n, n)) for c in range(n))
+
+    @cached_property
+    def units(self) -> tuple[Cells, ...]:
+        """Rows, then columns, then regions: every group that holds 1..N once."""
+        return self.rows + self.cols + self.regions
+
+    @cached_property
+    def region_of(self) -> tuple[int, ...]:
+        owner = [0] * self.ncells
+        for r, region in enumerate(self.regions):
+            for cell in region:
+                owner[cell] = r
+        return tuple(owner)
+
+    def cell_name(self, cell: int) -> str:
+        return cell_name(cell, self.size)
+
+    def describe(self) -> str:
+        shape = f"{self.box[0]}x{self.box[1]} boxes" if self.box else "irregular regions"
+        return f"{self.size}x{self.size}, {shape}"
+
+
+def cell_name(cell: int, size: int) -> str:
+    """r1c1-style name of a cell (1-based), the notation of the variant community."""
+    return f"r{cell // size + 1}c{cell % size + 1}"
+
+
+@lru_cache(maxsize=None)
+def boxed(size: int, box: tuple[int, int] | None = None) -> Geometry:
+    """The standard geometry of a size with rectangular boxes (inferred if not given)."""
+    if size < 1 or size > MAX_SIZE:
+        raise ModelError(f"size {size} is outside 1..{MAX_SIZE}")
+    br, bc = box if box is not None else infer_box(size)
+    if br * bc != size:
+        raise ModelError(f"box {br}x{bc} does not tile a {size}x{size} grid ({br}*{bc} != {size})")
+    regions = []
+    for top in range(0, size, br):
+        for left in range(0, size, bc):
+            regions.append(tuple((top + r) * size + left + c for r in range(br) for c in range(bc)))
+    return Geometry(size, tuple(regions), (br, bc))
+
+
+def irregular(size: int, regions) -> Geometry:
+    """A jigsaw geometry from explicit regions (validated: partition of the grid)."""
+    return Geometry(size, tuple(tuple(r) for r in regions), None)
+
+
+def regions_from_labels(labels, size: int) -> Geometry:
+    """Regions from a per-cell label sequence (e.g. a jigsaw layout string)."""
+    if len(labels) != size * size:
+        raise ModelError(f"region layout has {len(labels)} cells, expected {size * size}")
+    groups: dict[object, list[int]] = {}
+    for cell, label in enumerate(labels):
+        groups.setdefault(label, []).append(cell)
+    return irregular(size, groups.values())
