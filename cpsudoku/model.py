@@ -62,26 +62,53 @@ def build_model(puzzle: Puzzle) -> Model:
 def find_conflicts(model: Model) -> list[str]:
     """Contradictions visible from the givens alone, each naming the cells involved:
     rules the givens already break (see `check.conflicts`) and blank cells that
-    the givens leave with no candidate."""
-    from .check import conflicts
+    the givens leave with no candidate.
+
+    It runs before every solve, so the common case (no conflict) is a bitmask pass.
+    """
     puzzle = model.puzzle
-    givens, name = puzzle.givens, puzzle.geometry.cell_name
-    problems = [c.message for c in conflicts(puzzle)]
-    excluded: dict[int, set[int]] = {}
+    givens = puzzle.givens
+    bits = [(1 << v) if v else 0 for v in givens]  # bit v: the given value v
+    seen_by = [0] * len(givens)  # values given among each cell's all-different peers
+    clash = False
     for con in model.constraints:
         if isinstance(con, AllDifferent):
-            present = {givens[c] for c in con.cells} - {0}
+            present = 0
+            for cell in con.cells:
+                b = bits[cell]
+                if present & b:
+                    clash = True
+                present |= b
             if present:
                 for cell in con.cells:
-                    if not givens[cell]:
-                        excluded.setdefault(cell, set()).update(present)
-    for cell, gone in excluded.items():
-        if not (model.domains[cell] - gone):
-            problems.append(f"{name(cell)} has no candidate left")
+                    seen_by[cell] |= present
+        elif not clash and all(givens[c] for c in con.cells) and not con.check(givens):
+            clash = True
     for cell, dom in enumerate(model.domains):
-        if not dom:
-            problems.append(f"{name(cell)} has no allowed value")
+        if givens[cell] and givens[cell] not in dom:
+            clash = True
+    problems = []
+    if clash:
+        from .check import conflicts
+        problems = [c.message for c in conflicts(puzzle)]
+    name = puzzle.geometry.cell_name
+    for cell, dom in enumerate(model.domains):
+        if not givens[cell] and not _mask(dom) & ~seen_by[cell]:
+            problems.append(f"{name(cell)} has no candidate left" if dom
+                            else f"{name(cell)} has no allowed value")
     return problems
+
+
+_MASKS: dict[frozenset[int], int] = {}
+
+
+def _mask(domain: frozenset[int]) -> int:
+    m = _MASKS.get(domain)
+    if m is None:
+        m = sum(1 << v for v in domain)
+        if len(_MASKS) < 4096:
+            _MASKS[domain] = m
+    return m
 
 
 def lower_for(model: Model, native_kinds: Collection[str]) -> Model:
