@@ -13,7 +13,7 @@ import time
 
 from . import backends
 from .backends.base import Request
-from .errors import BackendError, CpsudokuError, ModelError
+from .errors import BackendError, ModelError, UsageError
 from .model import build_model, find_conflicts, lower_for
 from .parse import parse_one
 from .puzzle import Puzzle
@@ -42,9 +42,9 @@ def solve(puzzle, backend: str = "native", *, max_solutions: int = 1,
     options: backend-specific settings (e.g. `workers=4` for cpsat).
     """
     if max_solutions < 1:
-        raise CpsudokuError(f"max_solutions must be at least 1, not {max_solutions}")
+        raise UsageError(f"max_solutions must be at least 1, not {max_solutions}")
     if time_limit is not None and not time_limit > 0:
-        raise CpsudokuError(f"time limit must be a positive number of seconds, not {time_limit}")
+        raise UsageError(f"time limit must be a positive number of seconds, not {time_limit}")
     started = time.monotonic()
     puzzle = _as_puzzle(puzzle)
     engine = backends.get(backend)

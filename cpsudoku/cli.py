@@ -16,7 +16,7 @@ from typing import Iterator, List, Optional
 import typer
 from typer.core import TyperGroup
 
-from .errors import CpsudokuError, ExitCode
+from .errors import CpsudokuError, ExitCode, UsageError
 
 EXIT_CODES_HELP = (
     "Exit status: 0 every puzzle solved (count: every puzzle unique; check: no conflict); "
@@ -85,7 +85,7 @@ def _load(puzzles: List[str], size: Optional[int], box: Optional[str],
     """Every puzzle named on the command line, through the one shared parser."""
     from .sources import read_puzzles
     if size is not None and not 1 <= size <= 25:
-        raise CpsudokuError(f"--size {size} is outside 1..25")
+        raise UsageError(f"--size {size} is outside 1..25")
     box_shape = None
     if box is not None:
         from .geometry import parse_box
@@ -108,9 +108,9 @@ def _options(workers: Optional[int]) -> dict:
 
 def _check_limits(max_solutions: int, time_limit: Optional[float]) -> None:
     if max_solutions < 1:
-        raise CpsudokuError(f"--max-solutions must be at least 1, not {max_solutions}")
+        raise UsageError(f"--max-solutions must be at least 1, not {max_solutions}")
     if time_limit is not None and not 0 < time_limit <= 7 * 24 * 3600:
-        raise CpsudokuError(f"--time-limit must be between 0 and one week of seconds, "
+        raise UsageError(f"--time-limit must be between 0 and one week of seconds, "
                             f"not {time_limit}")
 
 
@@ -219,7 +219,7 @@ def count(
     from .result import Status
 
     if limit < 1:
-        raise CpsudokuError(f"--limit must be at least 1, not {limit}")
+        raise UsageError(f"--limit must be at least 1, not {limit}")
     _check_limits(limit, time_limit)
     loaded = _load(puzzles, size, box, rules)
     worst = ExitCode.OK

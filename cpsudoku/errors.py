@@ -24,6 +24,12 @@ class CpsudokuError(Exception):
     exit_code = ExitCode.BAD_INPUT
 
 
+class UsageError(CpsudokuError):
+    """An option value that makes no sense (a negative time limit, zero solutions)."""
+
+    exit_code = ExitCode.USAGE
+
+
 class ParseError(CpsudokuError):
     """Input text that is not a grid. Names the source, line and column."""
 
