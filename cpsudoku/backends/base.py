@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from importlib import metadata
 from typing import ClassVar
 
 from ..errors import BackendError
@@ -41,6 +40,7 @@ class Backend:
     def is_available(self) -> bool:
         if self.distribution is None:
             return True
+        from importlib import metadata  # slow to import: only when asked
         try:
             metadata.version(self.distribution)
         except metadata.PackageNotFoundError:
@@ -51,6 +51,7 @@ class Backend:
         if self.distribution is None:
             from .. import __version__
             return __version__
+        from importlib import metadata
         try:
             return metadata.version(self.distribution)
         except metadata.PackageNotFoundError:
