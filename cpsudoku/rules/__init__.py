@@ -1,0 +1,126 @@
+"""Variant rules: each lowers to the constraint vocabulary and runs on every backend.
+
+Two families:
+
+- Global rules, chosen by name (`--rules diagonal,anti-knight`): the same on
+  every puzzle of a size. Those that are patterns of existing constraints are
+  data, one file each in the package's `models/` folder (see `patterns.py`),
+  read at first use; `register()` adds rules written in Python.
+- Per-puzzle elements, given in a puzzle file (see `cpsudoku.puzzlefile`):
+  killer cages, little killers, thermometers, arrows, odd/even cells, kropki
+  dots, XV, greater-than signs, extra regions. Jigsaw regions are a geometry
+  (`cpsudoku.geometry.regions_from_labels`), not a rule.
+
+    >>> from cpsudoku import rules
+    >>> [r.name for r in rules.by_names("diagonal, anti-knight")]
+    ['diagonal', 'anti-knight']
+"""
+
+from __future__ import annotations
+
+import tomllib
+from importlib import resources
+from typing import Iterable
+
+from ..errors import ModelError
+from .dots import GreaterThan, Kropki, Mark, XV
+from .killer import Cage, Clue, Killer, LittleKiller
+from .lines import Arrow, Arrows, Thermometers
+from .parity import Parity
+from .patterns import PatternRule
+from .regions import ExtraRegions
+
+_RULES: dict[str, object] = {}  # canonical name -> rule
+_ALIASES: dict[str, str] = {}  # any accepted spelling -> canonical name
+_LOADED = False
+
+# What a puzzle file may list besides `rules` (see cpsudoku.puzzlefile).
+ELEMENTS = [
+    ("cages", "killer cages: digits sum to the total, no repeats (unless repeats = true)"),
+    ("little_killers", "sums along diagonals from a clue outside the grid; repeats allowed"),
+    ("thermometers", "digits strictly increase from the bulb (first cell)"),
+    ("arrows", "digits on the arrow sum to the number in its circle (one cell or a pill)"),
+    ("odd / even", "marked cells hold odd / even digits"),
+    ("kropki", "white dot: consecutive digits; black dot: one digit double the other"),
+    ("xv", "X: the two digits sum to 10; V: they sum to 5"),
+    ("greater_than", "pairs [greater, smaller] of cells"),
+    ("extra_regions", "further groups of cells with no repeated digit"),
+    ("regions", "jigsaw: irregular regions replace the boxes"),
+]
+
+
+def _model_files():
+    """Every models/*.toml installed with the package, in name order."""
+    folder = resources.files("cpsudoku.models")
+    return sorted((f for f in folder.iterdir() if f.name.endswith(".toml")),
+                  key=lambda f: f.name)
+
+
+def _load() -> None:
+    global _LOADED
+    if _LOADED:
+        return
+    _LOADED = True
+    for f in _model_files():
+        try:
+            spec = tomllib.loads(f.read_text(encoding="utf-8"))
+        except tomllib.TOMLDecodeError as exc:
+            raise ModelError(f"model file {f.name}: {exc}") from None
+        register(PatternRule(spec, source=f"models/{f.name}"))
+
+
+def register(rule, aliases: Iterable[str] = ()) -> None:
+    """Make a global rule available by name (and its `aliases` attribute, if any)."""
+    if not getattr(rule, "name", None) or not callable(getattr(rule, "constraints", None)):
+        raise ModelError(f"{rule!r} is not a rule (needs .name and .constraints(geometry))")
+    _RULES[rule.name] = rule
+    for spelling in (rule.name, *getattr(rule, "aliases", ()), *aliases):
+        _ALIASES[spelling.lower()] = rule.name
+
+
+def names() -> list[str]:
+    """The global rules' names, as accepted by `by_names`."""
+    _load()
+    return sorted(_RULES)
+
+
+def get(name: str):
+    _load()
+    canonical = _ALIASES.get(name.strip().lower())
+    if canonical is None:
+        raise ModelError(f"unknown rule {name.strip()!r}; choose from: {', '.join(names())}")
+    return _RULES[canonical]
+
+
+def by_names(spec: str | Iterable[str]) -> list:
+    """Rules from "diagonal,anti-knight" (or a list of names); duplicates once."""
+    parts = spec.split(",") if isinstance(spec, str) else list(spec)
+    chosen = []
+    for part in parts:
+        if part.strip():
+            rule = get(part)
+            if rule not in chosen:
+                chosen.append(rule)
+    return chosen
+
+
+def describe(rule) -> str:
+    describe_ = getattr(rule, "describe", None)
+    return describe_() if callable(describe_) else rule.name
+
+
+def describe_all() -> list[tuple[str, str]]:
+    """(name, one-line description) of every global rule, for listings."""
+    return [(n, describe(_RULES[n])) for n in names()]
+
+
+def describe_elements() -> list[tuple[str, str]]:
+    """(puzzle-file key, one-line description) of every per-puzzle element."""
+    return list(ELEMENTS)
+
+
+__all__ = [
+    "Arrow", "Arrows", "Cage", "Clue", "ExtraRegions", "GreaterThan", "Killer", "Kropki",
+    "LittleKiller", "Mark", "Parity", "PatternRule", "Thermometers", "XV", "by_names",
+    "describe", "describe_all", "describe_elements", "get", "names", "register",
+]

@@ -1,0 +1,89 @@
+"""Cell references for variant elements: "r1c1" names, resolved against a geometry.
+
+Elements keep their cells as 1-based (row, column) pairs so that a cell off the
+grid (r10c1 on a 9x9) can still be named in the error that rejects it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable, Sequence
+
+from ..errors import ModelError
+from ..geometry import Geometry
+
+Ref = tuple[int, int]  # 1-based (row, column)
+
+_NAME = re.compile(r"\s*[rR](-?\d+)\s*[cC](-?\d+)\s*$")
+
+
+def ref(spec) -> Ref:
+    """A cell reference from "r1c1" (any case) or a 1-based (row, column) pair."""
+    if isinstance(spec, str):
+        m = _NAME.match(spec)
+        if not m:
+            raise ModelError(f"{spec!r} is not a cell name (expected r<row>c<column>, e.g. r1c1)")
+        return int(m.group(1)), int(m.group(2))
+    if (isinstance(spec, (tuple, list)) and len(spec) == 2
+            and all(isinstance(x, int) and not isinstance(x, bool) for x in spec)):
+        return spec[0], spec[1]
+    raise ModelError(f"{spec!r} is not a cell (expected a name such as r1c1)")
+
+
+def refs(specs: Iterable) -> tuple[Ref, ...]:
+    if isinstance(specs, str):  # a single name, or several separated by spaces/commas
+        specs = [s for s in re.split(r"[\s,;]+", specs) if s]
+    return tuple(ref(s) for s in specs)
+
+
+def name(r: Ref) -> str:
+    return f"r{r[0]}c{r[1]}"
+
+
+def resolve(cells: Sequence[Ref], geometry: Geometry, what: str, *,
+            repeats: bool = False) -> tuple[int, ...]:
+    """Cell indices of `cells`, or a ModelError naming `what` and the bad cell."""
+    n = geometry.size
+    out = []
+    for r, c in cells:
+        if not (1 <= r <= n and 1 <= c <= n):
+            raise ModelError(f"{what}: cell {name((r, c))} is outside the {n}x{n} grid")
+        out.append((r - 1) * n + (c - 1))
+    if not repeats and len(set(out)) != len(out):
+        twice = next(name(x) for i, x in enumerate(cells) if x in cells[:i])
+        raise ModelError(f"{what}: cell {twice} is listed twice")
+    return tuple(out)
+
+
+def king_adjacent(a: Ref, b: Ref) -> bool:
+    return a != b and abs(a[0] - b[0]) <= 1 and abs(a[1] - b[1]) <= 1
+
+
+def orthogonal(a: Ref, b: Ref) -> bool:
+    return abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1
+
+
+def require_chain(cells: Sequence[Ref], what: str) -> None:
+    """Each cell touches the next (orthogonally or diagonally): lines never jump."""
+    for a, b in zip(cells, cells[1:]):
+        if not king_adjacent(a, b):
+            raise ModelError(f"{what}: {name(a)} and {name(b)} are not adjacent")
+
+
+def orthogonal_pairs(geometry: Geometry) -> list[tuple[int, int]]:
+    """Every pair of orthogonally adjacent cells, each once (left-right, then top-bottom)."""
+    n = geometry.size
+    pairs = []
+    for r in range(n):
+        for c in range(n):
+            cell = r * n + c
+            if c + 1 < n:
+                pairs.append((cell, cell + 1))
+            if r + 1 < n:
+                pairs.append((cell, cell + n))
+    return pairs
+
+
+def pair_table(size: int, keep) -> tuple[tuple[int, int], ...]:
+    """All (a, b) in 1..size x 1..size with keep(a, b): the table of a pair relation."""
+    return tuple((a, b) for a in range(1, size + 1) for b in range(1, size + 1) if keep(a, b))

@@ -1,0 +1,149 @@
+"""Killer cages and little killers: sums over groups of cells."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar, Iterable
+
+from ..constraints import AllDifferent, Sum
+from ..errors import ModelError
+from ..geometry import Geometry
+from . import cells as C
+from .element import ElementRule
+
+
+def sum_range(k: int, n: int, distinct: bool) -> tuple[int, int]:
+    """Smallest and largest total of k digits from 1..n (all different, or repeats allowed)."""
+    if distinct:
+        return k * (k + 1) // 2, k * (2 * n - k + 1) // 2
+    return k, k * n
+
+
+@dataclass(frozen=True)
+class Cage:
+    """Cells summing to `total` (None: no total shown); digits differ unless repeats allowed."""
+
+    cells: tuple[C.Ref, ...]
+    total: int | None = None
+    distinct: bool = True
+
+    @classmethod
+    def of(cls, total: int | None, cells, distinct: bool = True) -> "Cage":
+        return cls(C.refs(cells), None if total is None else int(total), bool(distinct))
+
+
+class Killer(ElementRule):
+    """Killer cages: each cage's digits sum to its total and (by default) never repeat."""
+
+    name: ClassVar[str] = "killer"
+    noun: ClassVar[str] = "cage"
+
+    def __init__(self, cages: Iterable[Cage]):
+        super().__init__(tuple(cages))
+
+    def describe(self) -> str:
+        return f"killer cages ({len(self.elements)}): digits in a cage sum to its total"
+
+    def label(self, i: int, cage: Cage) -> str:
+        shown = f" (sum {cage.total})" if cage.total is not None else ""
+        first = f" at {C.name(cage.cells[0])}" if cage.cells else ""
+        return f"cage {i}{shown}{first}"
+
+    def check_element(self, i, cage, geometry):
+        what = self.label(i, cage)
+        if not cage.cells:
+            raise ModelError(f"{what} has no cells")
+        cells = C.resolve(cage.cells, geometry, what)
+        n, k = geometry.size, len(cells)
+        if cage.distinct and k > n:
+            raise ModelError(f"{what}: {k} cells cannot hold different digits 1..{n}")
+        if cage.total is not None:
+            lo, hi = sum_range(k, n, cage.distinct)
+            if not lo <= cage.total <= hi:
+                kind = "different digits" if cage.distinct else "digits"
+                raise ModelError(f"{what}: {k} {kind} from 1..{n} sum to {lo}..{hi}, "
+                                 f"not {cage.total}")
+        return cells
+
+    def element_constraints(self, i, cage, cells, geometry):
+        label = self.label(i, cage)
+        if cage.total is not None:
+            yield Sum(cells, total=cage.total, label=label)
+        if cage.distinct and len(cells) > 1:
+            yield AllDifferent(cells, label=label)
+
+
+DIRECTIONS = {"DR": (1, 1), "DL": (1, -1), "UR": (-1, 1), "UL": (-1, -1)}
+
+
+@dataclass(frozen=True)
+class Clue:
+    """A little-killer clue: the sum along a diagonal, digits may repeat.
+
+    Either the clue's position outside the grid and its direction (DR, DL, UR,
+    UL: down-right ...), or the diagonal's cells explicitly.
+    """
+
+    total: int
+    at: C.Ref | None = None
+    direction: str | None = None
+    cells: tuple[C.Ref, ...] = ()
+
+    @classmethod
+    def of(cls, total: int, at=None, direction: str | None = None, cells=()) -> "Clue":
+        return cls(int(total), None if at is None else C.ref(at),
+                   None if direction is None else str(direction).upper(), C.refs(cells))
+
+    def diagonal(self, size: int) -> tuple[C.Ref, ...]:
+        if self.cells or self.at is None:
+            return self.cells
+        dr, dc = DIRECTIONS[self.direction]
+        r, c = self.at[0] + dr, self.at[1] + dc
+        out = []
+        while 1 <= r <= size and 1 <= c <= size:
+            out.append((r, c))
+            r, c = r + dr, c + dc
+        return tuple(out)
+
+
+class LittleKiller(ElementRule):
+    """Little killer clues: digits along a diagonal (repeats allowed) sum to the clue."""
+
+    name: ClassVar[str] = "little-killer"
+    noun: ClassVar[str] = "little killer"
+
+    def __init__(self, clues: Iterable[Clue]):
+        super().__init__(tuple(clues))
+
+    def describe(self) -> str:
+        return (f"little killer clues ({len(self.elements)}): the digits along each "
+                f"marked diagonal sum to the clue")
+
+    def label(self, i: int, clue: Clue) -> str:
+        where = clue.at or (clue.cells[0] if clue.cells else None)
+        return f"little killer {i} (sum {clue.total})" + (f" at {C.name(where)}" if where else "")
+
+    def check_element(self, i, clue, geometry):
+        what = self.label(i, clue)
+        n = geometry.size
+        if not clue.cells:
+            if clue.at is None or clue.direction not in DIRECTIONS:
+                raise ModelError(f"{what}: give its cells, or its position and a direction "
+                                 f"({', '.join(DIRECTIONS)})")
+            if 1 <= clue.at[0] <= n and 1 <= clue.at[1] <= n:
+                raise ModelError(f"{what}: the clue must sit outside the grid")
+        diagonal = clue.diagonal(n)
+        if not diagonal:
+            raise ModelError(f"{what}: its diagonal misses the {n}x{n} grid")
+        cells = C.resolve(diagonal, geometry, what)
+        steps = {(b[0] - a[0], b[1] - a[1]) for a, b in zip(diagonal, diagonal[1:])}
+        if len(steps) > 1 or (steps and steps.pop() not in DIRECTIONS.values()):
+            raise ModelError(f"{what}: its cells do not follow one diagonal")
+        lo, hi = sum_range(len(cells), n, distinct=False)
+        if not lo <= clue.total <= hi:
+            raise ModelError(f"{what}: {len(cells)} digits from 1..{n} sum to {lo}..{hi}, "
+                             f"not {clue.total}")
+        return cells
+
+    def element_constraints(self, i, clue, cells, geometry):
+        yield Sum(cells, total=clue.total, label=self.label(i, clue))

@@ -1,0 +1,88 @@
+"""Line rules: thermometers (strictly increasing from the bulb) and arrows (sums)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar, Iterable
+
+from ..constraints import Less, Sum
+from ..errors import ModelError
+from . import cells as C
+from .element import ElementRule
+
+
+class Thermometers(ElementRule):
+    """Digits strictly increase along each thermometer, starting from its bulb."""
+
+    name: ClassVar[str] = "thermometer"
+    noun: ClassVar[str] = "thermometer"
+
+    def __init__(self, thermometers: Iterable):
+        super().__init__(tuple(C.refs(t) for t in thermometers))
+
+    def describe(self) -> str:
+        return f"thermometers ({len(self.elements)}): digits increase from the bulb"
+
+    def label(self, i, cells):
+        return f"thermometer {i}" + (f" at {C.name(cells[0])}" if cells else "")
+
+    def check_element(self, i, thermo, geometry):
+        what = self.label(i, thermo)
+        if len(thermo) < 2:
+            raise ModelError(f"{what} needs a bulb and at least one more cell")
+        cells = C.resolve(thermo, geometry, what)
+        C.require_chain(thermo, what)
+        if len(cells) > geometry.size:
+            raise ModelError(f"{what}: {len(cells)} cells cannot increase within "
+                             f"1..{geometry.size}")
+        return cells
+
+    def element_constraints(self, i, thermo, cells, geometry):
+        yield Less(cells, label=self.label(i, thermo))
+
+
+@dataclass(frozen=True)
+class Arrow:
+    """The digits on the arrow sum to the number in the circle.
+
+    A circle of several cells (a pill) reads as a number, first cell first.
+    """
+
+    circle: tuple[C.Ref, ...]
+    cells: tuple[C.Ref, ...]
+
+    @classmethod
+    def of(cls, circle, cells) -> "Arrow":
+        return cls(C.refs(circle), C.refs(cells))
+
+
+class Arrows(ElementRule):
+    name: ClassVar[str] = "arrow"
+    noun: ClassVar[str] = "arrow"
+
+    def __init__(self, arrows: Iterable[Arrow]):
+        super().__init__(tuple(arrows))
+
+    def describe(self) -> str:
+        return f"arrows ({len(self.elements)}): digits on an arrow sum to its circle"
+
+    def label(self, i, arrow):
+        return f"arrow {i}" + (f" at {C.name(arrow.circle[0])}" if arrow.circle else "")
+
+    def check_element(self, i, arrow, geometry):
+        what = self.label(i, arrow)
+        if not arrow.circle or not arrow.cells:
+            raise ModelError(f"{what} needs a circle and at least one arrow cell")
+        cells = C.resolve(arrow.circle + arrow.cells, geometry, what)
+        C.require_chain(arrow.circle, what)
+        if not any(C.king_adjacent(c, arrow.cells[0]) for c in arrow.circle):
+            raise ModelError(f"{what}: the arrow starts at {C.name(arrow.cells[0])}, "
+                             f"away from its circle")
+        C.require_chain(arrow.cells, what)
+        return cells
+
+    def element_constraints(self, i, arrow, cells, geometry):
+        k = len(arrow.circle)
+        coeffs = (tuple(-(10 ** (k - 1 - j)) for j in range(k))
+                  + (1,) * len(arrow.cells))
+        yield Sum(cells, total=0, coeffs=coeffs, label=self.label(i, arrow))

@@ -1,0 +1,34 @@
+"""Even and odd cells: unary restrictions, folded into the domains."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from ..constraints import InSet
+from . import cells as C
+from .element import ElementRule
+
+
+class Parity(ElementRule):
+    """Marked cells hold odd (or even) digits."""
+
+    name: ClassVar[str] = "parity"
+    noun: ClassVar[str] = "cell"
+
+    def __init__(self, odd=(), even=()):
+        marks = tuple(("odd", r) for r in C.refs(odd)) + tuple(("even", r) for r in C.refs(even))
+        super().__init__(marks)
+
+    def describe(self) -> str:
+        return f"odd/even cells ({len(self.elements)})"
+
+    def label(self, i, mark):
+        return f"{mark[0]} cell {C.name(mark[1])}"
+
+    def check_element(self, i, mark, geometry):
+        return C.resolve([mark[1]], geometry, self.label(i, mark))
+
+    def element_constraints(self, i, mark, cells, geometry):
+        remainder = 1 if mark[0] == "odd" else 0
+        values = frozenset(v for v in range(1, geometry.size + 1) if v % 2 == remainder)
+        yield InSet(cells, values=values, label=self.label(i, mark))

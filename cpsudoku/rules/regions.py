@@ -1,0 +1,34 @@
+"""Extra regions: further groups of cells whose digits all differ."""
+
+from __future__ import annotations
+
+from typing import ClassVar, Iterable
+
+from ..constraints import AllDifferent
+from ..errors import ModelError
+from . import cells as C
+from .element import ElementRule
+
+
+class ExtraRegions(ElementRule):
+    name: ClassVar[str] = "extra-region"
+    noun: ClassVar[str] = "extra region"
+
+    def __init__(self, regions: Iterable):
+        super().__init__(tuple(C.refs(r) for r in regions))
+
+    def describe(self) -> str:
+        return f"extra regions ({len(self.elements)}): no digit repeats in each"
+
+    def label(self, i, cells):
+        return f"extra region {i}" + (f" at {C.name(cells[0])}" if cells else "")
+
+    def check_element(self, i, region, geometry):
+        what = self.label(i, region)
+        cells = C.resolve(region, geometry, what)
+        if not 2 <= len(cells) <= geometry.size:
+            raise ModelError(f"{what} has {len(cells)} cells, expected 2..{geometry.size}")
+        return cells
+
+    def element_constraints(self, i, region, cells, geometry):
+        yield AllDifferent(cells, label=self.label(i, region))
