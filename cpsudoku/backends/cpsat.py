@@ -1,0 +1,138 @@
+"""The CP-SAT backend: the model handed to OR-Tools' CP-SAT solver.
+
+One integer variable per cell over its domain, `add_all_different` per
+all-different group, linear equalities for sums, chains of `<` for less, and
+tables (`add_allowed_assignments`) for allowed tuples.
+
+One worker by default: on models this small, CP-SAT's parallel portfolio costs
+more to start than it saves. Counting solutions (max_solutions >= 2) always
+uses one worker, whatever `workers` says: with several, the same solution can
+be reported twice. OR-Tools is imported inside `search` (it takes about half a
+second), so importing cpsudoku never loads it.
+"""
+
+from __future__ import annotations
+
+import time
+
+from ..constraints import AllDifferent, Allowed, Less, Sum
+from ..errors import BackendError
+from ..model import Model
+from ..result import Outcome
+from .base import Backend, Request
+
+
+class CpSatBackend(Backend):
+    name = "cpsat"
+    description = "OR-Tools CP-SAT: clause learning with all-different, linear and table constraints"
+    distribution = "ortools"
+    native_kinds = frozenset({"alldifferent", "sum", "less", "allowed"})
+    option_names = frozenset({"workers"})
+
+    def check_request(self, request: Request) -> None:
+        super().check_request(request)
+        workers_of(request)
+
+    def search(self, model: Model, request: Request) -> Outcome:
+        if any(not dom for dom in model.domains):
+            return Outcome([], exhausted=True, stats={"nodes": 0})
+        deadline = request.deadline
+        if deadline is not None and deadline - time.monotonic() <= 0:
+            return Outcome([], exhausted=False, timed_out=True, stats={"nodes": 0})
+
+        from ortools.sat.python import cp_model
+
+        cells = _build(cp_model, model)
+        solver = cp_model.CpSolver()
+        counting = request.max_solutions >= 2
+        solver.parameters.num_workers = 1 if counting else workers_of(request)
+        if deadline is not None:
+            # What is left of the request's budget, after model building.
+            solver.parameters.max_time_in_seconds = max(deadline - time.monotonic(), 1e-3)
+
+        if counting:
+            solver.parameters.enumerate_all_solutions = True
+            collector = _collector(cp_model, cells, request.max_solutions)
+            status = solver.solve(cells.model, collector)
+            solutions = collector.solutions
+            # OPTIMAL or INFEASIBLE after enumeration: every solution was seen. FEASIBLE:
+            # stopped early, by the collector (enough found) or by the time limit.
+            exhausted = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
+            timed_out = not exhausted and len(solutions) < request.max_solutions
+        else:
+            status = solver.solve(cells.model)
+            solutions = []
+            if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                solutions.append(tuple(solver.value(v) for v in cells.vars))
+            exhausted = status == cp_model.INFEASIBLE
+            timed_out = status == cp_model.UNKNOWN
+        if status == cp_model.MODEL_INVALID:  # pragma: no cover - a bug in _build
+            raise BackendError(f"CP-SAT rejected the model: {cells.model.validate()}")
+        branches = solver.num_branches
+        return Outcome(solutions, exhausted=exhausted, timed_out=timed_out,
+                       stats={"nodes": branches, "branches": branches,
+                              "conflicts": solver.num_conflicts,
+                              "solver_wall_s": round(solver.wall_time, 6)})
+
+
+def workers_of(request: Request) -> int:
+    """The `workers` option as a positive int (default 1)."""
+    raw = request.options.get("workers", 1)
+    try:
+        workers = int(raw)
+        if isinstance(raw, float) and raw != workers:
+            raise ValueError
+    except (TypeError, ValueError):
+        raise BackendError(f"backend 'cpsat': workers must be a whole number, not {raw!r}") from None
+    if workers < 1:
+        raise BackendError(f"backend 'cpsat': workers must be at least 1, not {workers}")
+    return workers
+
+
+class _Cells:
+    def __init__(self, model, variables):
+        self.model = model
+        self.vars = variables
+
+
+def _build(cp_model, model: Model) -> _Cells:
+    cp = cp_model.CpModel()
+    n = model.size
+    variables = []
+    for cell, dom in enumerate(model.domains):
+        name = f"r{cell // n + 1}c{cell % n + 1}"
+        lo, hi = min(dom), max(dom)
+        if hi - lo + 1 == len(dom):
+            variables.append(cp.new_int_var(lo, hi, name))
+        else:
+            variables.append(cp.new_int_var_from_domain(
+                cp_model.Domain.from_values(sorted(dom)), name))
+    for con in model.constraints:
+        if isinstance(con, AllDifferent):
+            cp.add_all_different([variables[c] for c in con.cells])
+        elif isinstance(con, Sum):
+            cp.add(sum(w * variables[c] for c, w in zip(con.cells, con.weights())) == con.total)
+        elif isinstance(con, Less):
+            for a, b in zip(con.cells, con.cells[1:]):
+                cp.add(variables[a] < variables[b])
+        elif isinstance(con, Allowed):
+            cp.add_allowed_assignments([variables[c] for c in con.cells], con.tuples)
+        else:  # pragma: no cover - lower_for decomposes every other kind
+            raise TypeError(f"unexpected constraint kind {con.kind!r}")
+    return _Cells(cp, variables)
+
+
+def _collector(cp_model, cells: _Cells, limit: int):
+    """A solution callback that keeps solutions and stops the search at `limit`."""
+
+    class Collector(cp_model.CpSolverSolutionCallback):
+        def __init__(self):
+            super().__init__()
+            self.solutions: list[tuple[int, ...]] = []
+
+        def on_solution_callback(self):
+            self.solutions.append(tuple(self.value(v) for v in cells.vars))
+            if len(self.solutions) >= limit:
+                self.stop_search()
+
+    return Collector()
