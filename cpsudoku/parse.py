@@ -1,31 +1,557 @@
-"""Placeholder parser: one-line grids only (the full parser replaces this)."""
+"""The one shared parser: every common grid notation becomes a list of Puzzles.
+
+Accepted notations (mixed freely within one text):
+
+- one line per puzzle, N*N symbols: `1`-`9`, then `A`=10 ... `P`=25 (any case),
+  blanks `.` `0` `-` `_` `*` `□`;
+- multi-line grids with any decoration: `|`, `+---+` and `---` rule lines,
+  box-drawing lines (light, heavy and double), spaces between cells; a grid's
+  drawn box borders give its box shape (e.g. 3x2 against 2x3 for a 6x6);
+- whitespace-separated numbers, one row per line (`10 0 3 ...`), 0 or `.` blank;
+- JSON: a 2-D array of ints (0 blank), an array of such grids or of one-line
+  strings, the `{"size", "box", "grid"}` object that `render.json_grid` writes,
+  and JSON Lines of those objects;
+- `.sdk` files: `#A author`, `#D description` ... metadata lines before a grid;
+- `#` comment lines, blank lines between puzzles, `Grid 01`-style title lines.
+
+Variant puzzle files (other JSON objects, f-puzzles `?load=` links, TOML) go to
+`cpsudoku.puzzlefile`.
+
+Errors name the source, the 1-based line and column, and what was expected.
+"""
 
 from __future__ import annotations
 
+import json
 import math
+import re
+from collections import Counter
 
-from .errors import ParseError
-from .geometry import boxed
+from .errors import ModelError, ParseError
+from .geometry import Geometry, boxed, cell_name, irregular, parse_box
 from .puzzle import Puzzle
-from .symbols import value_of
+from .symbols import ALPHABET, MAX_SIZE, symbol
+
+# --- symbol tables --------------------------------------------------------------
+
+BLANK_CHARS = ".0-_*□"
+_VALUE = {ch: 0 for ch in BLANK_CHARS}
+for _i, _ch in enumerate(ALPHABET, 1):
+    _VALUE[_ch] = _VALUE[_ch.lower()] = _i
+
+# Fast path: ASCII bytes -> values in one `bytes.translate`; 255 marks anything else.
+_BYTE_VALUES = bytearray([255] * 256)
+for _ch, _v in _VALUE.items():
+    if _ch.isascii():
+        _BYTE_VALUES[ord(_ch)] = _v
+_BYTE_VALUES = bytes(_BYTE_VALUES)
+
+# Grid decoration: ASCII borders and every box-drawing character (U+2500-U+257F).
+_DECOR = frozenset("|+") | frozenset(chr(c) for c in range(0x2500, 0x2580))
+_RULE_ONLY = frozenset("-=")  # only in rule lines; inside a row `-` is a blank
+_SEPARATORS = frozenset(",;")  # read like spaces, for `5, 3, 0, ...` rows
+
+EXPECTED_SYMBOL = "a digit 1-9, a letter A-P or a blank (. 0 - _ *)"
+
+# Sizes that have a rectangular box shape, hence can be inferred from a cell count.
+_BOXABLE = tuple(n for n in range(2, MAX_SIZE + 1)
+                 if any(n % r == 0 and r > 1 for r in range(2, math.isqrt(n) + 1)))
+_FULL_COUNTS = {n * n: n for n in _BOXABLE}
+
+_TITLE = re.compile(r"^(grid|puzzle)\b\s*(.*)$", re.IGNORECASE)
+_TOML_LINE = re.compile(r"^(\[\[?\s*[A-Za-z_][\w.\- \"]*\]\]?|[A-Za-z_][\w\-]*\s*=)")
+_SDK_KEYS = {"A": "author", "B": "date", "C": "comment", "D": "description",
+             "L": "level", "N": "name", "S": "source", "T": "title", "U": "url"}
+GRID_OBJECT_KEYS = frozenset({"size", "box", "grid", "name", "blank", "source", "regions"})
 
 
-def parse(text: str, *, size=None, box=None, source="<string>") -> list[Puzzle]:
-    out = []
-    for lineno, raw in enumerate(text.splitlines(), 1):
-        s = raw.strip()
-        if not s or s.startswith("#"):
-            continue
-        vals = []
-        for col, ch in enumerate(s, 1):
-            v = value_of(ch)
-            if v is None:
-                raise ParseError(f"unexpected {ch!r}", source, lineno, col)
-            vals.append(v)
-        n = size or math.isqrt(len(vals))
-        out.append(Puzzle(boxed(n, box), tuple(vals), source=f"{source}:{lineno}"))
-    return out
+# --- entry points ----------------------------------------------------------------
+
+def parse(text: str, *, size=None, box=None, source: str = "<string>") -> list[Puzzle]:
+    """Every puzzle in `text`. `size` (N) and `box` ((r, c) or "RxC") override what the
+    text implies; with `box` alone the size is r*c."""
+    size, box = _shape(size, box)
+    body = text.strip("\ufeff \t\r\n")
+    if len(body) > MAX_SIZE and "\n" not in body and body[0] not in "[{#":
+        reader = _GridReader(size, box, source)  # the common case: one plain line
+        fast = reader.fast(body)
+        if fast is not None:
+            reader.emit(*fast, 1 + text[:text.find(body)].count("\n"), _blank_of(body),
+                        checked=True)
+            return reader.puzzles
+    if not body:
+        raise ParseError("empty input: no puzzle found", source)
+    kind = _kind(body)
+    if kind == "variant":
+        puzzles = _load_variant(text, source)
+    elif kind == "json":
+        puzzles = _JsonReader(size, box, source).read(text)
+    else:
+        puzzles = _GridReader(size, box, source).read(text)
+    if not puzzles:
+        raise ParseError("no puzzle found (only comments and blank lines)", source)
+    return puzzles
 
 
 def parse_one(text: str, **kw) -> Puzzle:
+    """The single puzzle in `text` (the first one if there are several)."""
     return parse(text, **kw)[0]
+
+
+def _shape(size, box) -> tuple[int | None, tuple[int, int] | None]:
+    if isinstance(box, str):
+        box = parse_box(box)
+    elif box is not None:
+        box = (int(box[0]), int(box[1]))
+    if size is not None:
+        size = int(size)
+        if not 1 <= size <= MAX_SIZE:
+            raise ModelError(f"size {size} is outside 1..{MAX_SIZE}")
+    if box is not None:
+        if size is None:
+            size = box[0] * box[1]
+        boxed(size, box)  # fails early, naming the mismatch
+    return size, box
+
+
+def _kind(body: str) -> str:
+    """'variant', 'json' or 'grid', from the first meaningful line."""
+    if body[0] == "{":
+        return "json" if _plain_grid_objects(body) else "variant"
+    if "?load=" in body or body.startswith(("http://", "https://")):
+        return "variant"
+    first = next((s.strip() for s in body.splitlines()
+                  if s.strip() and not s.lstrip().startswith("#")), "")
+    if first.startswith("[") and not _TOML_LINE.match(first):
+        return "json"
+    if _TOML_LINE.match(first):
+        return "variant"
+    return "grid"
+
+
+def _plain_grid_objects(body: str) -> bool:
+    """True when `body` holds only grid objects (ours), not variant puzzle files."""
+    try:
+        objs = [json.loads(body)]
+    except json.JSONDecodeError:
+        try:
+            objs = [json.loads(s) for s in body.splitlines() if s.strip()]
+        except json.JSONDecodeError:
+            return False
+    return all(isinstance(o, dict) and "grid" in o and set(o) <= GRID_OBJECT_KEYS
+               for o in objs)
+
+
+def _load_variant(text: str, source: str) -> list[Puzzle]:
+    try:
+        from . import puzzlefile
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{__package__}.puzzlefile":
+            raise
+        raise ParseError("variant puzzle files are not supported", source, 1) from None
+    return puzzlefile.load(text, source=source)
+
+
+# --- shared helpers ----------------------------------------------------------------
+
+def _count_problem(count: int, size: int | None) -> str:
+    if size is not None:
+        return f"{count} cells, expected {size * size} for a {size}x{size} grid"
+    n = math.isqrt(count)
+    if n * n == count and n <= MAX_SIZE:
+        return (f"{count} cells make a {n}x{n} grid, which has no box shape; "
+                f"give the box shape (e.g. --box) or use a size such as 4, 6, 8, 9, 12, 16, 25")
+    nearest = min(_FULL_COUNTS, key=lambda c: (abs(c - count), c))
+    return f"{count} cells, expected a square count such as {nearest} ({_FULL_COUNTS[nearest]}x{_FULL_COUNTS[nearest]})"
+
+
+def _value_problem(value: int, cell: int, n: int) -> str:
+    shown = symbol(value) if value <= MAX_SIZE else str(value)
+    if shown != str(value):
+        shown = f"{shown} ({value})"
+    return f"value {shown} at {cell_name(cell, n)} does not fit a {n}x{n} grid (values 1-{n})"
+
+
+def _blank_of(chars) -> str:
+    """The blank notation to echo: '0' when the input blanked with zeros only."""
+    return "0" if "0" in chars and "." not in chars else "."
+
+
+class _Builder:
+    """Turns cell values into Puzzles: geometry, metadata, source positions."""
+
+    def __init__(self, size, box, source):
+        self.size, self.box, self.source = size, box, source
+        self.puzzles: list[Puzzle] = []
+        self.meta: dict = {}
+        self.name: str | None = None
+
+    def full(self, count: int) -> int | None:
+        """N when `count` cells make a whole N x N puzzle, else None."""
+        if self.size is not None:
+            return self.size if count == self.size * self.size else None
+        return _FULL_COUNTS.get(count)
+
+    def geometry(self, n: int, line: int | None, drawn=None) -> Geometry:
+        shape = self.box or (drawn if drawn and drawn[0] * drawn[1] == n else None)
+        try:
+            return boxed(n, shape)
+        except ModelError as exc:
+            if shape is None and n > 1:
+                raise ParseError(f"a {n}x{n} grid has no box shape; give the box shape "
+                                 f"(e.g. --box RxC)", self.source, line) from None
+            raise ParseError(str(exc), self.source, line) from None
+
+    def emit(self, values, n: int, line: int | None, blank: str, where=None, drawn=None,
+             geometry: Geometry | None = None, checked: bool = False):
+        """Add one puzzle. `where(cell)` -> (line, column) of a cell, for messages;
+        `drawn` is the box shape the grid's borders show; `geometry` overrides both."""
+        if not checked and max(values, default=0) > n:
+            cell = next(i for i, v in enumerate(values) if v > n)
+            at = where(cell) if where else (line, None)
+            raise ParseError(_value_problem(values[cell], cell, n), self.source, *at)
+        meta, self.meta = self.meta, {}
+        name, self.name = self.name, None
+        geometry = geometry or self.geometry(n, line, drawn)
+        self.puzzles.append(Puzzle(geometry, tuple(values), blank=blank,
+                                   source=f"{self.source}:{line}" if line else self.source,
+                                   name=name or meta.get("name") or meta.get("title")
+                                   or meta.get("description"), meta=meta))
+
+
+# --- text grids ------------------------------------------------------------------
+
+class _Row:
+    """One line of cells, read both ways: one symbol per character, or one number per
+    whitespace-separated token. The block it belongs to decides which reading holds."""
+
+    __slots__ = ("line", "chars", "cols", "tokens", "seps", "after_rule")
+
+    def __init__(self, line, chars, cols, tokens, seps, after_rule):
+        self.line, self.chars, self.cols = line, chars, cols
+        self.tokens, self.seps, self.after_rule = tokens, seps, after_rule
+
+    def count(self, numeric: bool) -> int:
+        return len(self.tokens) if numeric else len(self.chars)
+
+    def values(self, numeric: bool) -> list[int]:
+        if numeric:
+            return [_VALUE[t] if len(t) == 1 else int(t) for _, t in self.tokens]
+        return [_VALUE[ch] for ch in self.chars]
+
+    def blanks(self, numeric: bool) -> str:
+        return "".join(t for _, t in self.tokens if t in BLANK_CHARS) if numeric else self.chars
+
+    def col(self, i: int, numeric: bool) -> int:
+        return self.tokens[i][0] if numeric else self.cols[i]
+
+    def end_col(self, numeric: bool) -> int:
+        if numeric:
+            col, tok = self.tokens[-1] if self.tokens else (0, "")
+            return col + len(tok)
+        return (self.cols[-1] if self.cols else 0) + 1
+
+    def inner_seps(self, numeric: bool, n: int) -> frozenset[int]:
+        return frozenset(k for k in (s[numeric] for s in self.seps) if 0 < k < n)
+
+
+def _is_rule(s: str) -> bool:
+    chars = set(s) - {" ", "\t"}
+    return (chars <= _DECOR | _RULE_ONLY
+            and (bool(chars & (_DECOR | {"="})) or "--" in s))
+
+
+def _read_row(raw: str, line: int, after_rule: bool, source: str) -> _Row:
+    chars, cols, tokens, seps = [], [], [], []
+    start = None
+    for i, ch in enumerate(raw):
+        if ch in _VALUE:
+            if start is None:
+                start = i
+            chars.append(ch)
+            cols.append(i + 1)
+            continue
+        if start is not None:
+            tokens.append((start + 1, raw[start:i]))
+            start = None
+        if ch in _DECOR:
+            seps.append((len(chars), len(tokens)))
+        elif not (ch.isspace() or ch in _SEPARATORS):
+            raise ParseError(f"unexpected character {ch!r}; expected {EXPECTED_SYMBOL}",
+                             source, line, i + 1)
+    if start is not None:
+        tokens.append((start + 1, raw[start:]))
+    return _Row(line, "".join(chars), cols, tokens, seps, after_rule)
+
+
+def _numeric(rows: list[_Row]) -> bool:
+    """Whitespace-separated numbers: some token of several digits, none above 25 or with
+    a leading zero (`003 020 600` is three groups of symbols, not numbers)."""
+    several = False
+    for row in rows:
+        for _, tok in row.tokens:
+            if len(tok) == 1:
+                if tok not in BLANK_CHARS and not tok.isdigit():
+                    return False
+            elif tok.isascii() and tok.isdigit() and tok[0] != "0" and int(tok) <= MAX_SIZE:
+                several = True
+            else:
+                return False
+    return several
+
+
+def _period(marks: frozenset[int], n: int) -> int | None:
+    """p when `marks` are exactly p, 2p, ... below n; 0 when empty; None when irregular."""
+    if not marks:
+        return 0
+    p = min(marks)
+    return p if n % p == 0 and marks == frozenset(range(p, n, p)) else None
+
+
+def _drawn_box(rows: list[_Row], n: int, numeric: bool) -> tuple[int, int] | None:
+    """The box shape the grid's drawn borders show, if they show a consistent one."""
+    inner = {row.inner_seps(numeric, n) for row in rows}
+    if len(inner) != 1:
+        return None
+    cols = _period(inner.pop(), n)
+    height = _period(frozenset(i for i, row in enumerate(rows) if i and row.after_rule), n)
+    if cols is None or height is None or (cols == 0 and height == 0):
+        return None
+    if cols == 0:
+        cols = n // height
+    if height == 0:
+        height = n // cols
+    return (height, cols) if height * cols == n else None
+
+
+class _GridReader(_Builder):
+
+    def read(self, text: str) -> list[Puzzle]:
+        block: list[_Row] = []
+        decorated = after_rule = False
+        size_full = self.size * self.size if self.size else None
+        for line, raw in enumerate(text.splitlines(), 1):
+            s = raw.strip()
+            if not s:
+                self._block(block, decorated)
+                block, decorated = [], False
+                continue
+            if s[0] == "#":
+                self._block(block, decorated)
+                block, decorated = [], False
+                self._comment(s)
+                continue
+            if len(s) > MAX_SIZE and (size_full is None or len(s) == size_full):
+                fast = self.fast(s)
+                if fast is not None:
+                    self._block(block, decorated)
+                    block, decorated = [], False
+                    self.emit(*fast, line, _blank_of(s), checked=True)
+                    continue
+            if s[0] in "GgPp" and _TITLE.match(s):
+                self._block(block, decorated)
+                block, decorated = [], False
+                self.name = s
+                continue
+            if _is_rule(s):
+                after_rule = decorated = True
+                continue
+            row = _read_row(raw, line, after_rule, self.source)
+            decorated = decorated or bool(row.seps)
+            after_rule = False
+            block.append(row)
+        self._block(block, decorated)
+        return self.puzzles
+
+    def _comment(self, s: str) -> None:
+        """`#X text` is .sdk metadata for the next puzzle; other `#` lines are comments."""
+        if len(s) >= 2 and s[1] in _SDK_KEYS and (len(s) == 2 or s[2] == " "):
+            key = _SDK_KEYS[s[1]]
+            value = s[2:].strip()
+            self.meta[key] = f"{self.meta[key]}\n{value}" if key in self.meta else value
+
+    def fast(self, s: str) -> tuple[tuple[int, ...], int] | None:
+        """(values, N) of a whole puzzle on one plain line, read in one translate;
+        None to read the line the slow way (which also explains what is wrong)."""
+        n = _FULL_COUNTS.get(len(s)) if self.size is None else self.size
+        if n is None or not s.isascii():
+            return None
+        values = s.encode().translate(_BYTE_VALUES)
+        if 255 in values or max(values) > n:
+            return None
+        return tuple(values), n
+
+    def _block(self, rows: list[_Row], decorated: bool) -> None:
+        """A run of rows between blank lines: one puzzle per row, or grids of N rows."""
+        if not rows:
+            return
+        numeric = _numeric(rows)
+        if numeric and not self._plausible(rows, True):
+            numeric = False
+        counts = [row.count(numeric) for row in rows]
+        width = Counter(counts).most_common(1)[0][0]
+        n = self.full(width)
+        one_per_row = n is not None
+        if one_per_row and self.size is None and width == 16 and (
+                decorated or (len(rows) % 16 == 0 and all(c == 16 for c in counts))):
+            one_per_row = False  # rows of a 16x16 grid, not 4x4 puzzles
+        if one_per_row or len(rows) == 1 or not self._row_width(width):
+            for row, count in zip(rows, counts):
+                n = self.full(count)
+                if n is None:
+                    raise ParseError(_count_problem(count, self.size), self.source, row.line)
+                self.emit(row.values(numeric), n, row.line, _blank_of(row.blanks(numeric)),
+                          where=lambda i, r=row: (r.line, r.col(i, numeric)))
+            return
+        self._grids(rows, width, numeric)
+
+    def _row_width(self, width: int) -> bool:
+        return width == self.size if self.size is not None else 4 <= width <= MAX_SIZE
+
+    def _plausible(self, rows: list[_Row], numeric: bool) -> bool:
+        width = Counter(row.count(numeric) for row in rows).most_common(1)[0][0]
+        return self.full(width) is not None or self._row_width(width)
+
+    def _grids(self, rows: list[_Row], n: int, numeric: bool) -> None:
+        for row in rows:
+            count = row.count(numeric)
+            if count != n:
+                col = row.col(n, numeric) if count > n else row.end_col(numeric)
+                raise ParseError(f"row has {count} cells, expected {n} (ragged grid)",
+                                 self.source, row.line, col)
+        if len(rows) % n:
+            first = rows[len(rows) - len(rows) % n]
+            got = len(rows) % n
+            raise ParseError(f"grid has {got} row{'s' if got > 1 else ''} of {n} cells, "
+                             f"expected {n} rows", self.source, first.line)
+        for top in range(0, len(rows), n):
+            grid = rows[top:top + n]
+            values, blanks = [], []
+            for row in grid:
+                values.extend(row.values(numeric))
+                blanks.append(row.blanks(numeric))
+            self.emit(values, n, grid[0].line, _blank_of("".join(blanks)),
+                      where=lambda i, g=grid: (g[i // n].line, g[i // n].col(i % n, numeric)),
+                      drawn=_drawn_box(grid, n, numeric))
+
+
+# --- JSON ------------------------------------------------------------------------
+
+class _JsonReader(_Builder):
+    """A 2-D array, an array of grids or of strings, grid objects, or JSON Lines of them."""
+
+    def read(self, text: str) -> list[Puzzle]:
+        try:
+            docs = [(json.loads(text), 1)]
+        except json.JSONDecodeError as exc:
+            if exc.msg != "Extra data":
+                raise ParseError(f"invalid JSON: {exc.msg}", self.source,
+                                 exc.lineno, exc.colno) from None
+            docs = self._lines(text)
+        for doc, line in docs:
+            self._document(doc, line)
+        return self.puzzles
+
+    def _lines(self, text):
+        docs = []
+        for line, s in enumerate(text.splitlines(), 1):
+            if s.strip():
+                try:
+                    docs.append((json.loads(s), line))
+                except json.JSONDecodeError as exc:
+                    raise ParseError(f"invalid JSON: {exc.msg}", self.source, line,
+                                     exc.colno) from None
+        return docs
+
+    def _document(self, doc, line: int) -> None:
+        if isinstance(doc, dict):
+            self._object(doc, line, "")
+        elif isinstance(doc, list) and doc and not _is_grid(doc):
+            for i, item in enumerate(doc, 1):
+                where = f"item {i}: "
+                if isinstance(item, str):
+                    self.puzzles.extend(
+                        _GridReader(self.size, self.box, f"{self.source}[{i}]").read(item))
+                elif isinstance(item, dict):
+                    self._object(item, line, where)
+                else:
+                    self._grid(item, line, where)
+        else:
+            self._grid(doc, line, "")
+
+    def _object(self, obj: dict, line: int, where: str) -> None:
+        unknown = set(obj) - GRID_OBJECT_KEYS
+        if unknown:
+            raise ParseError(f"{where}unknown key {sorted(unknown)[0]!r} in a grid object",
+                             self.source, line)
+        if obj.get("name"):
+            self.name = str(obj["name"])
+        self._grid(obj.get("grid"), line, where, obj.get("blank"),
+                   size=obj.get("size"), box=obj.get("box"), regions=obj.get("regions"))
+
+    def _grid(self, grid, line: int, where: str, blank=None, size=None, box=None,
+              regions=None) -> None:
+        if not _is_grid(grid):
+            raise ParseError(f"{where}expected a grid: a list of rows of numbers (0 blank)",
+                             self.source, line)
+        flat = not isinstance(grid[0], list)
+        rows = [grid] if flat else grid
+        values, zero_blank = [], False
+        for r, row in enumerate(rows, 1):
+            for c, cell in enumerate(row, 1):
+                v = _json_cell(cell)
+                if v is None:
+                    raise ParseError(f"{where}row {r}, column {c}: {cell!r} is not a cell "
+                                     f"value; expected a number 0-{MAX_SIZE} or a symbol",
+                                     self.source, line)
+                zero_blank |= cell == 0 or cell == "0"
+                values.append(v)
+        if flat:
+            n = self.full(len(values))
+            if n is None:
+                raise ParseError(where + _count_problem(len(values), self.size),
+                                 self.source, line)
+        else:
+            n = len(rows)
+            for r, row in enumerate(rows, 1):
+                if len(row) != n:
+                    raise ParseError(f"{where}row {r} has {len(row)} values, expected {n}",
+                                     self.source, line)
+        for what, expected in (("size", self.size), ("size", size)):
+            if expected is not None and n != expected:
+                raise ParseError(f"{where}{n}x{n} grid, expected {what} {expected}",
+                                 self.source, line)
+        geometry = None
+        try:
+            if regions is not None and self.box is None:
+                geometry = irregular(n, regions)
+            elif box and self.box is None:
+                geometry = boxed(n, parse_box(box) if isinstance(box, str) else tuple(box))
+        except (ModelError, TypeError, ValueError) as exc:
+            raise ParseError(f"{where}{exc}", self.source, line) from None
+        self.emit(values, n, line, blank if blank in (".", "0") else ("0" if zero_blank else "."),
+                  geometry=geometry)
+
+
+def _is_cell(x) -> bool:
+    return x is None or (isinstance(x, (int, str)) and not isinstance(x, bool)
+                         and (isinstance(x, int) or len(x) <= 2))
+
+
+def _is_grid(x) -> bool:
+    """A flat list of cells, or a list of rows of cells."""
+    if not isinstance(x, list) or not x:
+        return False
+    if all(isinstance(row, list) for row in x):
+        return all(_is_cell(c) for row in x for c in row)
+    return all(_is_cell(c) for c in x)
+
+
+def _json_cell(cell) -> int | None:
+    if cell is None:
+        return 0
+    if isinstance(cell, int):
+        return cell if cell >= 0 else None
+    if len(cell) == 1:
+        return _VALUE.get(cell)
+    return int(cell) if cell.isdigit() else None
