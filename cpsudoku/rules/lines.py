@@ -43,17 +43,23 @@ class Thermometers(ElementRule):
 
 @dataclass(frozen=True)
 class Arrow:
-    """The digits on the arrow sum to the number in the circle.
+    """The digits on the arrow's lines sum to the number in its circle.
 
     A circle of several cells (a pill) reads as a number, first cell first.
+    Several lines may leave one circle: all their digits count.
     """
 
     circle: tuple[C.Ref, ...]
-    cells: tuple[C.Ref, ...]
+    lines: tuple[tuple[C.Ref, ...], ...]
 
     @classmethod
-    def of(cls, circle, cells) -> "Arrow":
-        return cls(C.refs(circle), C.refs(cells))
+    def of(cls, circle, cells=None, lines=None) -> "Arrow":
+        chosen = list(lines or []) + ([cells] if cells is not None else [])
+        return cls(C.refs(circle), tuple(C.refs(line) for line in chosen))
+
+    @property
+    def cells(self) -> tuple[C.Ref, ...]:
+        return tuple(c for line in self.lines for c in line)
 
 
 class Arrows(ElementRule):
@@ -71,14 +77,15 @@ class Arrows(ElementRule):
 
     def check_element(self, i, arrow, geometry):
         what = self.label(i, arrow)
-        if not arrow.circle or not arrow.cells:
+        if not arrow.circle or not arrow.cells or not all(arrow.lines):
             raise ModelError(f"{what} needs a circle and at least one arrow cell")
         cells = C.resolve(arrow.circle + arrow.cells, geometry, what)
         C.require_chain(arrow.circle, what)
-        if not any(C.king_adjacent(c, arrow.cells[0]) for c in arrow.circle):
-            raise ModelError(f"{what}: the arrow starts at {C.name(arrow.cells[0])}, "
-                             f"away from its circle")
-        C.require_chain(arrow.cells, what)
+        for line in arrow.lines:
+            if not any(C.king_adjacent(c, line[0]) for c in arrow.circle):
+                raise ModelError(f"{what}: the arrow starts at {C.name(line[0])}, "
+                                 f"away from its circle")
+            C.require_chain(line, what)
         return cells
 
     def element_constraints(self, i, arrow, cells, geometry):

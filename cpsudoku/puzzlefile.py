@@ -1,0 +1,527 @@
+"""Variant puzzle files: the cpsudoku puzzle format (TOML or JSON) and f-puzzles import.
+
+The cpsudoku puzzle format
+==========================
+
+One puzzle per file, in TOML or JSON (the same keys in both). Cells are named
+`r<row>c<column>`, 1-based (`r1c1` is the top-left cell); in JSON a cell may
+also be a 0-based index in row-major order. A list of cells may be written as
+one string: `"r1c1 r1c2 r2c2"`.
+
+    name = "Little killer example"          # optional
+    size = 9                                # default 9, or taken from grid / regions
+    box = "3x3"                             # optional box shape (default: the usual one)
+    regions = [                             # optional jigsaw layout: one label per cell,
+        "111222333",                        # one string per row (replaces the boxes)
+        ...
+    ]
+    grid = '''                              # the givens, in any notation the grid
+    5.. ... ...                             # parser reads; omitted = no givens
+    ...
+    '''
+    rules = ["diagonal", "anti-knight"]     # global rules, see `cpsudoku variants`
+    solution = "534678912..."               # optional: the known solution (checked by tests)
+
+    [[cages]]                               # killer cages
+    sum = 15                                # optional (a cage without a total)
+    cells = ["r1c1", "r1c2", "r2c1"]
+    repeats = false                         # default: digits in a cage differ
+
+    [[little_killers]]                      # sums along diagonals; repeats allowed
+    sum = 23
+    clue = "r0c2"                           # position outside the grid ...
+    direction = "DR"                        # ... and direction: DR, DL, UR, UL
+    # or: cells = ["r1c2", "r2c3", ...]
+
+    thermometers = [["r1c1", "r2c2", "r3c3"]]   # bulb first; digits strictly increase
+
+    [[arrows]]
+    circle = "r5c5"                         # one cell, or several (a pill, read as a number)
+    cells = ["r4c4", "r3c3"]                # from the circle outwards
+    # or: lines = [[...], [...]]            # several lines from one circle
+
+    odd = ["r1c1", "r9c9"]
+    even = ["r5c5"]
+    greater_than = [["r1c1", "r1c2"]]       # [greater, smaller]
+    extra_regions = [["r1c1", "r2c2", "r3c3"]]
+
+    [kropki]
+    white = [["r1c1", "r1c2"]]              # consecutive digits ({cells = [...], value = 3}
+    black = [["r2c1", "r2c2"]]              # for another difference / ratio)
+    all_given = true                        # negative rule: no dot -> neither consecutive
+                                            # nor ratio 2 (or negative = ["white"])
+    [xv]
+    x = [["r3c3", "r3c4"]]                  # sum 10
+    v = [["r4c4", "r5c4"]]                  # sum 5
+    all_given = true                        # no mark -> the pair sums to neither 10 nor 5
+
+Several puzzles fit in one file as `[[puzzles]]` tables (TOML) or a JSON list;
+a file of one JSON object per line is read line by line. Other scalar keys
+(`author`, `id`, ...) are kept in `Puzzle.meta`; an unknown key holding a list
+or table is an error, so a misspelt element is never silently dropped.
+
+f-puzzles
+=========
+
+An f-puzzles JSON object (recognised by its `grid` of cell objects) and the
+compressed `?load=` form of its links (LZString base64) are read too:
+givens, regions, killercage, littlekillersum, thermometer, arrow, difference,
+ratio, xv, odd, even, extraregion, the flags diagonal+, diagonal-, antiknight,
+antiking, disjointgroups, nonconsecutive (with white dots: the negative white
+rule), and negative (["ratio"], ["xv"]). Decorations (lines, circles, text) are
+ignored; any other constraint is refused by name rather than left out.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from typing import Any, Iterable
+
+from . import rules as R
+from .rules import cells as cellrefs
+from .errors import CpsudokuError, ModelError, ParseError
+from .geometry import boxed, infer_box, parse_box, regions_from_labels
+from .lzstring import decompress_from_base64
+from .puzzle import Puzzle
+from .symbols import value_of
+
+ELEMENT_KEYS = ("cages", "little_killers", "thermometers", "arrows", "odd", "even",
+                "kropki", "xv", "greater_than", "extra_regions")
+PUZZLE_KEYS = ("name", "title", "size", "box", "regions", "grid", "rules", "solution")
+_LINK = re.compile(r"[?&]load=([^&#\s]+)")
+_BASE64 = re.compile(r"^[A-Za-z0-9+/=%\s]{16,}$")
+
+
+# ---------------------------------------------------------------- recognising input
+
+def looks_like(text: str) -> bool:
+    """Whether `text` should be read by `load` rather than as plain grids."""
+    s = text.lstrip()
+    if s.startswith(("{", "[")) or _LINK.search(s):
+        return True
+    first = next((ln.strip() for ln in s.splitlines()
+                  if ln.strip() and not ln.strip().startswith("#")), "")
+    return bool(re.match(r"^(\[\[?[A-Za-z_]|[A-Za-z_][\w-]*\s*=)", first))
+
+
+def load(text: str, source: str = "<string>") -> list[Puzzle]:
+    """Puzzles from a puzzle file: TOML, JSON (cpsudoku format or f-puzzles),
+    JSON lines, or an f-puzzles link / its compressed payload."""
+    s = text.strip()
+    link = _LINK.search(s)
+    if link or (_BASE64.match(s) and not s.isdigit() and "\n" not in s):
+        payload = link.group(1) if link else s
+        return [_from_object(_unpack_link(payload, source), source)]
+    if s.startswith(("{", "[")):
+        return _load_json(s, source)
+    return _load_toml(text, source)
+
+
+def _unpack_link(payload: str, source: str) -> dict:
+    data = decompress_from_base64(payload)
+    if not data:
+        raise ParseError("the link's puzzle data is not LZString base64 (f-puzzles ?load=)",
+                         source)
+    try:
+        obj = json.loads(data)
+    except json.JSONDecodeError:
+        raise ParseError("the link's puzzle data is not JSON", source) from None
+    if not isinstance(obj, dict):
+        raise ParseError("the link's puzzle data is not a puzzle object", source)
+    return obj
+
+
+def _load_json(text: str, source: str) -> list[Puzzle]:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        if exc.msg != "Extra data":
+            raise ParseError(f"invalid JSON: {exc.msg}", source, exc.lineno, exc.colno) from None
+        return _load_json_lines(text, source)
+    if isinstance(data, dict):
+        return [_from_object(data, source)]
+    if isinstance(data, list) and all(isinstance(d, dict) for d in data):
+        return [_from_object(d, f"{source}:{i}") for i, d in enumerate(data, 1)]
+    raise ParseError("JSON puzzle data must be an object or a list of objects", source)
+
+
+def _load_json_lines(text: str, source: str) -> list[Puzzle]:
+    out = []
+    for lineno, line in enumerate(text.splitlines(), 1):
+        s = line.strip()
+        if not s or s.startswith("#"):
+            continue
+        try:
+            data = json.loads(s)
+        except json.JSONDecodeError as exc:
+            raise ParseError(f"invalid JSON: {exc.msg}", source, lineno, exc.colno) from None
+        if not isinstance(data, dict):
+            raise ParseError("each JSON line must be a puzzle object", source, lineno)
+        out.append(_from_object(data, f"{source}:{lineno}"))
+    return out
+
+
+def _load_toml(text: str, source: str) -> list[Puzzle]:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        m = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
+        msg = re.sub(r"\s*\(at line.*\)", "", str(exc))
+        raise ParseError(f"invalid TOML: {msg}", source,
+                         int(m.group(1)) if m else None, int(m.group(2)) if m else None) from None
+    many = data.get("puzzles")
+    if isinstance(many, list):
+        return [from_dict(d, f"{source}:{i}") for i, d in enumerate(many, 1)]
+    return [from_dict(data, source)]
+
+
+def _from_object(data: dict, source: str) -> Puzzle:
+    return from_fpuzzles(data, source) if is_fpuzzles(data) else from_dict(data, source)
+
+
+def is_fpuzzles(data: dict) -> bool:
+    grid = data.get("grid")
+    return (isinstance(grid, list) and bool(grid) and isinstance(grid[0], list)
+            and any(isinstance(cell, dict) for cell in grid[0]))
+
+
+# ---------------------------------------------------------------- small readers
+
+def _int(value, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise ModelError(f"{what} must be a whole number, not {value!r}")
+    try:
+        return int(value)
+    except ValueError:
+        raise ModelError(f"{what} must be a whole number, not {value!r}") from None
+
+
+def _cells(spec, size: int, what: str) -> tuple:
+    """Cell references from names, (row, column) pairs or 0-based indices."""
+    if isinstance(spec, str):
+        return cellrefs.refs(spec)
+    if not isinstance(spec, (list, tuple)):
+        raise ModelError(f"{what}: cells must be a list, not {spec!r}")
+    out = []
+    for item in spec:
+        if isinstance(item, int) and not isinstance(item, bool):
+            if item < 0:
+                raise ModelError(f"{what}: cell index {item} is negative")
+            out.append((item // size + 1, item % size + 1))
+        else:
+            try:
+                out.append(cellrefs.ref(item))
+            except ModelError as exc:
+                raise ModelError(f"{what}: {exc}") from None
+    return tuple(out)
+
+
+def _list(value, what: str) -> list:
+    if not isinstance(value, list):
+        raise ModelError(f"{what} must be a list, not {type(value).__name__}")
+    return value
+
+
+def _table(value, what: str) -> dict:
+    if not isinstance(value, dict):
+        raise ModelError(f"{what} must be a table of fields, not {type(value).__name__}")
+    return value
+
+
+# ---------------------------------------------------------------- cpsudoku format
+
+def from_dict(data: dict, source: str = "<string>") -> Puzzle:
+    """A puzzle from the cpsudoku puzzle format (a parsed TOML or JSON object)."""
+    try:
+        return _from_dict(data, source)
+    except CpsudokuError as exc:
+        if isinstance(exc, ParseError) or str(exc).startswith(source):
+            raise
+        raise type(exc)(f"{source}: {exc}") from None
+
+
+def _from_dict(data: dict, source: str) -> Puzzle:
+    meta: dict[str, Any] = {"format": "cpsudoku"}
+    for key, value in data.items():
+        if key in PUZZLE_KEYS or key in ELEMENT_KEYS or key == "puzzles":
+            continue
+        if isinstance(value, (list, dict)):
+            raise ModelError(f"unknown element {key!r}; known: {', '.join(ELEMENT_KEYS)}")
+        meta[key] = value
+    name = data.get("name", data.get("title", data.get("id")))
+    size, box, geometry = _geometry(data)
+    givens = _givens(data.get("grid"), geometry, source)
+    rules = list(R.by_names(_rule_names(data.get("rules", []))))
+    rules.extend(_elements(data, size))
+    solution = data.get("solution")
+    if solution:
+        meta["solution"] = _givens(solution, geometry, source)
+    return Puzzle(geometry, givens, tuple(rules), source=source,
+                  name=None if name is None else str(name), meta=meta)
+
+
+def _rule_names(value) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return value
+    raise ModelError(f"rules must be a list of rule names, not {value!r}")
+
+
+def _geometry(data: dict):
+    regions = data.get("regions")
+    labels = None
+    if regions is not None:
+        rows = regions.split() if isinstance(regions, str) else _list(regions, "regions")
+        labels = [lab for row in rows for lab in (row.split() if isinstance(row, str) and " " in row
+                                                  else list(row) if isinstance(row, str) else row)]
+    if "size" in data:
+        size = _int(data["size"], "size")
+    elif labels is not None:
+        size = round(len(labels) ** 0.5)
+    else:
+        size = 9
+    box = data.get("box")
+    if box is not None:
+        box = parse_box(box) if isinstance(box, str) else tuple(_list(box, "box"))
+    if labels is not None:
+        if len(labels) != size * size:
+            raise ModelError(f"regions: the layout has {len(labels)} cells, expected "
+                             f"{size * size} for a {size}x{size} grid")
+        geometry = regions_from_labels([str(x) for x in labels], size)
+        return size, None, geometry
+    return size, box, boxed(size, box)
+
+
+def _givens(grid, geometry, source: str) -> tuple[int, ...]:
+    """Values of a grid given as text (any notation the parser reads) or rows of numbers."""
+    n = geometry.size
+    if grid is None or grid == "":
+        return (0,) * (n * n)
+    if isinstance(grid, list) and grid and all(isinstance(r, list) for r in grid):
+        flat = [v for row in grid for v in row]
+        if len(flat) != n * n or not all(isinstance(v, int) and 0 <= v <= n for v in flat):
+            raise ModelError(f"grid: expected {n} rows of {n} numbers 0..{n}")
+        return tuple(flat)
+    if isinstance(grid, list):
+        grid = "\n".join(str(r) for r in grid)
+    if not isinstance(grid, str):
+        raise ModelError(f"grid must be text or rows of numbers, not {type(grid).__name__}")
+    compact = "".join(grid.split())
+    if len(compact) == n * n and all(value_of(ch) is not None for ch in compact):
+        values = tuple(value_of(ch) for ch in compact)  # the common case, any geometry
+    else:
+        from .parse import parse_one  # the full parser reads every other notation
+        box = geometry.box or _box_or_none(n)
+        values = parse_one(grid, size=n, box=box, source=source).givens
+    if len(values) != n * n:
+        raise ModelError(f"grid has {len(values)} cells, expected {n * n}")
+    if any(v > n for v in values):
+        raise ModelError(f"grid holds a value above {n}")
+    return tuple(values)
+
+
+def _box_or_none(n: int):
+    try:
+        return infer_box(n)
+    except ModelError:
+        return None
+
+
+def _elements(data: dict, size: int) -> list:
+    """The per-puzzle element rules present in `data`."""
+    out = []
+    if "cages" in data:
+        cages = []
+        for i, c in enumerate(_list(data["cages"], "cages"), 1):
+            c = _table(c, f"cage {i}")
+            total = c.get("sum", c.get("total"))
+            cages.append(R.Cage(_cells(c.get("cells", []), size, f"cage {i}"),
+                                None if total is None else _int(total, f"cage {i} sum"),
+                                not c.get("repeats", False)))
+        out.append(R.Killer(cages))
+    if "little_killers" in data:
+        clues = []
+        for i, c in enumerate(_list(data["little_killers"], "little_killers"), 1):
+            c = _table(c, f"little killer {i}")
+            what = f"little killer {i}"
+            clues.append(R.Clue(_int(c.get("sum", c.get("total")), f"{what} sum"),
+                                cellrefs.ref(c["clue"]) if "clue" in c else None,
+                                str(c["direction"]).upper() if "direction" in c else None,
+                                _cells(c.get("cells", []), size, what)))
+        out.append(R.LittleKiller(clues))
+    if "thermometers" in data:
+        thermos = [_cells(t.get("cells") if isinstance(t, dict) else t, size, f"thermometer {i}")
+                   for i, t in enumerate(_list(data["thermometers"], "thermometers"), 1)]
+        out.append(R.Thermometers(thermos))
+    if "arrows" in data:
+        arrows = []
+        for i, a in enumerate(_list(data["arrows"], "arrows"), 1):
+            a = _table(a, f"arrow {i}")
+            lines = list(a.get("lines", [])) + ([a["cells"]] if "cells" in a else [])
+            arrows.append(R.Arrow(_cells(a.get("circle", []), size, f"arrow {i}"),
+                                  tuple(_cells(line, size, f"arrow {i}") for line in lines)))
+        out.append(R.Arrows(arrows))
+    if "odd" in data or "even" in data:
+        out.append(R.Parity(_cells(data.get("odd", []), size, "odd"),
+                            _cells(data.get("even", []), size, "even")))
+    if "kropki" in data:
+        out.append(_pair_marks(R.Kropki, _table(data["kropki"], "kropki"),
+                               {"white": "white", "black": "black"}, size))
+    if "xv" in data:
+        out.append(_pair_marks(R.XV, _table(data["xv"], "xv"), {"x": "X", "v": "V"}, size))
+    if "greater_than" in data:
+        pairs = [_cells(p, size, f"greater-than {i}")
+                 for i, p in enumerate(_list(data["greater_than"], "greater_than"), 1)]
+        out.append(R.GreaterThan(pairs))
+    if "extra_regions" in data:
+        regions = [_cells(r, size, f"extra region {i}")
+                   for i, r in enumerate(_list(data["extra_regions"], "extra_regions"), 1)]
+        out.append(R.ExtraRegions(regions))
+    return out
+
+
+def _pair_marks(cls, spec: dict, kinds: dict[str, str], size: int):
+    marks = []
+    for key, kind in kinds.items():
+        for j, item in enumerate(_list(spec.get(key, []), f"{cls.name} {key}"), 1):
+            what = f"{cls.name} {key} {j}"
+            if isinstance(item, dict):
+                value = item.get("value")
+                marks.append(R.Mark(kind, _cells(item.get("cells", []), size, what),
+                                    None if value is None else _int(value, f"{what} value")))
+            else:
+                marks.append(R.Mark(kind, _cells(item, size, what)))
+    negative = spec.get("negative", [])
+    negative = [negative] if isinstance(negative, str) else list(negative)
+    if spec.get("all_given"):
+        negative.extend(kinds)
+    unknown = set(spec) - set(kinds) - {"negative", "all_given"}
+    if unknown:
+        raise ModelError(f"{cls.name}: unknown key {sorted(unknown)[0]!r}; known: "
+                         f"{', '.join(kinds)}, all_given, negative")
+    return cls(marks, negative=[n.lower() for n in negative])
+
+
+# ---------------------------------------------------------------- f-puzzles
+
+_FP_FLAGS = {"diagonal+": "diagonal+", "diagonal-": "diagonal-", "antiknight": "anti-knight",
+             "antiking": "anti-king", "disjointgroups": "disjoint-groups"}
+_FP_READ = {"size", "grid", "killercage", "littlekillersum", "thermometer", "arrow",
+            "difference", "ratio", "xv", "odd", "even", "extraregion", "negative",
+            "nonconsecutive", "solution", "title", "author", "ruleset", *_FP_FLAGS}
+# Drawing aids and solver settings that carry no rule of their own.
+_FP_COSMETIC = {"highlightConflicts", "text", "line", "rectangle", "circle", "cage",
+                "disabledlogic", "truecandidatesoptions", "cellSize", "fogofwar",
+                "highlightConflicts", "version"}
+
+
+def from_fpuzzles(data: dict, source: str = "<string>") -> Puzzle:
+    """A puzzle from an f-puzzles JSON object."""
+    try:
+        return _from_fpuzzles(data, source)
+    except CpsudokuError as exc:
+        if isinstance(exc, ParseError):
+            raise
+        raise type(exc)(f"{source}: {exc}") from None
+
+
+def _fp_cells(spec, what: str) -> tuple:
+    if not isinstance(spec, list):
+        raise ModelError(f"{what}: cells must be a list")
+    return tuple(cellrefs.ref(c) for c in spec)
+
+
+def _from_fpuzzles(data: dict, source: str) -> Puzzle:
+    for key, value in data.items():
+        if key not in _FP_READ and key not in _FP_COSMETIC and value not in (None, False, [], {}):
+            raise ModelError(f"f-puzzles constraint {key!r} is not supported")
+    size = _int(data.get("size", len(data["grid"])), "size")
+    rows = data["grid"]
+    if len(rows) != size or any(len(r) != size for r in rows):
+        raise ModelError(f"f-puzzles grid is not {size}x{size}")
+    givens, labels, irregular = [], [], False
+    box = _box_or_none(size)
+    for r, row in enumerate(rows):
+        for c, cell in enumerate(row):
+            cell = cell or {}
+            givens.append(_int(cell["value"], f"r{r + 1}c{c + 1}")
+                          if cell.get("given") and cell.get("value") else 0)
+            default = (r // box[0]) * (size // box[1]) + c // box[1] if box else None
+            region = cell.get("region", default)
+            if region is None:
+                region = default
+            if region is None:
+                raise ModelError(f"f-puzzles grid: r{r + 1}c{c + 1} has no region")
+            irregular |= region != default
+            labels.append(region)
+    geometry = regions_from_labels(labels, size) if irregular else boxed(size, box)
+
+    rules = [R.get(name) for key, name in _FP_FLAGS.items() if data.get(key)]
+    out_elements = []
+    if data.get("killercage"):
+        out_elements.append(R.Killer(
+            R.Cage(_fp_cells(c.get("cells"), f"cage {i}"),
+                   None if c.get("value") in (None, "") else _int(c["value"], f"cage {i} sum"))
+            for i, c in enumerate(data["killercage"], 1)))
+    clues = [c for c in data.get("littlekillersum") or [] if c.get("value") not in (None, "")]
+    if clues:
+        out_elements.append(R.LittleKiller(
+            R.Clue(_int(c["value"], f"little killer {i}"), cellrefs.ref(c["cell"]),
+                   str(c.get("direction", "")).upper() or None, _fp_cells(c.get("cells", []), "")
+                   if c.get("cells") else ())
+            for i, c in enumerate(clues, 1)))
+    thermos = [line for t in data.get("thermometer") or [] for line in t.get("lines", [])]
+    if thermos:
+        out_elements.append(R.Thermometers(_fp_cells(t, f"thermometer {i}")
+                                           for i, t in enumerate(thermos, 1)))
+    if data.get("arrow"):
+        arrows = []
+        for i, a in enumerate(data["arrow"], 1):
+            circle = _fp_cells(a.get("cells", []), f"arrow {i}")
+            # f-puzzles lines start inside the circle; the arrow proper follows.
+            lines = tuple(tuple(c for c in _fp_cells(line, f"arrow {i}") if c not in circle)
+                          for line in a.get("lines", []))
+            arrows.append(R.Arrow(circle, tuple(line for line in lines if line)))
+        out_elements.append(R.Arrows(arrows))
+    parity_odd = [c["cell"] for c in data.get("odd") or []]
+    parity_even = [c["cell"] for c in data.get("even") or []]
+    if parity_odd or parity_even:
+        out_elements.append(R.Parity(parity_odd, parity_even))
+    negative = {str(n).lower() for n in data.get("negative") or []}
+    dots = ([R.Mark("white", _fp_cells(d["cells"], "difference dot"),
+                    None if d.get("value") in (None, "") else _int(d["value"], "difference"))
+             for d in data.get("difference") or []]
+            + [R.Mark("black", _fp_cells(d["cells"], "ratio dot"),
+                      None if d.get("value") in (None, "") else _int(d["value"], "ratio"))
+               for d in data.get("ratio") or []])
+    white_dots = any(d.kind == "white" for d in dots)
+    kropki_negative = ((["white"] if data.get("nonconsecutive") and white_dots else [])
+                       + (["black"] if "ratio" in negative else []))
+    if dots or kropki_negative:
+        out_elements.append(R.Kropki(dots, negative=kropki_negative))
+    if data.get("nonconsecutive") and not white_dots:
+        rules.append(R.get("non-consecutive"))
+    xv = [R.Mark(str(m.get("value", "")).upper(), _fp_cells(m["cells"], "xv"))
+          for m in data.get("xv") or []]
+    if xv or "xv" in negative:
+        out_elements.append(R.XV(xv, negative=["x", "v"] if "xv" in negative else []))
+    if data.get("extraregion"):
+        out_elements.append(R.ExtraRegions(_fp_cells(r["cells"], f"extra region {i}")
+                                           for i, r in enumerate(data["extraregion"], 1)))
+
+    meta: dict[str, Any] = {"format": "f-puzzles"}
+    for key in ("author", "ruleset"):
+        if data.get(key):
+            meta[key] = data[key]
+    solution = data.get("solution")
+    if isinstance(solution, list) and len(solution) == size * size and all(
+            isinstance(v, int) and 1 <= v <= size for v in solution):
+        meta["solution"] = tuple(solution)
+    return Puzzle(geometry, tuple(givens), tuple(rules + out_elements), source=source,
+                  name=data.get("title") or None, meta=meta)
+
+
+__all__ = ["ELEMENT_KEYS", "from_dict", "from_fpuzzles", "is_fpuzzles", "load", "looks_like"]
