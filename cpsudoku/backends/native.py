@@ -1,0 +1,78 @@
+"""The native backend: the hand-written pure-Python engine (see `cpsudoku.engine`).
+
+Models made only of all-different groups, searched without a trace, take the
+fast path (`engine.fast`); anything else (sum, less, table constraints, or a
+trace) takes the general path (`engine.general`).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import ClassVar
+
+from ..constraints import KINDS
+from ..errors import BackendError
+from ..model import Model
+from ..result import Outcome
+from .base import Backend, Request
+
+# Locked candidates cost more than they save on 9x9 grids; on the larger grids
+# (16x16, 25x25 minimal puzzles) they cut the search by orders of magnitude.
+LOCKED_FROM_SIZE = 16
+
+
+def _locked_option(request: Request, size: int) -> bool:
+    value = request.options.get("locked_candidates", "auto")
+    if value in ("auto", None):
+        return size >= LOCKED_FROM_SIZE
+    if isinstance(value, str):
+        low = value.lower()
+        if low in ("1", "true", "yes", "on"):
+            return True
+        if low in ("0", "false", "no", "off"):
+            return False
+        raise BackendError(f"native option locked_candidates must be auto, true or false, "
+                           f"not {value!r}")
+    return bool(value)
+
+
+class NativeBackend(Backend):
+    name: ClassVar[str] = "native"
+    description: ClassVar[str] = ("pure-Python engine: bitmask candidates, naked/hidden singles, "
+                                  "locked candidates, fewest-candidates branching")
+    native_kinds: ClassVar[frozenset[str]] = frozenset(KINDS)
+    supports_trace: ClassVar[bool] = True
+    option_names: ClassVar[frozenset[str]] = frozenset({"locked_candidates"})
+
+    def search(self, model: Model, request: Request) -> Outcome:
+        from ..engine import fast, general
+        from ..engine.plan import compile_model
+
+        # Each search level is one Python frame; 25x25 grids can nest ~600 deep.
+        if sys.getrecursionlimit() < 5000:
+            sys.setrecursionlimit(5000)
+        plan = compile_model(model)
+        locked = _locked_option(request, model.size)
+        if plan.structure.others or request.trace:
+            engine = general.GeneralSearch(plan, model.puzzle.givens,
+                                           max_solutions=request.max_solutions,
+                                           deadline=request.deadline, trace=request.trace,
+                                           locked=locked)
+            solutions, exhausted, timed_out, stats = engine.run()
+            trace = engine.trace
+        else:
+            solutions, exhausted, timed_out, stats = fast.solve(
+                plan, request.max_solutions, request.deadline, locked)
+            trace = None
+        return Outcome(solutions, exhausted, timed_out, stats, trace)
+
+
+def reduce_domains(model: Model) -> tuple[frozenset[int], ...] | None:
+    """Propagation only, no search: the reduced domains, or None on contradiction."""
+    from ..engine.general import reduced_domains
+    from ..engine.plan import compile_model, values_of
+
+    masks = reduced_domains(compile_model(model))
+    if masks is None:
+        return None
+    return tuple(frozenset(values_of(m)) for m in masks)

@@ -1,0 +1,9 @@
+"""The native engine: bitmask candidates, propagation and search in pure Python.
+
+- `plan`: turns a Model into flat lookup tables (peers, units, propagators).
+- `fast`: the hot path for models made only of all-different groups (classic
+  grids of every size, jigsaw, diagonals): no trace, no per-node overhead.
+- `general`: every constraint kind (sum, less, allowed) and the trace.
+
+Candidates of a cell are a bitmask: bit v-1 stands for value v.
+"""

@@ -1,0 +1,237 @@
+"""The hot path: search over models made only of all-different groups.
+
+State is three flat lists, copied when the search branches (copying 81 ints
+is cheaper in CPython than logging and undoing changes on a trail):
+
+- `cands[c]`: candidate bitmask of an open cell, 0 once the cell is placed;
+- `grid[c]`: the placed value's bit, 0 while open;
+- `placed[u]`: the values already placed in unit u.
+
+Propagation: placing a value removes it from the peers (naked singles follow),
+then each unit is scanned for values with one place left (hidden singles), then
+optionally units that share cells are checked for locked candidates.
+Branching is binary: try the lowest candidate of a fewest-candidates cell; if
+that subtree is exhausted, remove the value and propagate again.
+"""
+
+from __future__ import annotations
+
+import time
+
+from .plan import Plan
+
+POPCOUNT_16 = [bin(m).count("1") for m in range(1 << 16)]
+
+
+class Timeout(Exception):
+    pass
+
+
+def make_propagate(plan: Plan, locked: bool):
+    """propagate(cands, grid, placed, queue) -> placements made, or -1 on contradiction.
+
+    `queue` holds open cells that have exactly one candidate left. The unit
+    scan is generated as straight-line code, one block per unit: a Python
+    loop over nine cells costs twice as much as the unrolled statements.
+    """
+    key = ("propagate", locked)
+    cached = plan.compiled.get(key)
+    if cached is not None:
+        return cached
+    namespace = {
+        "peers": plan.peers, "cell_units": plan.cell_units, "units": plan.units,
+        "intersections": plan.intersections if locked else (), "full": plan.full,
+    }
+    exec(_propagate_source(plan), namespace)
+    plan.compiled[key] = namespace["propagate"]
+    return namespace["propagate"]
+
+
+def _unit_scan(u: int, unit) -> list[str]:
+    """Once/twice accumulation over a unit: values with no place fail, values
+    with exactly one place are hidden singles."""
+    lines = [f"o = cands[{unit[0]}]", f"x = cands[{unit[1]}]", "t = o & x", "o |= x"]
+    for c in unit[2:]:
+        lines += [f"x = cands[{c}]", "t |= o & x", "o |= x"]
+    lines += [
+        f"if o | placed[{u}] != full:",
+        "    return -1",
+        "o &= ~t",
+        "if o:",
+        f"    for c in units[{u}]:",
+        "        m = cands[c] & o",
+        "        if m:",
+        "            if m & (m - 1):",
+        "                return -1",  # one cell is the only place for two values
+        "            if cands[c] != m:",
+        "                cands[c] = m",
+        "                r = place(cands, grid, placed, [c])",
+        "                if r < 0:",
+        "                    return -1",
+        "                count += r",
+        "                changed = True",
+    ]
+    return lines
+
+
+def _propagate_source(plan: Plan) -> str:
+    scan = []
+    for u, unit in enumerate(plan.units):
+        scan += _unit_scan(u, unit)
+    scan = "\n".join("        " + s for s in scan)
+    return _PROPAGATE_TEMPLATE.replace("        #SCAN#", scan)
+
+
+_PROPAGATE_TEMPLATE = '''
+def place(cands, grid, placed, queue):
+    count = 0
+    while queue:
+        c = queue.pop()
+        b = cands[c]
+        cands[c] = 0
+        grid[c] = b
+        count += 1
+        for u in cell_units[c]:
+            placed[u] |= b
+        for p in peers[c]:
+            m = cands[p]
+            if m & b:
+                m ^= b
+                cands[p] = m
+                if not m & (m - 1):
+                    if not m:
+                        return -1
+                    queue.append(p)
+    return count
+
+
+def propagate(cands, grid, placed, queue):
+    count = place(cands, grid, placed, queue)
+    if count < 0:
+        return -1
+    while True:
+        changed = False
+        #SCAN#
+        if changed:
+            continue
+        for shared, rest_a, rest_b in intersections:
+            inside = 0
+            for c in shared:
+                inside |= cands[c]
+            if not inside:
+                continue
+            out_a = out_b = 0
+            for c in rest_a:
+                out_a |= cands[c]
+            for c in rest_b:
+                out_b |= cands[c]
+            # Values of unit a confined to the shared cells leave the rest of unit b.
+            for x, rest in ((inside & out_b & ~out_a, rest_b), (inside & out_a & ~out_b, rest_a)):
+                if x:
+                    changed = True
+                    for c in rest:
+                        m = cands[c]
+                        if m & x:
+                            m &= ~x
+                            cands[c] = m
+                            if not m & (m - 1):
+                                if not m:
+                                    return -1
+                                queue.append(c)
+        if not changed:
+            return count
+        r = place(cands, grid, placed, queue)
+        if r < 0:
+            return -1
+        count += r
+'''
+
+
+def make_choose(plan: Plan):
+    """choose(cands) -> an open cell with the fewest candidates, or -1 when all are placed."""
+    if plan.size <= 16:
+        pop = POPCOUNT_16
+
+        def choose(cands):
+            best, fewest = -1, 99
+            for c, m in enumerate(cands):
+                if m:
+                    k = pop[m]
+                    if k < fewest:
+                        if k == 2:
+                            return c
+                        best, fewest = c, k
+            return best
+    else:
+        def choose(cands):
+            best, fewest = -1, 99
+            for c, m in enumerate(cands):
+                if m:
+                    k = m.bit_count()
+                    if k < fewest:
+                        if k == 2:
+                            return c
+                        best, fewest = c, k
+            return best
+    return choose
+
+
+def solve(plan: Plan, max_solutions: int = 1, deadline: float | None = None,
+          locked: bool = False):
+    """Search for up to `max_solutions` solutions.
+
+    Returns (solutions, exhausted, timed_out, stats).
+    """
+    propagate = make_propagate(plan, locked)
+    choose = make_choose(plan)
+    monotonic = time.monotonic
+    solutions: list[tuple[int, ...]] = []
+    stats = {"nodes": 0, "guesses": 0, "backtracks": 0, "propagations": 0}
+    nodes = guesses = backtracks = props = 0
+
+    def dfs(cands, grid, placed):
+        """Explore a propagated state; True once enough solutions are found."""
+        nonlocal nodes, guesses, backtracks, props
+        while True:
+            nodes += 1
+            if deadline is not None and not nodes & 255 and monotonic() > deadline:
+                raise Timeout
+            best = choose(cands)
+            if best < 0:
+                solutions.append(tuple(b.bit_length() for b in grid))
+                return len(solutions) >= max_solutions
+            m = cands[best]
+            b = m & -m
+            guesses += 1
+            child = cands[:]
+            child[best] = b
+            child_grid = grid[:]
+            child_placed = placed[:]
+            r = propagate(child, child_grid, child_placed, [best])
+            if r >= 0:
+                props += r
+                if dfs(child, child_grid, child_placed):
+                    return True
+            backtracks += 1
+            m ^= b
+            cands[best] = m
+            r = propagate(cands, grid, placed, [] if m & (m - 1) else [best])
+            if r < 0:
+                return False
+            props += r
+
+    cands = list(plan.domains)
+    exhausted, timed_out = True, False
+    if all(cands):
+        grid = [0] * len(cands)
+        placed = [0] * len(plan.units)
+        r = propagate(cands, grid, placed, [c for c, m in enumerate(cands) if not m & (m - 1)])
+        if r >= 0:
+            props += r
+            try:
+                done = dfs(cands, grid, placed)
+                exhausted = not done
+            except Timeout:
+                exhausted, timed_out = False, True
+    stats.update(nodes=nodes, guesses=guesses, backtracks=backtracks, propagations=props)
+    return solutions, exhausted, timed_out, stats

@@ -1,0 +1,110 @@
+"""A Model compiled into the flat tables the search loops read.
+
+Every all-different group gives its cells their peers; a group of exactly N
+cells is a *unit* (row, column, box, jigsaw region, full diagonal), where each
+value must appear once, so hidden singles apply. Two units that share two or
+more cells form an *intersection*, where locked candidates apply.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from ..constraints import AllDifferent
+from ..model import Model
+
+
+def mask_of(values) -> int:
+    m = 0
+    for v in values:
+        m |= 1 << (v - 1)
+    return m
+
+
+def values_of(mask: int) -> tuple[int, ...]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length())
+        mask ^= low
+    return tuple(out)
+
+
+@dataclass(eq=False)
+class Structure:
+    """What a model's constraints imply, independent of its givens (cached:
+    every classic 9x9 puzzle shares one)."""
+
+    size: int
+    full: int  # all N values
+    peers: tuple[tuple[int, ...], ...]  # per cell: every cell sharing an all-different group
+    units: tuple[tuple[int, ...], ...]
+    unit_labels: tuple[str, ...]
+    cell_units: tuple[tuple[int, ...], ...]  # per cell: indices of its units
+    others: tuple  # constraints other than all-different (sum, less, allowed)
+    intersections: tuple  # (shared, rest of unit a, rest of unit b) cell tuples
+    compiled: dict = field(default_factory=dict)  # generated search functions, by name
+
+    @property
+    def ncells(self) -> int:
+        return self.size * self.size
+
+
+@dataclass(eq=False)
+class Plan:
+    structure: Structure
+    domains: list[int]  # initial candidate masks
+
+    def __getattr__(self, name):
+        return getattr(self.structure, name)
+
+
+def compile_model(model: Model) -> Plan:
+    return Plan(structure_of(model.size, model.constraints),
+                [mask_of(d) for d in model.domains])
+
+
+@lru_cache(maxsize=32)
+def structure_of(n: int, constraints) -> Structure:
+    ncells = n * n
+    peer_sets = [set() for _ in range(ncells)]
+    units, labels, others = [], [], []
+    seen_units = set()
+    for con in constraints:
+        if isinstance(con, AllDifferent):
+            cells = con.cells
+            for c in cells:
+                peer_sets[c].update(cells)
+            key = frozenset(cells)
+            if len(key) == n and key not in seen_units:
+                seen_units.add(key)
+                units.append(tuple(cells))
+                labels.append(con.describe())
+        else:
+            others.append(con)
+    for c in range(ncells):
+        peer_sets[c].discard(c)
+    cell_units = [[] for _ in range(ncells)]
+    for u, cells in enumerate(units):
+        for c in cells:
+            cell_units[c].append(u)
+    intersections = []
+    unit_sets = [frozenset(u) for u in units]
+    for a in range(len(units)):
+        for b in range(a + 1, len(units)):
+            shared = unit_sets[a] & unit_sets[b]
+            if len(shared) >= 2:
+                intersections.append((tuple(sorted(shared)),
+                                      tuple(c for c in units[a] if c not in shared),
+                                      tuple(c for c in units[b] if c not in shared)))
+    return Structure(
+        size=n,
+        full=(1 << n) - 1,
+        peers=tuple(tuple(sorted(p)) for p in peer_sets),
+        units=tuple(units),
+        unit_labels=tuple(labels),
+        cell_units=tuple(tuple(u) for u in cell_units),
+        others=tuple(others),
+        intersections=tuple(intersections),
+    )
