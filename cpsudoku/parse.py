@@ -9,13 +9,12 @@ Accepted notations (mixed freely within one text):
   drawn box borders give its box shape (e.g. 3x2 against 2x3 for a 6x6);
 - whitespace-separated numbers, one row per line (`10 0 3 ...`), 0 or `.` blank;
 - JSON: a 2-D array of ints (0 blank), an array of such grids or of one-line
-  strings, the `{"size", "box", "grid"}` object that `render.json_grid` writes,
-  and JSON Lines of those objects;
+  strings, one such array per line;
 - `.sdk` files: `#A author`, `#D description` ... metadata lines before a grid;
 - `#` comment lines, blank lines between puzzles, `Grid 01`-style title lines.
 
-Variant puzzle files (other JSON objects, f-puzzles `?load=` links, TOML) go to
-`cpsudoku.puzzlefile`.
+Puzzle files (JSON objects such as the `{"size", "box", "grid"}` that
+`render.json_grid` writes, f-puzzles `?load=` links, TOML) go to `cpsudoku.puzzlefile`.
 
 Errors name the source, the 1-based line and column, and what was expected.
 """
@@ -28,7 +27,7 @@ import re
 from collections import Counter
 
 from .errors import ModelError, ParseError
-from .geometry import Geometry, boxed, cell_name, irregular, parse_box
+from .geometry import Geometry, boxed, cell_name, parse_box
 from .puzzle import Puzzle
 from .symbols import ALPHABET, MAX_SIZE, symbol
 
@@ -62,7 +61,6 @@ _TITLE = re.compile(r"^(grid|puzzle)\b\s*(.*)$", re.IGNORECASE)
 _TOML_LINE = re.compile(r"^(\[\[?\s*[A-Za-z_][\w.\- \"]*\]\]?|[A-Za-z_][\w\-]*\s*=)")
 _SDK_KEYS = {"A": "author", "B": "date", "C": "comment", "D": "description",
              "L": "level", "N": "name", "S": "source", "T": "title", "U": "url"}
-GRID_OBJECT_KEYS = frozenset({"size", "box", "grid", "name", "blank", "source", "regions"})
 
 
 # --- entry points ----------------------------------------------------------------
@@ -86,6 +84,8 @@ def parse(text: str, *, size=None, box=None, source: str = "<string>") -> list[P
         puzzles = _load_variant(text, source)
     elif kind == "json":
         puzzles = _JsonReader(size, box, source).read(text)
+        if puzzles is None:  # a list of puzzle objects
+            puzzles = _load_variant(text, source)
     else:
         puzzles = _GridReader(size, box, source).read(text)
     if not puzzles:
@@ -116,30 +116,13 @@ def _shape(size, box) -> tuple[int | None, tuple[int, int] | None]:
 
 def _kind(body: str) -> str:
     """'variant', 'json' or 'grid', from the first meaningful line."""
-    if body[0] == "{":
-        return "json" if _plain_grid_objects(body) else "variant"
-    if "?load=" in body or body.startswith(("http://", "https://")):
+    if body[0] == "{" or "?load=" in body or body.startswith(("http://", "https://")):
         return "variant"
     first = next((s.strip() for s in body.splitlines()
                   if s.strip() and not s.lstrip().startswith("#")), "")
-    if first.startswith("[") and not _TOML_LINE.match(first):
-        return "json"
     if _TOML_LINE.match(first):
         return "variant"
-    return "grid"
-
-
-def _plain_grid_objects(body: str) -> bool:
-    """True when `body` holds only grid objects (ours), not variant puzzle files."""
-    try:
-        objs = [json.loads(body)]
-    except json.JSONDecodeError:
-        try:
-            objs = [json.loads(s) for s in body.splitlines() if s.strip()]
-        except json.JSONDecodeError:
-            return False
-    return all(isinstance(o, dict) and "grid" in o and set(o) <= GRID_OBJECT_KEYS
-               for o in objs)
+    return "json" if first.startswith("[") else "grid"
 
 
 def _load_variant(text: str, source: str) -> list[Puzzle]:
@@ -203,17 +186,16 @@ class _Builder:
             raise ParseError(str(exc), self.source, line) from None
 
     def emit(self, values, n: int, line: int | None, blank: str, where=None, drawn=None,
-             geometry: Geometry | None = None, checked: bool = False):
+             checked: bool = False):
         """Add one puzzle. `where(cell)` -> (line, column) of a cell, for messages;
-        `drawn` is the box shape the grid's borders show; `geometry` overrides both."""
+        `drawn` is the box shape the grid's borders show."""
         if not checked and max(values, default=0) > n:
             cell = next(i for i, v in enumerate(values) if v > n)
             at = where(cell) if where else (line, None)
             raise ParseError(_value_problem(values[cell], cell, n), self.source, *at)
         meta, self.meta = self.meta, {}
         name, self.name = self.name, None
-        geometry = geometry or self.geometry(n, line, drawn)
-        self.puzzles.append(Puzzle(geometry, tuple(values), blank=blank,
+        self.puzzles.append(Puzzle(self.geometry(n, line, drawn), tuple(values), blank=blank,
                                    source=f"{self.source}:{line}" if line else self.source,
                                    name=name or meta.get("name") or meta.get("title")
                                    or meta.get("description"), meta=meta))
@@ -438,9 +420,10 @@ class _GridReader(_Builder):
 # --- JSON ------------------------------------------------------------------------
 
 class _JsonReader(_Builder):
-    """A 2-D array, an array of grids or of strings, grid objects, or JSON Lines of them."""
+    """A 2-D array of numbers, an array of such grids or of grid strings, or one array
+    per line. Arrays of objects are puzzle files: `read` returns None for them."""
 
-    def read(self, text: str) -> list[Puzzle]:
+    def read(self, text: str) -> list[Puzzle] | None:
         try:
             docs = [(json.loads(text), 1)]
         except json.JSONDecodeError as exc:
@@ -448,6 +431,9 @@ class _JsonReader(_Builder):
                 raise ParseError(f"invalid JSON: {exc.msg}", self.source,
                                  exc.lineno, exc.colno) from None
             docs = self._lines(text)
+        if any(isinstance(doc, list) and any(isinstance(x, dict) for x in doc)
+               for doc, _ in docs):
+            return None
         for doc, line in docs:
             self._document(doc, line)
         return self.puzzles
@@ -455,7 +441,7 @@ class _JsonReader(_Builder):
     def _lines(self, text):
         docs = []
         for line, s in enumerate(text.splitlines(), 1):
-            if s.strip():
+            if s.strip() and not s.lstrip().startswith("#"):
                 try:
                     docs.append((json.loads(s), line))
                 except json.JSONDecodeError as exc:
@@ -464,33 +450,17 @@ class _JsonReader(_Builder):
         return docs
 
     def _document(self, doc, line: int) -> None:
-        if isinstance(doc, dict):
-            self._object(doc, line, "")
-        elif isinstance(doc, list) and doc and not _is_grid(doc):
+        if isinstance(doc, list) and doc and not _is_grid(doc):
             for i, item in enumerate(doc, 1):
-                where = f"item {i}: "
                 if isinstance(item, str):
                     self.puzzles.extend(
                         _GridReader(self.size, self.box, f"{self.source}[{i}]").read(item))
-                elif isinstance(item, dict):
-                    self._object(item, line, where)
                 else:
-                    self._grid(item, line, where)
+                    self._grid(item, line, f"item {i}: ")
         else:
             self._grid(doc, line, "")
 
-    def _object(self, obj: dict, line: int, where: str) -> None:
-        unknown = set(obj) - GRID_OBJECT_KEYS
-        if unknown:
-            raise ParseError(f"{where}unknown key {sorted(unknown)[0]!r} in a grid object",
-                             self.source, line)
-        if obj.get("name"):
-            self.name = str(obj["name"])
-        self._grid(obj.get("grid"), line, where, obj.get("blank"),
-                   size=obj.get("size"), box=obj.get("box"), regions=obj.get("regions"))
-
-    def _grid(self, grid, line: int, where: str, blank=None, size=None, box=None,
-              regions=None) -> None:
+    def _grid(self, grid, line: int, where: str) -> None:
         if not _is_grid(grid):
             raise ParseError(f"{where}expected a grid: a list of rows of numbers (0 blank)",
                              self.source, line)
@@ -517,20 +487,10 @@ class _JsonReader(_Builder):
                 if len(row) != n:
                     raise ParseError(f"{where}row {r} has {len(row)} values, expected {n}",
                                      self.source, line)
-        for what, expected in (("size", self.size), ("size", size)):
-            if expected is not None and n != expected:
-                raise ParseError(f"{where}{n}x{n} grid, expected {what} {expected}",
+            if self.size is not None and n != self.size:
+                raise ParseError(f"{where}{n}x{n} grid, expected {self.size}x{self.size}",
                                  self.source, line)
-        geometry = None
-        try:
-            if regions is not None and self.box is None:
-                geometry = irregular(n, regions)
-            elif box and self.box is None:
-                geometry = boxed(n, parse_box(box) if isinstance(box, str) else tuple(box))
-        except (ModelError, TypeError, ValueError) as exc:
-            raise ParseError(f"{where}{exc}", self.source, line) from None
-        self.emit(values, n, line, blank if blank in (".", "0") else ("0" if zero_blank else "."),
-                  geometry=geometry)
+        self.emit(values, n, line, "0" if zero_blank else ".")
 
 
 def _is_cell(x) -> bool:

@@ -3,7 +3,8 @@
 - `pretty`: a box-drawn grid (┌─┬┐│├┼┤└┴┘) with borders between regions, so boxes
   and jigsaw regions are drawn by the same code; the drawn box shape parses back.
 - `line`: one line of symbols; `numbers`: whitespace-separated numbers, a row a line.
-- `json_grid`: {"size", "box", "grid"} (plus "regions" for irregular geometries).
+- `json_grid`: {"size", "box", "grid"} (plus "regions" for irregular geometries),
+  read back by the puzzle file loader.
 - `jsonl`: one `Result.as_dict` object per line, the machine interface.
 """
 
@@ -88,11 +89,13 @@ def numbers(values, geometry: Geometry) -> str:
 
 
 def grid_object(values, geometry: Geometry) -> dict:
-    """{"size", "box", "grid"}; irregular geometries give "box": null and "regions"."""
+    """{"size", "box", "grid"}, the puzzle file format's keys; irregular geometries give
+    "box": null and "regions", one row of region labels (1-9, A-P) per grid row."""
     n = geometry.size
     obj = {"size": n, "box": f"{geometry.box[0]}x{geometry.box[1]}" if geometry.box else None}
     if geometry.box is None:
-        obj["regions"] = [list(region) for region in geometry.regions]
+        labels = [ALPHABET[r] for r in geometry.region_of]
+        obj["regions"] = ["".join(labels[r * n:(r + 1) * n]) for r in range(n)]
     obj["grid"] = [list(values[r * n:(r + 1) * n]) for r in range(n)]
     return obj
 
