@@ -199,11 +199,12 @@ def _symbol(value: int, blank: str) -> str:
 
 
 def _dump(obj, indent: str = "") -> str:
-    """JSON with one line per grid row: lists of scalars stay on one line."""
+    """JSON with one line per grid row: lists of numbers stay on one line."""
     inner = indent + "  "
     if isinstance(obj, dict) and obj:
         items = [f"{inner}{json.dumps(k)}: {_dump(v, inner)}" for k, v in obj.items()]
         return "{\n" + ",\n".join(items) + "\n" + indent + "}"
-    if isinstance(obj, list) and obj and any(isinstance(x, (list, dict)) for x in obj):
+    if isinstance(obj, list) and len(obj) > 1 and all(isinstance(x, (list, dict, str))
+                                                      for x in obj):
         return "[\n" + ",\n".join(inner + _dump(x, inner) for x in obj) + "\n" + indent + "]"
     return json.dumps(obj)
