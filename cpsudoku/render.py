@@ -145,7 +145,7 @@ def verdict(result: Result) -> str:
         return f"not unique: {found} solutions found"
     if result.status is Status.UNSOLVABLE:
         return "no solution" + (f": {result.reason}" if result.reason else "")
-    return f"timed out after {result.time_s:.3g} s without a solution"
+    return f"timeout: no solution found in {result.time_s:.3g} s"
 
 
 def render_result(result: Result, fmt: str, index: int | None = None,
@@ -162,13 +162,15 @@ def render_result(result: Result, fmt: str, index: int | None = None,
         return _dump(obj)
     if fmt not in RESULT_FORMATS:
         raise ValueError(f"unknown format {fmt!r}; expected one of {', '.join(RESULT_FORMATS)}")
-    label = _label(result, index)
     if fmt == "line":
         out = [line(s) for s in result.solutions]
         if not result.status.solved:
-            out.append(f"# {label}: {verdict(result)}")
+            out.append(f"# {_label(result, index)}: {verdict(result)}")
     else:
-        out = [f"{label}: {verdict(result)}"]
+        # Only the verdict above the grid (the puzzle's name if it has one), so that the
+        # digits on screen are the solution's.
+        named = result.puzzle is not None and result.puzzle.name
+        out = [f"{result.puzzle.name}: {verdict(result)}" if named else verdict(result)]
         several = len(result.solutions) > 1
         for i, solution in enumerate(result.solutions, 1):
             if several:

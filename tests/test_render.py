@@ -133,15 +133,16 @@ def test_every_status_is_covered(results):
 
 @pytest.mark.parametrize("status", list(Status), ids=lambda s: s.value)
 def test_pretty_result(results, status):
+    """The verdict, then each solution found; the only digits of a solved grid's output
+    are the solution's."""
     result = results[status]
     text = render.render_result(result, "pretty", index=0)
     first = text.splitlines()[0]
-    assert first.startswith(result.puzzle.source + ": ")
     assert text.count("┌") == len(result.solutions)
     expected = {Status.UNIQUE: "unique solution", Status.SOLVED: "solved",
                 Status.MULTIPLE: "not unique: 3 solutions found",
                 Status.UNSOLVABLE: "no solution: r1c1 and r1c2 both hold 1",
-                Status.TIMEOUT: "timed out after 1.5 s"}[status]
+                Status.TIMEOUT: "timeout: no solution found in 1.5 s"}[status]
     assert expected in first
     if status is Status.MULTIPLE:
         assert "solution 3:" in text
@@ -149,6 +150,9 @@ def test_pretty_result(results, status):
         grid = text.split("\n", 1)[1] if status is not Status.MULTIPLE else \
             text.split("solution 1:\n", 1)[1].split("solution 2:")[0]
         assert parse_one(grid).givens == result.solutions[0]
+    if status in (Status.UNIQUE, Status.SOLVED):
+        digits = "".join(ch for ch in text if ch.isdigit())
+        assert digits == "".join(map(str, result.solution))
 
 
 @pytest.mark.parametrize("status", list(Status), ids=lambda s: s.value)
@@ -193,6 +197,10 @@ def test_stats(results):
 def test_result_without_puzzle():
     result = finish(Outcome([tuple(range(1, 5)) * 4], exhausted=True), backend="native",
                     max_solutions=1, elapsed=0.01)
-    assert render.render_result(result, "pretty", index=2).startswith("#3: solved")
+    assert render.render_result(result, "pretty", index=2).startswith("solved\n┌")
+    assert render.render_result(result, "line", index=2) == "1234" * 4
+    unsolved = finish(Outcome([], exhausted=True), backend="native", max_solutions=1,
+                      elapsed=0.01)
+    assert render.render_result(unsolved, "line", index=2) == "# #3: no solution"
     with pytest.raises(ValueError):
         render.render_result(result, "csv")
