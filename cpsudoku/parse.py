@@ -57,10 +57,11 @@ _BOXABLE = tuple(n for n in range(2, MAX_SIZE + 1)
                  if any(n % r == 0 and r > 1 for r in range(2, math.isqrt(n) + 1)))
 _FULL_COUNTS = {n * n: n for n in _BOXABLE}
 
-_TITLE = re.compile(r"^(grid|puzzle)\b\s*(.*)$", re.IGNORECASE)
+_TITLE = re.compile(r"^(grid|puzzle)(?![a-z])", re.IGNORECASE)
 _TOML_LINE = re.compile(r"^(\[\[?\s*[A-Za-z_][\w.\- \"]*\]\]?|[A-Za-z_][\w\-]*\s*=)")
+# .sdk metadata codes (SudoCue's documentation of the format).
 _SDK_KEYS = {"A": "author", "B": "date", "C": "comment", "D": "description",
-             "L": "level", "N": "name", "S": "source", "T": "title", "U": "url"}
+             "L": "level", "S": "source", "U": "url"}
 
 
 # --- entry points ----------------------------------------------------------------
@@ -120,7 +121,7 @@ def _kind(body: str) -> str:
         return "variant"
     first = next((s.strip() for s in body.splitlines()
                   if s.strip() and not s.lstrip().startswith("#")), "")
-    if _TOML_LINE.match(first):
+    if first.startswith("{") or _TOML_LINE.match(first):
         return "variant"
     return "json" if first.startswith("[") else "grid"
 
@@ -197,8 +198,7 @@ class _Builder:
         name, self.name = self.name, None
         self.puzzles.append(Puzzle(self.geometry(n, line, drawn), tuple(values), blank=blank,
                                    source=f"{self.source}:{line}" if line else self.source,
-                                   name=name or meta.get("name") or meta.get("title")
-                                   or meta.get("description"), meta=meta))
+                                   name=name or meta.get("description"), meta=meta))
 
 
 # --- text grids ------------------------------------------------------------------
@@ -346,11 +346,15 @@ class _GridReader(_Builder):
         return self.puzzles
 
     def _comment(self, s: str) -> None:
-        """`#X text` is .sdk metadata for the next puzzle; other `#` lines are comments."""
-        if len(s) >= 2 and s[1] in _SDK_KEYS and (len(s) == 2 or s[2] == " "):
-            key = _SDK_KEYS[s[1]]
-            value = s[2:].strip()
-            self.meta[key] = f"{self.meta[key]}\n{value}" if key in self.meta else value
+        """`#X...` is .sdk metadata for the next puzzle (`#ARuud`, `#D A description`);
+        other `#` lines (`# note`, `#Note`) are comments."""
+        if len(s) < 2 or s[1] not in _SDK_KEYS:
+            return
+        value = s[2:].strip()
+        if s[1] != "U" and s[2:3].islower():
+            return  # a word such as "#Sudoku ...", not a code letter
+        key = _SDK_KEYS[s[1]]
+        self.meta[key] = f"{self.meta[key]}\n{value}" if key in self.meta else value
 
     def fast(self, s: str) -> tuple[tuple[int, ...], int] | None:
         """(values, N) of a whole puzzle on one plain line, read in one translate;
@@ -424,6 +428,8 @@ class _JsonReader(_Builder):
     per line. Arrays of objects are puzzle files: `read` returns None for them."""
 
     def read(self, text: str) -> list[Puzzle] | None:
+        # `#` comment lines are allowed around JSON too; blanked to keep line numbers.
+        text = "\n".join("" if s.lstrip().startswith("#") else s for s in text.splitlines())
         try:
             docs = [(json.loads(text), 1)]
         except json.JSONDecodeError as exc:

@@ -289,15 +289,45 @@ def test_json_errors():
 
 # --- .sdk, comments, many puzzles per file --------------------------------------------
 
+# The .sdk example of SudoCue's file format documentation: metadata codes, no space.
+SDK = """\
+#ARuud
+#DA random puzzle created by SudoCue
+#CJust start plugging in the numbers
+#B03-08-2006
+#SSudoCue
+#LEasy
+#Uhttp://www.sudocue.net/
+2..1.5..3
+.54...71.
+.1.2.3.8.
+6.28.73.4
+.........
+1.53.98.6
+.2.7.1.6.
+.81...24.
+7..4.2..1
+"""
+
+
 def test_sdk_metadata():
-    text = "#A Arto Inkala\n#D The world's hardest\n#C from the news\n" + "\n".join(
+    puzzle = parse_one(SDK, source="random.sdk")
+    assert puzzle.line() == ("2..1.5..3.54...71..1.2.3.8.6.28.73.4.........1.53.98.6"
+                             ".2.7.1.6..81...24.7..4.2..1")
+    assert puzzle.meta == {"author": "Ruud", "description": "A random puzzle created by SudoCue",
+                           "comment": "Just start plugging in the numbers",
+                           "date": "03-08-2006", "source": "SudoCue", "level": "Easy",
+                           "url": "http://www.sudocue.net/"}
+    assert puzzle.name == "A random puzzle created by SudoCue"
+    assert puzzle.source == "random.sdk:8"
+
+
+def test_sdk_metadata_with_spaces_and_plain_comments():
+    text = "#Sudoku collection\n# note\n#A Arto Inkala\n#D The hardest\n" + "\n".join(
         INKALA[i:i + 9] for i in range(0, 81, 9)) + "\n"
-    puzzle = parse_one(text, source="inkala.sdk")
+    puzzle = parse_one(text)
+    assert puzzle.meta == {"author": "Arto Inkala", "description": "The hardest"}
     assert puzzle.givens == values(INKALA)
-    assert puzzle.meta == {"author": "Arto Inkala", "description": "The world's hardest",
-                           "comment": "from the news"}
-    assert puzzle.name == "The world's hardest"
-    assert puzzle.source == "inkala.sdk:4"
 
 
 def test_file_with_comments_and_blank_lines(tmp_path):
