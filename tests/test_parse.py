@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cpsudoku import render
-from cpsudoku.errors import ExitCode, ModelError, ParseError
+from cpsudoku.errors import CpsudokuError, ExitCode, ModelError, ParseError
 from cpsudoku.geometry import boxed
 from cpsudoku.parse import parse, parse_one
 from cpsudoku.sources import read_puzzles
@@ -517,3 +517,29 @@ def test_round_trip_every_size_and_format(size, fmt):
     text = render.render_grid(givens, geometry, fmt)
     puzzle = parse_one(text, box=None if fmt in ("pretty", "json") else box)
     assert (puzzle.givens, puzzle.geometry) == (givens, geometry)
+
+
+NOISE = list("123456789ABCG0.-|+ \n#[],x") + ["10", "─", "┼", "\n\n", "-----"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(puzzles(), st.sampled_from(FORMATS), st.lists(
+    st.tuples(st.integers(0, 10 ** 6), st.sampled_from(["delete", "insert", "replace"]),
+              st.sampled_from(NOISE)), max_size=3))
+def test_damaged_input_fails_with_a_one_line_error_or_parses(shape, fmt, edits):
+    """Whatever the damage, the parser answers with puzzles or a CpsudokuError, never
+    another exception."""
+    geometry, givens = shape
+    chars = list(render.render_grid(givens, geometry, fmt))
+    for pos, op, text in edits:
+        pos %= len(chars) + 1
+        if op == "insert" or pos == len(chars):
+            chars.insert(pos, text)
+        elif op == "delete":
+            del chars[pos]
+        else:
+            chars[pos] = text
+    try:
+        parse("".join(chars))
+    except CpsudokuError as exc:
+        assert "\n" not in str(exc)
