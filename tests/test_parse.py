@@ -194,6 +194,14 @@ def test_digit_groups_with_title_line():
     assert puzzle.source == "<string>:2"
 
 
+def test_titled_grids_back_to_back():
+    second = EULER.replace("Grid 01", "Grid 02").replace("003020600", "200080300")
+    puzzles = parse(EULER + second)
+    assert [p.name for p in puzzles] == ["Grid 01", "Grid 02"]
+    assert [p.source for p in puzzles] == ["<string>:2", "<string>:12"]
+    assert puzzles[1].givens[:9] == (2, 0, 0, 0, 8, 0, 3, 0, 0)
+
+
 def test_compact_rows_with_separators_and_spaced_cells():
     rows = [WIKI[i:i + 9] for i in range(0, 81, 9)]
     compact = "\n".join(f"{r[:3]}|{r[3:6]}|{r[6:]}" for r in rows)
@@ -381,6 +389,12 @@ def test_inline_argument():
     puzzle = read_puzzles(INKALA)[0]
     assert puzzle.givens == values(INKALA) and puzzle.source == "<argument>:1"
     assert read_puzzles("[[1,0,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,0]]")[0].size == 4
+
+
+def test_a_missing_file_name_is_not_read_as_a_grid():
+    for name in ("abc", "puzzles.txt", "data/1234.sdk", "ABCDEFGHIJKLMNOP-1234567890.txt"):
+        with pytest.raises(ParseError, match="no such file"):
+            read_puzzles(name)
 
 
 def test_missing_directory_and_undecodable_sources(tmp_path):
