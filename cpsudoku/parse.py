@@ -27,14 +27,13 @@ import re
 from collections import Counter
 
 from .errors import ModelError, ParseError
-from .geometry import Geometry, boxed, cell_name, parse_box
+from .geometry import Geometry, boxed, cell_name, infer_box, parse_box
 from .puzzle import Puzzle
-from .symbols import ALPHABET, MAX_SIZE, symbol
+from .symbols import ALPHABET, BLANKS, MAX_SIZE, symbol
 
 # --- symbol tables --------------------------------------------------------------
 
-BLANK_CHARS = ".0-_*□"
-_VALUE = {ch: 0 for ch in BLANK_CHARS}
+_VALUE = dict.fromkeys(BLANKS, 0)
 for _i, _ch in enumerate(ALPHABET, 1):
     _VALUE[_ch] = _VALUE[_ch.lower()] = _i
 
@@ -46,16 +45,24 @@ for _ch, _v in _VALUE.items():
 _BYTE_VALUES = bytes(_BYTE_VALUES)
 
 # Grid decoration: ASCII borders and every box-drawing character (U+2500-U+257F).
-_DECOR = frozenset("|+") | frozenset(chr(c) for c in range(0x2500, 0x2580))
+DECORATION = frozenset("|+") | frozenset(chr(c) for c in range(0x2500, 0x2580))
 _RULE_ONLY = frozenset("-=")  # only in rule lines; inside a row `-` is a blank
 _SEPARATORS = frozenset(",;")  # read like spaces, for `5, 3, 0, ...` rows
 
 EXPECTED_SYMBOL = "a digit 1-9, a letter A-P or a blank (. 0 - _ *)"
 
-# Sizes that have a rectangular box shape, hence can be inferred from a cell count.
-_BOXABLE = tuple(n for n in range(2, MAX_SIZE + 1)
-                 if any(n % r == 0 and r > 1 for r in range(2, math.isqrt(n) + 1)))
-_FULL_COUNTS = {n * n: n for n in _BOXABLE}
+
+
+def _has_box(n: int) -> bool:
+    try:
+        infer_box(n)
+    except ModelError:
+        return False
+    return True
+
+
+# Cell counts of whole puzzles whose size has a box shape: {16: 4, 36: 6, ..., 625: 25}.
+_FULL_COUNTS = {n * n: n for n in range(1, MAX_SIZE + 1) if _has_box(n)}
 
 _TITLE = re.compile(r"^(grid|puzzle)(?![a-z])", re.IGNORECASE)
 _TOML_LINE = re.compile(r"^(\[\[?\s*[A-Za-z_][\w.\- \"]*\]\]?|[A-Za-z_][\w\-]*\s*=)")
@@ -222,7 +229,7 @@ class _Row:
         return [_VALUE[ch] for ch in self.chars]
 
     def blanks(self, numeric: bool) -> str:
-        return "".join(t for _, t in self.tokens if t in BLANK_CHARS) if numeric else self.chars
+        return "".join(t for _, t in self.tokens if t in BLANKS) if numeric else self.chars
 
     def col(self, i: int, numeric: bool) -> int:
         return self.tokens[i][0] if numeric else self.cols[i]
@@ -239,8 +246,8 @@ class _Row:
 
 def _is_rule(s: str) -> bool:
     chars = set(s) - {" ", "\t"}
-    return (chars <= _DECOR | _RULE_ONLY
-            and (bool(chars & (_DECOR | {"="})) or "--" in s))
+    return (chars <= DECORATION | _RULE_ONLY
+            and (bool(chars & (DECORATION | {"="})) or "--" in s))
 
 
 def _read_row(raw: str, line: int, after_rule: bool, source: str) -> _Row:
@@ -256,7 +263,7 @@ def _read_row(raw: str, line: int, after_rule: bool, source: str) -> _Row:
         if start is not None:
             tokens.append((start + 1, raw[start:i]))
             start = None
-        if ch in _DECOR:
+        if ch in DECORATION:
             seps.append((len(chars), len(tokens)))
         elif not (ch.isspace() or ch in _SEPARATORS):
             raise ParseError(f"unexpected character {ch!r}; expected {EXPECTED_SYMBOL}",
@@ -273,7 +280,7 @@ def _numeric(rows: list[_Row]) -> bool:
     for row in rows:
         for _, tok in row.tokens:
             if len(tok) == 1:
-                if tok not in BLANK_CHARS and not tok.isdigit():
+                if tok not in BLANKS and not tok.isdigit():
                     return False
             elif tok.isascii() and tok.isdigit() and tok[0] != "0" and int(tok) <= MAX_SIZE:
                 several = True

@@ -11,14 +11,14 @@ import sys
 from pathlib import Path
 
 from .errors import ParseError
-from .parse import BLANK_CHARS, parse
+from .parse import DECORATION, parse
 from .puzzle import Puzzle
-from .symbols import ALPHABET
+from .symbols import ALPHABET, BLANKS
 
 STDIN = "-"
 # Characters an inline grid may hold: symbols, blanks, decoration, JSON punctuation.
-_GRID_CHARS = frozenset(ALPHABET + ALPHABET.lower() + BLANK_CHARS + "|+=,;[]{}\"' \t\r\n") \
-    | frozenset(chr(c) for c in range(0x2500, 0x2580))
+_GRID_CHARS = frozenset(ALPHABET + ALPHABET.lower() + "-=,;[]{}\"' \t\r\n") | BLANKS \
+    | DECORATION
 
 
 class SourceError(ParseError):
@@ -49,7 +49,7 @@ def looks_inline(arg: str) -> bool:
     if stripped.startswith(("{", "[")) or "?load=" in stripped:
         return True
     return set(stripped) <= _GRID_CHARS and sum(ch in ALPHABET or ch in ALPHABET.lower()
-                                                or ch in BLANK_CHARS for ch in stripped) >= 16
+                                                or ch in BLANKS for ch in stripped) >= 16
 
 
 def read_file(path) -> str:
