@@ -64,6 +64,7 @@ def _has_box(n: int) -> bool:
 # Cell counts of whole puzzles whose size has a box shape: {16: 4, 36: 6, ..., 625: 25}.
 _FULL_COUNTS = {n * n: n for n in range(1, MAX_SIZE + 1) if _has_box(n)}
 
+_LINK_PAYLOAD = re.compile(r"[A-Za-z0-9+/=]{40,}")
 _TITLE = re.compile(r"^(grid|puzzle)(?![a-z])", re.IGNORECASE)
 _TOML_LINE = re.compile(r"^(\[\[?\s*[A-Za-z_][\w.\- \"]*\]\]?|[A-Za-z_][\w\-]*\s*=)")
 # .sdk metadata codes (SudoCue's documentation of the format).
@@ -126,6 +127,8 @@ def _kind(body: str) -> str:
     """'variant', 'json' or 'grid', from the first meaningful line."""
     if body[0] == "{" or "?load=" in body or body.startswith(("http://", "https://")):
         return "variant"
+    if _LINK_PAYLOAD.fullmatch(body) and not set(body) <= _VALUE.keys():
+        return "variant"  # the compressed puzzle of an f-puzzles link, on its own
     first = next((s.strip() for s in body.splitlines()
                   if s.strip() and not s.lstrip().startswith("#")), "")
     if first.startswith("{") or _TOML_LINE.match(first):

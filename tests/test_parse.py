@@ -429,9 +429,10 @@ def test_variant_files_go_to_puzzlefile(monkeypatch):
     import cpsudoku
     monkeypatch.setattr(cpsudoku, "puzzlefile", fake, raising=False)
     for text in ('{"cages": []}', "https://f-puzzles.com/?load=N4Ig", '[puzzle]\nsize = 9\n',
-                 'title = "x"\n', '[{"size": 4}]', '# a comment\n[[puzzles]]\nsize = 4\n'):
+                 'title = "x"\n', '[{"size": 4}]', '# a comment\n[[puzzles]]\nsize = 4\n',
+                 "N4IgzglgXgpiBcBOANCA5gJwgEwQbTwBYAA2hgCd4B6ADgEYs8BvAX1gEMBdN"):
         assert parse(text, source="v.json")[0].givens == values(WIKI)
-    assert len(seen) == 6 and seen[0] == ('{"cages": ', "v.json")
+    assert len(seen) == 7 and seen[0] == ('{"cages": ', "v.json")
 
 
 @pytest.mark.skipif(importlib.util.find_spec("cpsudoku.puzzlefile") is not None,
