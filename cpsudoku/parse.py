@@ -156,7 +156,8 @@ def _count_problem(count: int, size: int | None) -> str:
         return (f"{count} cells make a {n}x{n} grid, which has no box shape; "
                 f"give the box shape (e.g. --box) or use a size such as 4, 6, 8, 9, 12, 16, 25")
     nearest = min(_FULL_COUNTS, key=lambda c: (abs(c - count), c))
-    return f"{count} cells, expected a square count such as {nearest} ({_FULL_COUNTS[nearest]}x{_FULL_COUNTS[nearest]})"
+    n = _FULL_COUNTS[nearest]
+    return f"{count} cells, expected a square count such as {nearest} ({n}x{n})"
 
 
 def _value_problem(value: int, cell: int, n: int) -> str:

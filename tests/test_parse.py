@@ -340,7 +340,8 @@ def test_sdk_metadata_with_spaces_and_plain_comments():
 
 def test_file_with_comments_and_blank_lines(tmp_path):
     path = tmp_path / "puzzles.txt"
-    path.write_text(f"# three puzzles\n\n{WIKI}\n# another\n{INKALA}\n\n\n{WIKI.replace('.', '0')}\n")
+    zeros = WIKI.replace(".", "0")
+    path.write_text(f"# three puzzles\n\n{WIKI}\n# another\n{INKALA}\n\n\n{zeros}\n")
     puzzles = read_puzzles(str(path))
     assert [p.line() for p in puzzles] == [WIKI, INKALA, WIKI.replace(".", "0")]
     assert [p.source for p in puzzles] == [f"{path}:3", f"{path}:5", f"{path}:8"]
