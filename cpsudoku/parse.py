@@ -322,7 +322,6 @@ class _GridReader(_Builder):
     def read(self, text: str) -> list[Puzzle]:
         block: list[_Row] = []
         decorated = after_rule = False
-        size_full = self.size * self.size if self.size else None
         for line, raw in enumerate(text.splitlines(), 1):
             s = raw.strip()
             if not s:
@@ -334,7 +333,7 @@ class _GridReader(_Builder):
                 block, decorated = [], False
                 self._comment(s)
                 continue
-            if len(s) > MAX_SIZE and (size_full is None or len(s) == size_full):
+            if len(s) > MAX_SIZE:
                 fast = self.fast(s)
                 if fast is not None:
                     self._block(block, decorated)
@@ -370,7 +369,7 @@ class _GridReader(_Builder):
     def fast(self, s: str) -> tuple[tuple[int, ...], int] | None:
         """(values, N) of a whole puzzle on one plain line, read in one translate;
         None to read the line the slow way (which also explains what is wrong)."""
-        n = _FULL_COUNTS.get(len(s)) if self.size is None else self.size
+        n = self.full(len(s))
         if n is None or not s.isascii():
             return None
         values = s.encode().translate(_BYTE_VALUES)
