@@ -177,6 +177,8 @@ def measure_backend(rows, backend: str, *, mode: str = "api", count: bool = Fals
     max_solutions = 2 if count else 1
     engine = get(backend)
     clock = time.perf_counter
+    if rows:  # warm up: the first solve of a geometry builds and caches its tables
+        solve(puzzle_of(rows[0][0]), backend, max_solutions=max_solutions, time_limit=time_limit)
     if mode == "direct":
         prepared = [lower_for(build_model(puzzle_of(p)), engine.native_kinds) for p, _, _ in rows]
     for i, (line, expected, nsol) in enumerate(rows):
@@ -204,6 +206,8 @@ def measure_reference(rows) -> Figures:
     from . import norvig
     fig = Figures("reference", puzzles=len(rows))  # the Norvig-style solver
     clock = time.perf_counter
+    if rows:
+        norvig.solve(rows[0][0])  # warm up, as for the backend
     for line, expected, nsol in rows:
         t0 = clock()
         got = norvig.solve(line)
