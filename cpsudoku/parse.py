@@ -218,11 +218,12 @@ class _Row:
     """One line of cells, read both ways: one symbol per character, or one number per
     whitespace-separated token. The block it belongs to decides which reading holds."""
 
-    __slots__ = ("line", "chars", "cols", "tokens", "seps", "after_rule")
+    __slots__ = ("line", "chars", "cols", "tokens", "seps", "after_rule", "dashes")
 
     def __init__(self, line, chars, cols, tokens, seps, after_rule):
         self.line, self.chars, self.cols = line, chars, cols
         self.tokens, self.seps, self.after_rule = tokens, seps, after_rule
+        self.dashes = False  # only `-`: a rule line, or a row of `-` blanks
 
     def count(self, numeric: bool) -> int:
         return len(self.tokens) if numeric else len(self.chars)
@@ -346,7 +347,13 @@ class _GridReader(_Builder):
                 self.name = s
                 continue
             if _is_rule(s):
-                after_rule = decorated = True
+                decorated = True
+                if s.strip("- \t"):
+                    after_rule = True
+                else:  # the block decides: a rule, or a row of `-` blanks
+                    row = _read_row(raw, line, after_rule, self.source)
+                    row.dashes = True
+                    block.append(row)
                 continue
             row = _read_row(raw, line, after_rule, self.source)
             decorated = decorated or bool(row.seps)
@@ -379,6 +386,7 @@ class _GridReader(_Builder):
 
     def _block(self, rows: list[_Row], decorated: bool) -> None:
         """A run of rows between blank lines: one puzzle per row, or grids of N rows."""
+        rows = self._settle_dashes(rows)
         if not rows:
             return
         numeric = _numeric(rows)
@@ -400,6 +408,29 @@ class _GridReader(_Builder):
                           where=lambda i, r=row: (r.line, r.col(i, numeric)))
             return
         self._grids(rows, width, numeric)
+
+    def _settle_dashes(self, rows: list[_Row]) -> list[_Row]:
+        """Lines of dashes as long as a row are rows of blanks when that alone completes
+        the grids (`---------` among `53-|---` rows); any other is a rule line."""
+        if not any(row.dashes for row in rows):
+            return rows
+        others = [row for row in rows if not row.dashes]
+        blank_rows: set[int] = set()
+        if others and not _numeric(others):
+            width = Counter(row.count(False) for row in others).most_common(1)[0][0]
+            fits = [row.line for row in rows if row.dashes and row.count(False) == width]
+            if (self._row_width(width) and len(others) % width
+                    and not (len(others) + len(fits)) % width):
+                blank_rows = set(fits)
+        kept, rule = [], False
+        for row in rows:
+            if row.dashes and row.line not in blank_rows:
+                rule = True
+                continue
+            row.after_rule = row.after_rule or rule
+            rule = False
+            kept.append(row)
+        return kept
 
     def _row_width(self, width: int) -> bool:
         return width == self.size if self.size is not None else 4 <= width <= MAX_SIZE

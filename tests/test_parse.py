@@ -223,6 +223,17 @@ def test_several_grids_separated_by_blank_lines_and_back_to_back():
             10 if text is back_to_back else 12)]
 
 
+def test_dash_lines_are_rules_or_rows_of_blanks():
+    rows = [WIKI[i:i + 9].replace(".", "-") for i in range(0, 81, 9)]
+    rows[4] = "-" * 9
+    plain = "\n".join(rows)
+    assert parse_one(plain).line() == WIKI[:36] + "." * 9 + WIKI[45:]
+    ruled = "\n".join(rows[:3] + ["-" * 11] + rows[3:6] + ["-" * 11] + rows[6:])
+    assert parse_one(ruled).line() == WIKI[:36] + "." * 9 + WIKI[45:]
+    simple_sudoku = "\n".join(f"{r[:3]}|{r[3:6]}|{r[6:]}" for r in rows[:3]) + "\n-----------\n"
+    assert parse(simple_sudoku + simple_sudoku + simple_sudoku)[0].geometry.box == (3, 3)
+
+
 def test_drawn_borders_give_the_box_shape():
     two_by_three = "12.|...\n...|...\n---+---\n...|...\n...|...\n---+---\n...|...\n...|..."
     three_by_two = "12|..|..\n..|..|..\n..|..|..\n--+--+--\n..|..|..\n..|..|..\n..|..|.."
