@@ -146,12 +146,6 @@ def _solve_all(loaded, backend, **kw) -> Iterator:
         yield puzzle, solve(puzzle, backend, **kw)
 
 
-def _stats_line(result) -> str:
-    parts = [f"{result.backend}", f"{result.time_s * 1000:.2f} ms"]
-    parts += [f"{k}={v}" for k, v in result.stats.items() if k != "timed_out" or v]
-    return "# " + "  ".join(parts)
-
-
 @app.command()
 def solve(
     puzzles: List[str] = PuzzlesArg,
@@ -193,8 +187,6 @@ def solve(
                 out.write(json.dumps(record, indent=2 if fmt is Format.json else None))
             else:
                 out.write(render_result(result, fmt.value, index=index, stats=stats))
-            if stats and fmt in (Format.pretty, Format.line):
-                out.write(_stats_line(result))
     raise typer.Exit(exit_code_for(statuses))
 
 
