@@ -129,6 +129,22 @@ def _allowed_constraint(base, tuples):
     return Table()
 
 
+def _sum_constraint(pc, total: int, weights: list[int] | None):
+    """The library's ExactSumConstraint, made safe when a domain is empty: its
+    preProcess takes the min and max of every domain and would raise there. An
+    empty domain makes the problem unsolvable, which the library then reports
+    by finding no solution."""
+
+    class SafeExactSum(pc.ExactSumConstraint):
+        def preProcess(self, variables, domains, constraints, vconstraints):
+            if len(variables) == 1:  # a unary sum: filter the domain and drop the constraint
+                pc.Constraint.preProcess(self, variables, domains, constraints, vconstraints)
+            elif all(domains[v] for v in variables):
+                super().preProcess(variables, domains, constraints, vconstraints)
+
+    return SafeExactSum(total, weights)
+
+
 def _merged_terms(con: Sum) -> tuple[list[int], list[int]]:
     """Cells and coefficients with repeated cells merged and zero terms dropped
     (the library keys its bounds by variable, so a cell must appear once)."""
@@ -202,7 +218,7 @@ class PythonConstraintBackend(Backend):
                     raise _Unsatisfiable
                 return
             plain = all(w == 1 for w in weights)
-            problem.addConstraint(pc.ExactSumConstraint(con.total, None if plain else weights),
+            problem.addConstraint(_sum_constraint(pc, con.total, None if plain else weights),
                                   cells)
         elif isinstance(con, Less):
             for a, b in zip(con.cells, con.cells[1:]):
