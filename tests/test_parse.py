@@ -10,7 +10,6 @@ import json
 import random
 import sys
 import types
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -21,8 +20,6 @@ from cpsudoku.errors import CpsudokuError, ExitCode, ModelError, ParseError
 from cpsudoku.geometry import boxed
 from cpsudoku.parse import parse, parse_one
 from cpsudoku.sources import read_puzzles
-
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 
 INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
 WIKI = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
@@ -106,13 +103,6 @@ Grid 01
 800203009
 005010300
 """
-
-
-@pytest.fixture(scope="module")
-def data_dir() -> Path:
-    if not DATA.is_dir():
-        pytest.skip(f"puzzle data not found at {DATA}")
-    return DATA
 
 
 def values(line: str) -> tuple[int, ...]:
