@@ -206,7 +206,7 @@ def _dump(obj, indent: str = "") -> str:
     if isinstance(obj, dict) and obj:
         items = [f"{inner}{json.dumps(k)}: {_dump(v, inner)}" for k, v in obj.items()]
         return "{\n" + ",\n".join(items) + "\n" + indent + "}"
-    if isinstance(obj, list) and len(obj) > 1 and all(isinstance(x, (list, dict, str))
-                                                      for x in obj):
+    nested = isinstance(obj, list) and obj and all(isinstance(x, (list, dict)) for x in obj)
+    if nested or isinstance(obj, list) and len(obj) > 1 and all(isinstance(x, str) for x in obj):
         return "[\n" + ",\n".join(inner + _dump(x, inner) for x in obj) + "\n" + indent + "]"
     return json.dumps(obj)
