@@ -80,11 +80,11 @@ def pretty(values, geometry: Geometry, blank: str = ".") -> str:
     return "\n".join(out)
 
 
-def numbers(values, geometry: Geometry) -> str:
-    """Whitespace-separated numbers, one row per line, 0 for blank (unambiguous for any size)."""
+def numbers(values, geometry: Geometry, blank: str = "0") -> str:
+    """Whitespace-separated numbers, one row per line (unambiguous for any size)."""
     n = geometry.size
     width = len(str(n))
-    return "\n".join(" ".join(f"{v:>{width}}" for v in values[r * n:(r + 1) * n])
+    return "\n".join(" ".join(f"{v or blank:>{width}}" for v in values[r * n:(r + 1) * n])
                      for r in range(n))
 
 
@@ -111,7 +111,7 @@ def render_grid(values, geometry: Geometry, fmt: str, blank: str = ".") -> str:
     if fmt == "line":
         return line(values, blank)
     if fmt == "numbers":
-        return numbers(values, geometry)
+        return numbers(values, geometry, blank)
     if fmt == "json":
         return json_grid(values, geometry)
     if fmt == "jsonl":

@@ -85,6 +85,9 @@ def test_line_and_numbers():
     assert len(rows) == 16
     assert rows[0] == " 0  1  2  3  4  5  6  7  8  9 10 11 12 13 14 15"
     assert all(len(row.split()) == 16 for row in rows)
+    dotted = render.numbers(values, geometry, blank=".").splitlines()
+    assert dotted[0] == " .  1  2  3  4  5  6  7  8  9 10 11 12 13 14 15"
+    assert parse_one("\n".join(dotted)).givens == tuple(values)
 
 
 def test_json_grid_object():
