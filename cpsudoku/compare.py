@@ -1,0 +1,341 @@
+"""Cross-validation: every puzzle on every chosen backend, timings side by side,
+and every disagreement between them.
+
+A disagreement is one of:
+
+- `invalid`: a solution that breaks a rule, judged by the independent checker
+  (`check.is_solution`), even when only one backend ran;
+- `status`: answers that cannot all be true (unique against multiple, solved
+  against unsolvable). A timeout is not a disagreement: it is listed apart;
+- `solution`: a backend proves a unique solution and another finds a different
+  valid one;
+- `duplicate`: a backend reports the same solution twice as "multiple".
+
+With `presolve=True`, each backend other than `native` (whose search already
+propagates) runs twice, without and with the native propagation first, as two
+runs named `NAME` and `NAME+presolve`: the summary shows what presolve changes,
+and the answers of both must agree like those of any two backends.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import statistics
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Callable, Sequence
+
+from . import backends as registry
+from .api import solve
+from .check import conflicts, is_solution
+from .errors import CpsudokuError
+from .puzzle import Puzzle
+from .result import Result, Status
+from .symbols import line
+
+PRESOLVE_SUFFIX = "+presolve"
+
+
+@dataclass
+class Row:
+    """One puzzle solved by one run (a backend, with or without presolve)."""
+
+    index: int  # 1-based position of the puzzle in the input
+    source: str
+    backend: str  # the run's name: the backend, plus "+presolve" when presolved
+    status: str
+    time_s: float
+    nodes: int | None
+    solution: str  # the first solution found, "" if none
+    presolve: bool = False
+    solutions: list = field(default_factory=list, repr=False)  # every one found, as values
+
+    def as_dict(self) -> dict:
+        d = asdict(self)
+        del d["solutions"]
+        d["time_s"] = round(self.time_s, 6)
+        return d
+
+
+@dataclass
+class Summary:
+    backend: str
+    puzzles: int
+    solved: int
+    unsolvable: int
+    timeouts: int
+    mean_ms: float
+    median_ms: float
+    p95_ms: float
+    max_ms: float
+    mean_nodes: float | None
+
+
+@dataclass
+class Disagreement:
+    index: int
+    source: str
+    kind: str  # invalid | status | solution | duplicate
+    message: str
+
+
+@dataclass
+class Report:
+    runs: list[str]
+    rows: list[Row]
+    summaries: list[Summary]
+    disagreements: list[Disagreement]
+    timeouts: list[tuple[int, str]]  # (puzzle index, run) pairs, shown but not disagreements
+    time_limit: float | None = None
+    max_solutions: int = 2
+    presolve: bool = False
+
+    @property
+    def puzzles(self) -> int:
+        return len({row.index for row in self.rows})
+
+
+def run_names(backends: Sequence[str], presolve: bool) -> list[tuple[str, str, bool]]:
+    """(run name, backend, presolve) for every run, in display order."""
+    runs = []
+    for name in backends:
+        runs.append((name, name, False))
+        if presolve and name != "native":
+            runs.append((name + PRESOLVE_SUFFIX, name, True))
+    return runs
+
+
+def run_compare(puzzles: Sequence[Puzzle], backends: Sequence[str], *,
+                time_limit: float | None, max_solutions: int = 2, presolve: bool = False,
+                progress: Callable[..., object] | None = None) -> Report:
+    """Solve every puzzle with every backend (through `api.solve`) and compare.
+
+    progress: called with no argument once per puzzle and backend done (both
+    runs of a backend count as one when presolve doubles them).
+    """
+    for name in backends:
+        registry.get(name)  # an unknown or missing backend fails before any work
+        _warm_up(name)
+    runs = run_names(backends, presolve)
+    rows: list[Row] = []
+    disagreements: list[Disagreement] = []
+    timeouts: list[tuple[int, str]] = []
+    for index, puzzle in enumerate(puzzles, 1):
+        source = puzzle.source or puzzle.name or ""
+        results: dict[str, Result] = {}
+        for run, backend, presolved in runs:
+            result = solve(puzzle, backend, max_solutions=max_solutions, time_limit=time_limit,
+                           presolve=presolved)
+            results[run] = result
+            rows.append(_row(index, source, run, presolved, result))
+            if result.status is Status.TIMEOUT or result.stats.get("timed_out"):
+                timeouts.append((index, run))
+            if progress is not None and not presolved:
+                progress()
+        disagreements.extend(Disagreement(index, source, kind, message)
+                             for kind, message in judge(puzzle, results))
+    summaries = [summarise(run, [r for r in rows if r.backend == run]) for run, _, _ in runs]
+    return Report([run for run, _, _ in runs], rows, summaries, disagreements, timeouts,
+                  time_limit, max_solutions, presolve)
+
+
+def _warm_up(backend: str) -> None:
+    """Solve a tiny grid once, so that loading a solver library (OR-Tools takes
+    about half a second) is not billed to the first puzzle."""
+    solve(Puzzle.from_values([0] * 16), backend)
+
+
+def _row(index: int, source: str, run: str, presolved: bool, result: Result) -> Row:
+    nodes = result.stats.get("nodes")
+    return Row(index, source, run, result.status.value, result.time_s,
+               int(nodes) if nodes is not None else None,
+               line(result.solution) if result.solution else "", presolved,
+               list(result.solutions))
+
+
+# What each status allows the truth to be: answers disagree when no truth fits them all.
+# `solved` (one solution, uniqueness not asked or not proven in time) fits unique or multiple.
+_POSSIBLE = {
+    Status.UNIQUE: {"unique"},
+    Status.MULTIPLE: {"multiple"},
+    Status.SOLVED: {"unique", "multiple"},
+    Status.UNSOLVABLE: {"unsolvable"},
+    Status.TIMEOUT: {"unique", "multiple", "unsolvable"},
+}
+
+
+def judge(puzzle: Puzzle, results: dict[str, Result]) -> list[tuple[str, str]]:
+    """(kind, message) for each way the runs' answers on one puzzle cannot all be right."""
+    found: list[tuple[str, str]] = []
+    valid: dict[str, list[tuple[int, ...]]] = {}
+    for run, result in results.items():
+        valid[run] = []
+        for k, values in enumerate(result.solutions, 1):
+            if is_solution(puzzle, values):
+                valid[run].append(values)
+            else:
+                found.append(("invalid", f"{run}: solution {k} {_why_invalid(puzzle, values)}"))
+        if result.status is Status.MULTIPLE and len(set(result.solutions)) < len(result.solutions):
+            found.append(("duplicate", f"{run}: reports the same solution twice"))
+
+    possible = [_POSSIBLE[r.status] for r in results.values()]
+    if possible and not set.intersection(*possible):
+        found.append(("status", ", ".join(f"{run}: {r.status.value}"
+                                          for run, r in results.items()
+                                          if r.status is not Status.TIMEOUT)))
+
+    for run, result in results.items():
+        if result.status is not Status.UNIQUE or not valid[run]:
+            continue
+        unique = valid[run][0]
+        others = sorted(other for other, sols in valid.items()
+                        if other != run and any(s != unique for s in sols))
+        if others:
+            found.append(("solution", f"{run} proves a unique solution, but "
+                                      f"{', '.join(others)} found another"))
+            break  # one message per puzzle is enough to point at it
+    return found
+
+
+def _why_invalid(puzzle: Puzzle, values) -> str:
+    n = puzzle.size
+    if len(values) != n * n or not all(1 <= v <= n for v in values):
+        return "is not a complete grid"
+    changed = [puzzle.geometry.cell_name(c) for c, (g, v) in enumerate(zip(puzzle.givens, values))
+               if g and g != v]
+    if changed:
+        return f"changes the given at {changed[0]}"
+    broken = conflicts(puzzle, values)
+    return f"breaks a rule: {broken[0].message}" if broken else "breaks a rule"
+
+
+def summarise(run: str, rows: list[Row]) -> Summary:
+    times = sorted(r.time_s * 1000 for r in rows)
+    nodes = [r.nodes for r in rows if r.nodes is not None]
+    statuses = [Status(r.status) for r in rows]
+    return Summary(
+        backend=run,
+        puzzles=len(rows),
+        solved=sum(s.solved for s in statuses),
+        unsolvable=sum(s is Status.UNSOLVABLE for s in statuses),
+        timeouts=sum(s is Status.TIMEOUT for s in statuses),
+        mean_ms=statistics.fmean(times) if times else 0.0,
+        median_ms=statistics.median(times) if times else 0.0,
+        p95_ms=_percentile(times, 95),
+        max_ms=times[-1] if times else 0.0,
+        mean_nodes=statistics.fmean(nodes) if nodes else None,
+    )
+
+
+def _percentile(ordered: list[float], pct: float) -> float:
+    """Nearest-rank percentile of an ordered list (0 for an empty one)."""
+    if not ordered:
+        return 0.0
+    rank = max(1, math.ceil(pct / 100 * len(ordered)))
+    return ordered[rank - 1]
+
+
+# --- output ---------------------------------------------------------------------------
+
+def summary_table(report: Report):
+    from rich.table import Table
+
+    title = f"{report.puzzles} puzzle(s), max {report.max_solutions} solution(s)"
+    if report.time_limit:
+        title += f", time limit {report.time_limit:g} s"
+    table = Table(title=title)
+    table.add_column("backend")
+    for col in ("puzzles", "solved", "unsolvable", "timeouts", "mean ms", "median ms",
+                "p95 ms", "max ms", "mean nodes"):
+        table.add_column(col, justify="right")
+    for s in report.summaries:
+        table.add_row(s.backend, str(s.puzzles), str(s.solved), str(s.unsolvable),
+                      str(s.timeouts), f"{s.mean_ms:.1f}", f"{s.median_ms:.1f}",
+                      f"{s.p95_ms:.1f}", f"{s.max_ms:.1f}",
+                      "-" if s.mean_nodes is None else f"{s.mean_nodes:.0f}")
+    return table
+
+
+def rows_table(report: Report):
+    from rich.table import Table
+
+    table = Table(title="per puzzle")
+    for col, justify in (("#", "right"), ("source", "left"), ("backend", "left"),
+                         ("status", "left"), ("ms", "right"), ("nodes", "right"),
+                         ("solution", "left")):
+        table.add_column(col, justify=justify)
+    for r in report.rows:
+        table.add_row(str(r.index), r.source, r.backend, r.status, f"{r.time_s * 1000:.1f}",
+                      "-" if r.nodes is None else str(r.nodes), r.solution or "-")
+    return table
+
+
+def print_report(report: Report, console, *, rows: bool | None = None) -> None:
+    """The summary table, the per-puzzle table (by default for up to 10 puzzles),
+    the disagreements and the timeouts."""
+    if rows is None:
+        rows = report.puzzles <= 10
+    if rows:
+        console.print(rows_table(report))
+    console.print(summary_table(report))
+    if report.presolve:
+        console.print("[dim]NAME+presolve: the same backend after the native propagation "
+                      "reduced the candidates.[/dim]")
+    if report.disagreements:
+        console.print(f"[bold red]{len(report.disagreements)} disagreement(s):[/bold red]")
+        for d in report.disagreements:
+            where = f"puzzle {d.index}" + (f" ({d.source})" if d.source else "")
+            console.print(f"  {where}: [red]{d.kind}[/red]: {d.message}", highlight=False)
+    else:
+        console.print("[green]no disagreement[/green]")
+    if report.timeouts:
+        shown = ", ".join(f"{run} on puzzle {i}" for i, run in report.timeouts[:10])
+        more = f" and {len(report.timeouts) - 10} more" if len(report.timeouts) > 10 else ""
+        console.print(f"timeouts (not disagreements): {shown}{more}", highlight=False)
+
+
+def write_csv(report: Report, path) -> None:
+    names = ["index", "source", "backend", "presolve", "status", "time_s", "nodes", "solution"]
+    with open(path, "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=names, extrasaction="ignore")
+        writer.writeheader()
+        for row in report.rows:
+            writer.writerow(row.as_dict())
+
+
+def as_dict(report: Report) -> dict:
+    return {
+        "settings": {"backends": report.runs, "time_limit": report.time_limit,
+                     "max_solutions": report.max_solutions, "presolve": report.presolve},
+        "summary": [asdict(s) for s in report.summaries],
+        "disagreements": [asdict(d) for d in report.disagreements],
+        "timeouts": [{"index": i, "backend": run} for i, run in report.timeouts],
+        "rows": [r.as_dict() for r in report.rows],
+    }
+
+
+def write_json(report: Report, path) -> None:
+    Path(path).write_text(json.dumps(as_dict(report), indent=2) + "\n")
+
+
+def plot(report: Report, path) -> None:
+    """Box plot of the solve times per backend (log scale), saved to `path`."""
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise CpsudokuError("plotting needs matplotlib: pip install matplotlib "
+                            "(or pip install cpsudoku[plot])") from None
+    times = [[r.time_s * 1000 for r in report.rows if r.backend == run] for run in report.runs]
+    fig = Figure(figsize=(max(4.0, 1.6 * len(report.runs)), 4.5), layout="constrained")
+    ax = fig.add_subplot()
+    ax.boxplot(times, showfliers=True)
+    ax.set_xticks(range(1, len(report.runs) + 1), report.runs, rotation=20, ha="right")
+    ax.set_yscale("log")
+    ax.set_ylabel("time per puzzle (ms, log scale)")
+    ax.set_title(f"{report.puzzles} puzzle(s)")
+    try:
+        fig.savefig(path)
+    except (OSError, ValueError) as exc:
+        raise CpsudokuError(f"cannot write the plot to {path}: {exc}") from None
