@@ -49,9 +49,10 @@ class Puzzle:
         n = self.geometry.size
         if len(self.givens) != n * n:
             raise ModelError(f"{len(self.givens)} cells given for a {n}x{n} grid")
-        for cell, v in enumerate(self.givens):
-            if not 0 <= v <= n:
-                raise ModelError(f"value {v} at {self.geometry.cell_name(cell)} is outside 1..{n}")
+        if self.givens and not 0 <= min(self.givens) <= max(self.givens) <= n:
+            cell = next(c for c, v in enumerate(self.givens) if not 0 <= v <= n)
+            raise ModelError(f"value {self.givens[cell]} at {self.geometry.cell_name(cell)} "
+                             f"is outside 1..{n}")
         for rule in self.rules:
             validate = getattr(rule, "validate", None)
             if validate is not None:
