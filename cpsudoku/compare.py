@@ -8,7 +8,7 @@ A disagreement is one of:
 - `status`: answers that cannot all be true (unique against multiple, solved
   against unsolvable). A timeout is not a disagreement: it is listed apart;
 - `solution`: a backend proves a unique solution and another finds a different
-  valid one;
+  valid one, or proves a different unique one;
 - `duplicate`: a backend reports the same solution twice as "multiple".
 
 With `presolve=True`, each backend other than `native` (whose search already
@@ -186,12 +186,14 @@ def judge(puzzle: Puzzle, results: dict[str, Result]) -> list[tuple[str, str]]:
                                           for run, r in results.items()
                                           if r.status is not Status.TIMEOUT)))
 
+    # A proven unique solution must be the only one anybody found: the only valid
+    # one, and the one every other "unique" answer names.
     for run, result in results.items():
-        if result.status is not Status.UNIQUE or not valid[run]:
+        if result.status is not Status.UNIQUE or not result.solutions:
             continue
-        unique = valid[run][0]
-        others = sorted(other for other, sols in valid.items()
-                        if other != run and any(s != unique for s in sols))
+        unique = result.solutions[0]
+        others = sorted(other for other, r in results.items() if other != run and any(
+            s != unique for s in (r.solutions if r.status is Status.UNIQUE else valid[other])))
         if others:
             found.append(("solution", f"{run} proves a unique solution, but "
                                       f"{', '.join(others)} found another"))
