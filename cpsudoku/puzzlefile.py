@@ -82,7 +82,7 @@ from typing import Any, Iterable
 from . import rules as R
 from .rules import cells as cellrefs
 from .errors import CpsudokuError, ModelError, ParseError
-from .geometry import boxed, infer_box, parse_box, regions_from_labels
+from .geometry import Geometry, boxed, infer_box, irregular, parse_box, regions_from_labels
 from .lzstring import decompress_from_base64
 from .puzzle import Puzzle
 from .symbols import value_of
@@ -273,6 +273,13 @@ def _rule_names(value) -> list[str]:
 def _geometry(data: dict):
     regions = data.get("regions")
     labels = None
+    if isinstance(regions, list) and regions and all(
+            isinstance(r, list) and r and isinstance(r[0], str) and len(r[0]) > 1 for r in regions):
+        # regions as lists of cell names: any overlap or gap is reported by the geometry
+        size = _int(data.get("size", len(regions)), "size")
+        cells = [cellrefs.resolve(_cells(r, size, f"region {i}"), _any_geometry(size), f"region {i}")
+                 for i, r in enumerate(regions, 1)]
+        return size, None, irregular(size, cells)
     if regions is not None:
         rows = regions.split() if isinstance(regions, str) else _list(regions, "regions")
         labels = [lab for row in rows for lab in (row.split() if isinstance(row, str) and " " in row
@@ -293,6 +300,11 @@ def _geometry(data: dict):
         geometry = regions_from_labels([str(x) for x in labels], size)
         return size, None, geometry
     return size, box, boxed(size, box)
+
+
+def _any_geometry(size: int) -> Geometry:
+    """A geometry of the right size (rows as regions), only for resolving cell names."""
+    return Geometry(size, tuple(tuple(range(r * size, r * size + size)) for r in range(size)))
 
 
 def _givens(grid, geometry, source: str) -> tuple[int, ...]:
