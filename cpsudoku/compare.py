@@ -241,37 +241,60 @@ def _percentile(ordered: list[float], pct: float) -> float:
 
 # --- output ---------------------------------------------------------------------------
 
+# Both tables keep every number whole on an 80-column terminal: light borders,
+# short headers explained in a caption, and no column narrower than its content.
+
 def summary_table(report: Report):
+    from rich import box
     from rich.table import Table
 
     title = f"{report.puzzles} puzzle(s), max {report.max_solutions} solution(s)"
     if report.time_limit:
         title += f", time limit {report.time_limit:g} s"
-    table = Table(title=title)
-    table.add_column("backend")
-    for col in ("puzzles", "solved", "unsolvable", "timeouts", "mean ms", "median ms",
-                "p95 ms", "max ms", "mean nodes"):
-        table.add_column(col, justify="right")
-    for s in report.summaries:
-        table.add_row(s.backend, str(s.puzzles), str(s.solved), str(s.unsolvable),
-                      str(s.timeouts), f"{s.mean_ms:.1f}", f"{s.median_ms:.1f}",
-                      f"{s.p95_ms:.1f}", f"{s.max_ms:.1f}",
-                      "-" if s.mean_nodes is None else f"{s.mean_nodes:.0f}")
+    cells = [[s.backend, str(s.solved), str(s.unsolvable), str(s.timeouts), _ms(s.mean_ms),
+              _ms(s.median_ms), _ms(s.p95_ms), _ms(s.max_ms),
+              "-" if s.mean_nodes is None else f"{s.mean_nodes:.0f}"]
+             for s in report.summaries]
+    headers = ["backend", "solved", "no sol", "t/o", "mean", "median", "p95", "max", "nodes"]
+    table = Table(title=title, box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False,
+                  caption="ms per puzzle; no sol = proven unsolvable; t/o = timeouts; "
+                          "nodes = mean per puzzle")
+    for i, header in enumerate(headers):
+        width = _widest([header] + [row[i] for row in cells])
+        # A long run name ("python-constraint+presolve") folds before a number does.
+        table.add_column(header, justify="left" if i == 0 else "right",
+                         min_width=min(width, 17) if i == 0 else width, overflow="fold")
+    for row in cells:
+        table.add_row(*row)
     return table
 
 
 def rows_table(report: Report):
+    """One row per puzzle and run; sources and full solutions are in the CSV and JSON."""
+    from rich import box
     from rich.table import Table
 
-    table = Table(title="per puzzle")
-    for col, justify in (("#", "right"), ("source", "left"), ("backend", "left"),
-                         ("status", "left"), ("ms", "right"), ("nodes", "right"),
-                         ("solution", "left")):
-        table.add_column(col, justify=justify)
-    for r in report.rows:
-        table.add_row(str(r.index), r.source, r.backend, r.status, f"{r.time_s * 1000:.1f}",
-                      "-" if r.nodes is None else str(r.nodes), r.solution or "-")
+    cells = [[str(r.index), r.backend, r.status, _ms(r.time_s * 1000),
+              "-" if r.nodes is None else str(r.nodes), r.solution or "-"]
+             for r in report.rows]
+    headers = ["#", "backend", "status", "ms", "nodes", "solution"]
+    table = Table(title="per puzzle", box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    for i, header in enumerate(headers[:-1]):
+        width = _widest([header] + [row[i] for row in cells])
+        table.add_column(header, justify="right" if i in (0, 3, 4) else "left",
+                         min_width=min(width, 17) if i == 1 else width, overflow="fold")
+    table.add_column("solution", no_wrap=True, overflow="ellipsis", min_width=8, max_width=40)
+    for row in cells:
+        table.add_row(*row)
     return table
+
+
+def _ms(value: float) -> str:
+    return f"{value:.1f}" if value < 100 else f"{value:.0f}"
+
+
+def _widest(texts) -> int:
+    return max((len(t) for t in texts), default=1)
 
 
 def print_report(report: Report, console, *, rows: bool | None = None) -> None:
