@@ -16,15 +16,15 @@ from ..model import Model
 from ..result import Outcome
 from .base import Backend, Request
 
-# Locked candidates cost more than they save on 9x9 grids; on the larger grids
-# (16x16, 25x25 minimal puzzles) they cut the search by orders of magnitude.
+# Locked candidates cost more than they save on classic 9x9 grids; on larger
+# grids and on killer-style sums they cut the search by an order of magnitude.
 LOCKED_FROM_SIZE = 16
 
 
-def _locked_option(request: Request, size: int) -> bool:
+def _locked_option(request: Request, size: int, has_others: bool) -> bool:
     value = request.options.get("locked_candidates", "auto")
     if value in ("auto", None):
-        return size >= LOCKED_FROM_SIZE
+        return size >= LOCKED_FROM_SIZE or has_others
     if isinstance(value, str):
         low = value.lower()
         if low in ("1", "true", "yes", "on"):
@@ -52,7 +52,7 @@ class NativeBackend(Backend):
         if sys.getrecursionlimit() < 5000:
             sys.setrecursionlimit(5000)
         plan = compile_model(model)
-        locked = _locked_option(request, model.size)
+        locked = _locked_option(request, model.size, bool(plan.structure.others))
         if plan.structure.others or request.trace:
             engine = general.GeneralSearch(plan, model.puzzle.givens,
                                            max_solutions=request.max_solutions,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from ..constraints import AllDifferent
+from ..constraints import AllDifferent, Sum
 from ..model import Model
 
 
@@ -98,6 +98,7 @@ def structure_of(n: int, constraints) -> Structure:
                 intersections.append((tuple(sorted(shared)),
                                       tuple(c for c in units[a] if c not in shared),
                                       tuple(c for c in units[b] if c not in shared)))
+    others.extend(implied_sums(n, units, labels, others))
     return Structure(
         size=n,
         full=(1 << n) - 1,
@@ -108,3 +109,52 @@ def structure_of(n: int, constraints) -> Structure:
         others=tuple(others),
         intersections=tuple(intersections),
     )
+
+
+MAX_IMPLIED_CELLS = 6  # longer implied sums prune little and cost a propagator each
+
+
+def implied_sums(n: int, units, labels, constraints) -> list[Sum]:
+    """The "45 rule" of killer solvers, for any size: a union of units holds each
+    value once per unit, so its total is known; subtracting the sums lying wholly
+    inside it leaves a sum over the remaining cells (innies), and the sums that
+    stick out of it give a sum over the cells outside (outies). These implied
+    constraints are redundant, but they let bounds reasoning see across cages."""
+    sums = []
+    covered: set[int] = set()
+    for con in constraints:  # disjoint plain sums only, so that no cell counts twice
+        if isinstance(con, Sum) and (con.coeffs is None or all(w == 1 for w in con.coeffs)):
+            cells = set(con.cells)
+            if len(cells) == len(con.cells) and not cells & covered:
+                covered |= cells
+                sums.append((frozenset(cells), con.total))
+    if not sums:
+        return []
+    unit_total = n * (n + 1) // 2
+    rows = [u for u in units if u == tuple(range(u[0], u[0] + n)) and u[0] % n == 0]
+    cols = [u for u in units if u == tuple(range(u[0], n * n, n)) and u[0] < n]
+    rows.sort()
+    cols.sort()
+    regions = [(frozenset(u), 1, label) for u, label in zip(units, labels)]
+    for lines, what in ((rows, "rows"), (cols, "columns")):
+        if len(lines) == n:
+            for k in range(2, n):
+                for start in range(0, n - k + 1):
+                    cells = frozenset(c for line in lines[start:start + k] for c in line)
+                    regions.append((cells, k, f"{what} {start + 1}-{start + k}"))
+    out, seen = [], set()
+    for region, k, what in regions:
+        inside = [(cells, t) for cells, t in sums if cells <= region]
+        touching = [(cells, t) for cells, t in sums if cells & region and not cells <= region]
+        rest = region.difference(*(cells for cells, _ in inside))
+        total = k * unit_total - sum(t for _, t in inside)
+        found = [(rest, total, "innies")]
+        if rest and rest <= frozenset().union(*(cells for cells, _ in touching)):
+            outside = frozenset().union(*(cells for cells, _ in touching)) - region
+            found.append((outside, sum(t for _, t in touching) - total, "outies"))
+        for cells, t, kind in found:
+            key = (cells, t)
+            if 1 <= len(cells) <= MAX_IMPLIED_CELLS and key not in seen:
+                seen.add(key)
+                out.append(Sum(tuple(sorted(cells)), total=t, label=f"{kind} of {what}"))
+    return out
