@@ -91,6 +91,7 @@ ELEMENT_KEYS = ("cages", "little_killers", "thermometers", "arrows", "odd", "eve
                 "kropki", "xv", "greater_than", "extra_regions")
 PUZZLE_KEYS = ("name", "title", "size", "box", "regions", "grid", "rules", "solution")
 _LINK = re.compile(r"[?&]load=([^&#\s]+)")
+_TOML_TABLE = re.compile(r"\[\[?\s*[A-Za-z_]")  # [table] / [[array]], not a JSON list
 _BASE64 = re.compile(r"^[A-Za-z0-9+/=%\s]{16,}$")
 
 
@@ -114,7 +115,7 @@ def load(text: str, source: str = "<string>") -> list[Puzzle]:
     if link or (_BASE64.match(s) and not s.isdigit() and "\n" not in s):
         payload = link.group(1) if link else s
         return [_from_object(_unpack_link(payload, source), source)]
-    if s.startswith(("{", "[")):
+    if s.startswith("{") or (s.startswith("[") and not _TOML_TABLE.match(s)):
         return _load_json(s, source)
     return _load_toml(text, source)
 
