@@ -97,16 +97,6 @@ _BASE64 = re.compile(r"^[A-Za-z0-9+/=%\s]{16,}$")
 
 # ---------------------------------------------------------------- recognising input
 
-def looks_like(text: str) -> bool:
-    """Whether `text` should be read by `load` rather than as plain grids."""
-    s = text.lstrip()
-    if s.startswith(("{", "[")) or _LINK.search(s):
-        return True
-    first = next((ln.strip() for ln in s.splitlines()
-                  if ln.strip() and not ln.strip().startswith("#")), "")
-    return bool(re.match(r"^(\[\[?[A-Za-z_]|[A-Za-z_][\w-]*\s*=)", first))
-
-
 def load(text: str, source: str = "<string>") -> list[Puzzle]:
     """Puzzles from a puzzle file: TOML, JSON (cpsudoku format or f-puzzles),
     JSON lines, or an f-puzzles link / its compressed payload."""
@@ -235,12 +225,20 @@ def _table(value, what: str) -> dict:
 
 def from_dict(data: dict, source: str = "<string>") -> Puzzle:
     """A puzzle from the cpsudoku puzzle format (a parsed TOML or JSON object)."""
+    return _reading(_from_dict, data, source, "puzzle")
+
+
+def _reading(read, data: dict, source: str, what: str) -> Puzzle:
+    """Run a reader; errors name the source, and malformed data is a ModelError."""
     try:
-        return _from_dict(data, source)
+        return read(data, source)
     except CpsudokuError as exc:
         if isinstance(exc, ParseError) or str(exc).startswith(source):
             raise
         raise type(exc)(f"{source}: {exc}") from None
+    except (KeyError, TypeError, AttributeError, IndexError) as exc:
+        detail = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
+        raise ModelError(f"{source}: malformed {what} data: {detail}") from None
 
 
 def _from_dict(data: dict, source: str) -> Puzzle:
@@ -427,24 +425,27 @@ _FP_READ = {"size", "grid", "killercage", "littlekillersum", "thermometer", "arr
             "nonconsecutive", "solution", "title", "author", "ruleset", *_FP_FLAGS}
 # Drawing aids and solver settings that carry no rule of their own.
 _FP_COSMETIC = {"highlightConflicts", "text", "line", "rectangle", "circle", "cage",
-                "disabledlogic", "truecandidatesoptions", "cellSize", "fogofwar",
-                "highlightConflicts", "version"}
+                "disabledlogic", "truecandidatesoptions", "cellSize", "version"}
 
 
 def from_fpuzzles(data: dict, source: str = "<string>") -> Puzzle:
     """A puzzle from an f-puzzles JSON object."""
-    try:
-        return _from_fpuzzles(data, source)
-    except CpsudokuError as exc:
-        if isinstance(exc, ParseError):
-            raise
-        raise type(exc)(f"{source}: {exc}") from None
+    return _reading(_from_fpuzzles, data, source, "f-puzzles")
 
 
 def _fp_cells(spec, what: str) -> tuple:
     if not isinstance(spec, list):
         raise ModelError(f"{what}: cells must be a list")
     return tuple(cellrefs.ref(c) for c in spec)
+
+
+def _fp_clue(i: int, clue: dict):
+    """A little killer: f-puzzles lists the diagonal's cells; without them, the
+    clue's position and direction give the diagonal."""
+    what = f"little killer {i}"
+    direction = str(clue.get("direction", "")).upper() or None
+    return R.Clue(_int(clue["value"], what), cellrefs.ref(clue["cell"]), direction,
+                  _fp_cells(clue["cells"], what) if clue.get("cells") else ())
 
 
 def _from_fpuzzles(data: dict, source: str) -> Puzzle:
@@ -481,11 +482,7 @@ def _from_fpuzzles(data: dict, source: str) -> Puzzle:
             for i, c in enumerate(data["killercage"], 1)))
     clues = [c for c in data.get("littlekillersum") or [] if c.get("value") not in (None, "")]
     if clues:
-        out_elements.append(R.LittleKiller(
-            R.Clue(_int(c["value"], f"little killer {i}"), cellrefs.ref(c["cell"]),
-                   str(c.get("direction", "")).upper() or None, _fp_cells(c.get("cells", []), "")
-                   if c.get("cells") else ())
-            for i, c in enumerate(clues, 1)))
+        out_elements.append(R.LittleKiller(_fp_clue(i, c) for i, c in enumerate(clues, 1)))
     thermos = [line for t in data.get("thermometer") or [] for line in t.get("lines", [])]
     if thermos:
         out_elements.append(R.Thermometers(_fp_cells(t, f"thermometer {i}")
@@ -537,4 +534,4 @@ def _from_fpuzzles(data: dict, source: str) -> Puzzle:
                   name=data.get("title") or None, meta=meta)
 
 
-__all__ = ["ELEMENT_KEYS", "from_dict", "from_fpuzzles", "is_fpuzzles", "load", "looks_like"]
+__all__ = ["ELEMENT_KEYS", "from_dict", "from_fpuzzles", "is_fpuzzles", "load"]
