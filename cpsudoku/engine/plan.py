@@ -60,9 +60,25 @@ class Plan:
         return getattr(self.structure, name)
 
 
+_MASKS: dict[frozenset, int] = {}
+
+
+def domain_masks(domains) -> list[int]:
+    """Masks of domains; models share their domain objects, so a cache pays."""
+    if len(_MASKS) > 4096:
+        _MASKS.clear()
+    masks = _MASKS
+    out = []
+    for d in domains:
+        m = masks.get(d)
+        if m is None:
+            m = masks[d] = mask_of(d)
+        out.append(m)
+    return out
+
+
 def compile_model(model: Model) -> Plan:
-    return Plan(structure_of(model.size, model.constraints),
-                [mask_of(d) for d in model.domains])
+    return Plan(structure_of(model.size, model.constraints), domain_masks(model.domains))
 
 
 @lru_cache(maxsize=32)
