@@ -28,11 +28,12 @@ class Timeout(Exception):
 
 
 def make_propagate(plan: Plan, locked: bool):
-    """propagate(cands, grid, placed, queue) -> placements made, or -1 on contradiction.
+    """propagate(cands, grid, placed, queue, dirty) -> placements made, or -1 on contradiction.
 
-    `queue` holds open cells that have exactly one candidate left. The unit
-    scan is generated as straight-line code, one block per unit: a Python
-    loop over nine cells costs twice as much as the unrolled statements.
+    `queue` holds open cells that have exactly one candidate left; `dirty` is a
+    bitmask of the units whose candidates changed since they were last scanned
+    (only those are scanned again). The unit scan is generated as straight-line
+    code, one block per unit: a Python loop over the cells costs twice as much.
     """
     key = ("propagate", locked)
     cached = plan.compiled.get(key)
@@ -40,36 +41,50 @@ def make_propagate(plan: Plan, locked: bool):
         return cached
     namespace = {
         "peers": plan.peers, "cell_units": plan.cell_units, "units": plan.units,
-        "intersections": plan.intersections if locked else (), "full": plan.full,
+        "unit_bits": unit_bits(plan), "full": plan.full,
+        "intersections": plan.intersections if locked else (),
     }
     exec(_propagate_source(plan), namespace)
     plan.compiled[key] = namespace["propagate"]
     return namespace["propagate"]
 
 
+def unit_bits(plan: Plan) -> tuple[int, ...]:
+    """Per cell, the bitmask of the units it belongs to."""
+    cached = plan.compiled.get("unit_bits")
+    if cached is not None:
+        return cached
+    out = []
+    for units in plan.cell_units:
+        m = 0
+        for u in units:
+            m |= 1 << u
+        out.append(m)
+    plan.compiled["unit_bits"] = out = tuple(out)
+    return out
+
+
 def _unit_scan(u: int, unit) -> list[str]:
     """Once/twice accumulation over a unit: values with no place fail, values
     with exactly one place are hidden singles."""
-    lines = [f"o = cands[{unit[0]}]", f"x = cands[{unit[1]}]", "t = o & x", "o |= x"]
+    lines = [f"if d & {1 << u}:",
+             f"    o = cands[{unit[0]}]", f"    x = cands[{unit[1]}]", "    t = o & x", "    o |= x"]
     for c in unit[2:]:
-        lines += [f"x = cands[{c}]", "t |= o & x", "o |= x"]
+        lines += [f"    x = cands[{c}]", "    t |= o & x", "    o |= x"]
     lines += [
-        f"if o | placed[{u}] != full:",
-        "    return -1",
-        "o &= ~t",
-        "if o:",
-        f"    for c in units[{u}]:",
-        "        m = cands[c] & o",
-        "        if m:",
-        "            if m & (m - 1):",
-        "                return -1",  # one cell is the only place for two values
-        "            if cands[c] != m:",
-        "                cands[c] = m",
-        "                r = place(cands, grid, placed, [c])",
-        "                if r < 0:",
-        "                    return -1",
-        "                count += r",
-        "                changed = True",
+        f"    if o | placed[{u}] != full:",
+        "        return -1",
+        "    o &= ~t",
+        "    if o:",
+        f"        for c in units[{u}]:",
+        "            m = cands[c] & o",
+        "            if m:",
+        "                if m & (m - 1):",
+        "                    return -1",  # one cell is the only place for two values
+        "                if cands[c] != m:",
+        "                    cands[c] = m",
+        "                    dirty |= unit_bits[c]",
+        "                    queue.append(c)",
     ]
     return lines
 
@@ -78,41 +93,36 @@ def _propagate_source(plan: Plan) -> str:
     scan = []
     for u, unit in enumerate(plan.units):
         scan += _unit_scan(u, unit)
-    scan = "\n".join("        " + s for s in scan)
-    return _PROPAGATE_TEMPLATE.replace("        #SCAN#", scan)
+    scan = "\n".join("            " + s for s in scan)
+    return _PROPAGATE_TEMPLATE.replace("            #SCAN#", scan)
 
 
 _PROPAGATE_TEMPLATE = '''
-def place(cands, grid, placed, queue):
+def propagate(cands, grid, placed, queue, dirty):
     count = 0
-    while queue:
-        c = queue.pop()
-        b = cands[c]
-        cands[c] = 0
-        grid[c] = b
-        count += 1
-        for u in cell_units[c]:
-            placed[u] |= b
-        for p in peers[c]:
-            m = cands[p]
-            if m & b:
-                m ^= b
-                cands[p] = m
-                if not m & (m - 1):
-                    if not m:
-                        return -1
-                    queue.append(p)
-    return count
-
-
-def propagate(cands, grid, placed, queue):
-    count = place(cands, grid, placed, queue)
-    if count < 0:
-        return -1
     while True:
-        changed = False
-        #SCAN#
-        if changed:
+        while queue:
+            c = queue.pop()
+            b = cands[c]
+            cands[c] = 0
+            grid[c] = b
+            count += 1
+            for u in cell_units[c]:
+                placed[u] |= b
+            for p in peers[c]:
+                m = cands[p]
+                if m & b:
+                    m ^= b
+                    cands[p] = m
+                    dirty |= unit_bits[p]
+                    if not m & (m - 1):
+                        if not m:
+                            return -1
+                        queue.append(p)
+        if dirty:
+            d = dirty
+            dirty = 0
+            #SCAN#
             continue
         for shared, rest_a, rest_b in intersections:
             inside = 0
@@ -128,22 +138,18 @@ def propagate(cands, grid, placed, queue):
             # Values of unit a confined to the shared cells leave the rest of unit b.
             for x, rest in ((inside & out_b & ~out_a, rest_b), (inside & out_a & ~out_b, rest_a)):
                 if x:
-                    changed = True
                     for c in rest:
                         m = cands[c]
                         if m & x:
                             m &= ~x
                             cands[c] = m
+                            dirty |= unit_bits[c]
                             if not m & (m - 1):
                                 if not m:
                                     return -1
                                 queue.append(c)
-        if not changed:
+        if not dirty and not queue:
             return count
-        r = place(cands, grid, placed, queue)
-        if r < 0:
-            return -1
-        count += r
 '''
 
 
@@ -184,6 +190,7 @@ def solve(plan: Plan, max_solutions: int = 1, deadline: float | None = None,
     """
     propagate = make_propagate(plan, locked)
     choose = make_choose(plan)
+    bits = unit_bits(plan)
     monotonic = time.monotonic
     solutions: list[tuple[int, ...]] = []
     stats = {"nodes": 0, "guesses": 0, "backtracks": 0, "propagations": 0}
@@ -207,7 +214,7 @@ def solve(plan: Plan, max_solutions: int = 1, deadline: float | None = None,
             child[best] = b
             child_grid = grid[:]
             child_placed = placed[:]
-            r = propagate(child, child_grid, child_placed, [best])
+            r = propagate(child, child_grid, child_placed, [best], bits[best])
             if r >= 0:
                 props += r
                 if dfs(child, child_grid, child_placed):
@@ -215,7 +222,7 @@ def solve(plan: Plan, max_solutions: int = 1, deadline: float | None = None,
             backtracks += 1
             m ^= b
             cands[best] = m
-            r = propagate(cands, grid, placed, [] if m & (m - 1) else [best])
+            r = propagate(cands, grid, placed, [] if m & (m - 1) else [best], bits[best])
             if r < 0:
                 return False
             props += r
@@ -225,7 +232,8 @@ def solve(plan: Plan, max_solutions: int = 1, deadline: float | None = None,
     if all(cands):
         grid = [0] * len(cands)
         placed = [0] * len(plan.units)
-        r = propagate(cands, grid, placed, [c for c, m in enumerate(cands) if not m & (m - 1)])
+        r = propagate(cands, grid, placed, [c for c, m in enumerate(cands) if not m & (m - 1)],
+                      (1 << len(plan.units)) - 1)
         if r >= 0:
             props += r
             try:
