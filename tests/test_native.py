@@ -278,3 +278,15 @@ def test_blanked_random_grids(size, seed, fraction):
         assert all(g in (0, v) for g, v in zip(puzzle.givens, s))
     if result.status.value == "unique":
         assert list(result.solution) == grid
+
+
+@pytest.mark.parametrize("setting", [False, True, 0, 2, "auto", "never", "always", "5"])
+def test_locked_candidates_option_keeps_the_answer(setting):
+    result = solve(grid_of(INKALA), "native", max_solutions=2, locked_candidates=setting)
+    assert result.status.value == "unique" and line(result.solution) == INKALA_SOLUTION
+
+
+def test_locked_candidates_option_rejects_nonsense():
+    from cpsudoku.errors import BackendError
+    with pytest.raises(BackendError, match="locked_candidates"):
+        solve(grid_of(INKALA), "native", locked_candidates="sometimes")

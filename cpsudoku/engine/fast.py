@@ -42,9 +42,9 @@ def make_propagate(plan: Plan, locked: bool):
     namespace = {
         "peers": plan.peers, "cell_units": plan.cell_units, "units": plan.units,
         "unit_bits": unit_bits(plan), "full": plan.full,
-        "intersections": plan.intersections if locked else (),
+        "rests": tuple((a, b) for _, a, b in plan.intersections),
     }
-    exec(_propagate_source(plan), namespace)
+    exec(_propagate_source(plan, locked), namespace)
     plan.compiled[key] = namespace["propagate"]
     return namespace["propagate"]
 
@@ -89,12 +89,41 @@ def _unit_scan(u: int, unit) -> list[str]:
     return lines
 
 
-def _propagate_source(plan: Plan) -> str:
+def _locked_check(k: int, shared, rest_a, rest_b) -> list[str]:
+    """Locked candidates at one intersection of units a and b: a value that
+    unit a can only hold in the shared cells leaves the rest of unit b."""
+    def union(cells):
+        return " | ".join(f"cands[{c}]" for c in cells) if cells else "0"
+    lines = [f"i = {union(shared)}", "if i:", f"    ra = {union(rest_a)}", f"    rb = {union(rest_b)}"]
+    for confined, rest in (("i & rb & ~ra", "b"), ("i & ra & ~rb", "a")):
+        lines += [
+            f"    x = {confined}",
+            "    if x:",
+            f"        for c in rests[{k}][{0 if rest == 'a' else 1}]:",
+            "            m = cands[c]",
+            "            if m & x:",
+            "                m &= ~x",
+            "                cands[c] = m",
+            "                dirty |= unit_bits[c]",
+            "                if not m & (m - 1):",
+            "                    if not m:",
+            "                        return -1",
+            "                    queue.append(c)",
+        ]
+    return lines
+
+
+def _propagate_source(plan: Plan, locked: bool) -> str:
     scan = []
     for u, unit in enumerate(plan.units):
         scan += _unit_scan(u, unit)
-    scan = "\n".join("            " + s for s in scan)
-    return _PROPAGATE_TEMPLATE.replace("            #SCAN#", scan)
+    checks = []
+    if locked:
+        for k, (shared, rest_a, rest_b) in enumerate(plan.intersections):
+            checks += _locked_check(k, shared, rest_a, rest_b)
+    source = _PROPAGATE_TEMPLATE.replace(
+        "            #SCAN#", "\n".join("            " + s for s in scan))
+    return source.replace("        #LOCKED#", "\n".join("        " + s for s in checks) or "        pass")
 
 
 _PROPAGATE_TEMPLATE = '''
@@ -124,30 +153,7 @@ def propagate(cands, grid, placed, queue, dirty):
             dirty = 0
             #SCAN#
             continue
-        for shared, rest_a, rest_b in intersections:
-            inside = 0
-            for c in shared:
-                inside |= cands[c]
-            if not inside:
-                continue
-            out_a = out_b = 0
-            for c in rest_a:
-                out_a |= cands[c]
-            for c in rest_b:
-                out_b |= cands[c]
-            # Values of unit a confined to the shared cells leave the rest of unit b.
-            for x, rest in ((inside & out_b & ~out_a, rest_b), (inside & out_a & ~out_b, rest_a)):
-                if x:
-                    for c in rest:
-                        m = cands[c]
-                        if m & x:
-                            m &= ~x
-                            cands[c] = m
-                            dirty |= unit_bits[c]
-                            if not m & (m - 1):
-                                if not m:
-                                    return -1
-                                queue.append(c)
+        #LOCKED#
         if not dirty and not queue:
             return count
 '''
@@ -183,12 +189,17 @@ def make_choose(plan: Plan):
 
 
 def solve(plan: Plan, max_solutions: int = 1, deadline: float | None = None,
-          locked: bool = False):
+          locked: bool | int = False):
     """Search for up to `max_solutions` solutions.
 
+    `locked`: look for locked candidates (True), never (False), or only at the
+    first `locked` levels of the search tree (an int), where a pruned branch
+    is large enough to pay for the extra pass.
     Returns (solutions, exhausted, timed_out, stats).
     """
-    propagate = make_propagate(plan, locked)
+    locked_depth = (1 << 30 if locked else 0) if isinstance(locked, bool) else locked
+    shallow = make_propagate(plan, locked_depth > 0)
+    deep = make_propagate(plan, False)
     choose = make_choose(plan)
     bits = unit_bits(plan)
     monotonic = time.monotonic
@@ -196,9 +207,10 @@ def solve(plan: Plan, max_solutions: int = 1, deadline: float | None = None,
     stats = {"nodes": 0, "guesses": 0, "backtracks": 0, "propagations": 0}
     nodes = guesses = backtracks = props = 0
 
-    def dfs(cands, grid, placed):
+    def dfs(cands, grid, placed, depth):
         """Explore a propagated state; True once enough solutions are found."""
         nonlocal nodes, guesses, backtracks, props
+        propagate = shallow if depth < locked_depth else deep
         while True:
             nodes += 1
             if deadline is not None and not nodes & 255 and monotonic() > deadline:
@@ -217,7 +229,7 @@ def solve(plan: Plan, max_solutions: int = 1, deadline: float | None = None,
             r = propagate(child, child_grid, child_placed, [best], bits[best])
             if r >= 0:
                 props += r
-                if dfs(child, child_grid, child_placed):
+                if dfs(child, child_grid, child_placed, depth + 1):
                     return True
             backtracks += 1
             m ^= b
@@ -232,12 +244,12 @@ def solve(plan: Plan, max_solutions: int = 1, deadline: float | None = None,
     if all(cands):
         grid = [0] * len(cands)
         placed = [0] * len(plan.units)
-        r = propagate(cands, grid, placed, [c for c, m in enumerate(cands) if not m & (m - 1)],
-                      (1 << len(plan.units)) - 1)
+        r = shallow(cands, grid, placed, [c for c, m in enumerate(cands) if not m & (m - 1)],
+                    (1 << len(plan.units)) - 1)
         if r >= 0:
             props += r
             try:
-                done = dfs(cands, grid, placed)
+                done = dfs(cands, grid, placed, 0)
                 exhausted = not done
             except Timeout:
                 exhausted, timed_out = False, True
