@@ -9,7 +9,11 @@ never give a wrong answer.
 
 from __future__ import annotations
 
+import functools
+import itertools
 import random
+import subprocess
+import sys
 import time
 
 import pytest
@@ -19,7 +23,8 @@ from hypothesis import strategies as st
 from cpsudoku import BackendError, Puzzle, is_solution, solve
 from cpsudoku.backends import Request, get
 from cpsudoku.bench import puzzle_of
-from cpsudoku.model import build_model
+from cpsudoku.constraints import AllDifferent, Allowed, Less, Sum
+from cpsudoku.model import Model, build_model, lower_for
 from cpsudoku.result import Status
 from cpsudoku.symbols import line
 
@@ -125,6 +130,7 @@ def test_serg_benchmark_larger_slice(backend):
 # --- puzzles with no solution ---------------------------------------------------
 
 INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+EASY_9 = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
 INKALA_SOLUTION = "812753649943682175675491283154237896369845721287169534521974368438526917796318452"
 
 
@@ -238,6 +244,85 @@ def test_cpsat_refuses_bad_workers(bad):
 def test_unknown_option_refused(backend):
     with pytest.raises(BackendError, match="no option"):
         solve(INKALA, backend, no_such_option=1)
+
+
+@pytest.mark.parametrize("value", [False, "false", "0"])
+def test_python_constraint_hidden_singles_off(value):
+    result = solve(EASY_9, "python-constraint", max_solutions=2, hidden_singles=value)
+    assert result.status is Status.UNIQUE
+
+
+def test_python_constraint_refuses_bad_hidden_singles():
+    with pytest.raises(BackendError, match="hidden_singles"):
+        solve(INKALA, "python-constraint", hidden_singles="maybe")
+
+
+def test_cpsat_reports_its_own_statistics():
+    stats = solve(INKALA, "cpsat", max_solutions=2).stats
+    assert {"branches", "conflicts", "solver_wall_s", "nodes"} <= set(stats)
+    assert stats["nodes"] == stats["branches"]
+
+
+def test_solver_libraries_load_only_when_searching():
+    code = ("import sys, cpsudoku, cpsudoku.backends.cpsat, cpsudoku.backends.pyconstraint; "
+            "assert 'ortools' not in sys.modules and 'constraint' not in sys.modules")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# --- every constraint kind against brute force -----------------------------------
+
+@functools.cache
+def all_4x4_grids() -> list[tuple[int, ...]]:
+    """The 288 valid 4x4 grids, by brute force over rows (no solver involved)."""
+    rows = list(itertools.permutations(range(1, 5)))
+    # A band (two rows) must fill both of its boxes; two bands make a candidate grid.
+    bands = [a + b for a, b in itertools.product(rows, repeat=2)
+             if len(set(a[:2] + b[:2])) == 4 and len(set(a[2:] + b[2:])) == 4]
+    return [top + bottom for top, bottom in itertools.product(bands, repeat=2)
+            if is_solution(BLANK_4, top + bottom)]
+
+
+BLANK_4 = Puzzle.from_values([0] * 16)
+
+
+def random_extra_constraints(rng, witness):
+    """Random constraints of every kind that the grid `witness` satisfies."""
+    cells = rng.sample(range(16), 4)
+    coeffs = tuple(rng.choice([-3, -2, -1, 1, 2, 3]) for _ in cells) if rng.random() < 0.7 else None
+    total = sum(w * witness[c] for w, c in zip(coeffs or (1,) * 4, cells))
+    distinct = {}
+    for cell in rng.sample(range(16), 16):
+        distinct.setdefault(witness[cell], cell)
+    chain = sorted(rng.sample(list(distinct.values()), 3), key=lambda c: witness[c])
+    a, b = rng.sample(range(16), 2)
+    table = {(witness[a], witness[b])} | {(rng.randint(1, 4), rng.randint(1, 4)) for _ in range(8)}
+    return [Sum(tuple(cells), total=total, coeffs=coeffs),
+            Less(tuple(chain)),
+            Allowed((a, b), tuple(sorted(table))),
+            AllDifferent(tuple(rng.sample(list(distinct.values()), 3)))]
+
+
+def test_constraint_kinds_match_brute_force(backend):
+    """Sums (with negative coefficients), chains of <, tables and all-different on a
+    blank 4x4 with random candidate sets: the backend finds every grid that brute
+    force keeps, and nothing else."""
+    rng = random.Random(5)
+    engine = get(backend)
+    grids = all_4x4_grids()
+    assert len(grids) == 288
+    for _ in range(25):
+        witness = rng.choice(grids)
+        base = build_model(BLANK_4)
+        domains = [frozenset(rng.sample(range(1, 5), rng.randint(2, 3)) + [witness[c]])
+                   if rng.random() < 0.3 else dom for c, dom in enumerate(base.domains)]
+        extra = random_extra_constraints(rng, witness)
+        model = Model(BLANK_4, tuple(domains), base.constraints + tuple(extra))
+        expected = {g for g in grids if all(g[c] in domains[c] for c in range(16))
+                    and all(con.check(g) for con in extra)}
+        outcome = engine.search(lower_for(model, engine.native_kinds), Request(max_solutions=10**6))
+        assert outcome.exhausted and witness in expected
+        assert len(outcome.solutions) == len(set(outcome.solutions))
+        assert set(outcome.solutions) == expected, extra
 
 
 # --- property: every backend agrees on random puzzles ----------------------------
