@@ -12,8 +12,8 @@ one string: `"r1c1 r1c2 r2c2"`.
     size = 9                                # default 9, or taken from grid / regions
     box = "3x3"                             # optional box shape (default: the usual one)
     regions = [                             # optional jigsaw layout: one label per cell,
-        "111222333",                        # one string per row (replaces the boxes)
-        ...
+        "111222333",                        # one string per row (replaces the boxes);
+        ...                                 # or a list of regions, each a list of cells
     ]
     grid = '''                              # the givens, in any notation the grid
     5.. ... ...                             # parser reads; omitted = no givens
@@ -21,9 +21,14 @@ one string: `"r1c1 r1c2 r2c2"`.
     '''
     rules = ["diagonal", "anti-knight"]     # global rules, see `cpsudoku variants`
     solution = "534678912..."               # optional: the known solution (checked by tests)
+    thermometers = [["r1c1", "r2c2", "r3c3"]]   # bulb first; digits strictly increase
+    odd = ["r1c1", "r9c9"]
+    even = ["r5c5"]
+    greater_than = [["r1c1", "r1c2"]]       # [greater, smaller]
+    extra_regions = [["r1c1", "r2c2", "r3c3"]]
 
-    [[cages]]                               # killer cages
-    sum = 15                                # optional (a cage without a total)
+    [[cages]]                               # killer cages (TOML: tables come after
+    sum = 15                                # the plain keys above); sum is optional
     cells = ["r1c1", "r1c2", "r2c1"]
     repeats = false                         # default: digits in a cage differ
 
@@ -33,17 +38,10 @@ one string: `"r1c1 r1c2 r2c2"`.
     direction = "DR"                        # ... and direction: DR, DL, UR, UL
     # or: cells = ["r1c2", "r2c3", ...]
 
-    thermometers = [["r1c1", "r2c2", "r3c3"]]   # bulb first; digits strictly increase
-
     [[arrows]]
     circle = "r5c5"                         # one cell, or several (a pill, read as a number)
     cells = ["r4c4", "r3c3"]                # from the circle outwards
     # or: lines = [[...], [...]]            # several lines from one circle
-
-    odd = ["r1c1", "r9c9"]
-    even = ["r5c5"]
-    greater_than = [["r1c1", "r1c2"]]       # [greater, smaller]
-    extra_regions = [["r1c1", "r2c2", "r3c3"]]
 
     [kropki]
     white = [["r1c1", "r1c2"]]              # consecutive digits ({cells = [...], value = 3}
@@ -215,9 +213,14 @@ def _list(value, what: str) -> list:
     return value
 
 
-def _table(value, what: str) -> dict:
+def _table(value, what: str, keys: Iterable[str]) -> dict:
     if not isinstance(value, dict):
         raise ModelError(f"{what} must be a table of fields, not {type(value).__name__}")
+    unknown = sorted(set(value) - set(keys))
+    if unknown:
+        hint = (" (in TOML, plain keys go before the first [table])"
+                if unknown[0] in ELEMENT_KEYS or unknown[0] in PUZZLE_KEYS else "")
+        raise ModelError(f"{what}: unknown key {unknown[0]!r}; known: {', '.join(keys)}{hint}")
     return value
 
 
@@ -347,7 +350,7 @@ def _elements(data: dict, size: int) -> list:
     if "cages" in data:
         cages = []
         for i, c in enumerate(_list(data["cages"], "cages"), 1):
-            c = _table(c, f"cage {i}")
+            c = _table(c, f"cage {i}", ("sum", "total", "cells", "repeats"))
             total = c.get("sum", c.get("total"))
             cages.append(R.Cage(_cells(c.get("cells", []), size, f"cage {i}"),
                                 None if total is None else _int(total, f"cage {i} sum"),
@@ -356,7 +359,7 @@ def _elements(data: dict, size: int) -> list:
     if "little_killers" in data:
         clues = []
         for i, c in enumerate(_list(data["little_killers"], "little_killers"), 1):
-            c = _table(c, f"little killer {i}")
+            c = _table(c, f"little killer {i}", ("sum", "total", "clue", "direction", "cells"))
             what = f"little killer {i}"
             clues.append(R.Clue(_int(c.get("sum", c.get("total")), f"{what} sum"),
                                 cellrefs.ref(c["clue"]) if "clue" in c else None,
@@ -370,7 +373,7 @@ def _elements(data: dict, size: int) -> list:
     if "arrows" in data:
         arrows = []
         for i, a in enumerate(_list(data["arrows"], "arrows"), 1):
-            a = _table(a, f"arrow {i}")
+            a = _table(a, f"arrow {i}", ("circle", "cells", "lines"))
             lines = list(a.get("lines", [])) + ([a["cells"]] if "cells" in a else [])
             arrows.append(R.Arrow(_cells(a.get("circle", []), size, f"arrow {i}"),
                                   tuple(_cells(line, size, f"arrow {i}") for line in lines)))
@@ -379,10 +382,11 @@ def _elements(data: dict, size: int) -> list:
         out.append(R.Parity(_cells(data.get("odd", []), size, "odd"),
                             _cells(data.get("even", []), size, "even")))
     if "kropki" in data:
-        out.append(_pair_marks(R.Kropki, _table(data["kropki"], "kropki"),
+        out.append(_pair_marks(R.Kropki, _table(data["kropki"], "kropki", _KROPKI_KEYS),
                                {"white": "white", "black": "black"}, size))
     if "xv" in data:
-        out.append(_pair_marks(R.XV, _table(data["xv"], "xv"), {"x": "X", "v": "V"}, size))
+        out.append(_pair_marks(R.XV, _table(data["xv"], "xv", _XV_KEYS), {"x": "X", "v": "V"},
+                               size))
     if "greater_than" in data:
         pairs = [_cells(p, size, f"greater-than {i}")
                  for i, p in enumerate(_list(data["greater_than"], "greater_than"), 1)]
@@ -392,6 +396,10 @@ def _elements(data: dict, size: int) -> list:
                    for i, r in enumerate(_list(data["extra_regions"], "extra_regions"), 1)]
         out.append(R.ExtraRegions(regions))
     return out
+
+
+_KROPKI_KEYS = ("white", "black", "all_given", "negative")
+_XV_KEYS = ("x", "v", "all_given", "negative")
 
 
 def _pair_marks(cls, spec: dict, kinds: dict[str, str], size: int):
@@ -409,10 +417,6 @@ def _pair_marks(cls, spec: dict, kinds: dict[str, str], size: int):
     negative = [negative] if isinstance(negative, str) else list(negative)
     if spec.get("all_given"):
         negative.extend(kinds)
-    unknown = set(spec) - set(kinds) - {"negative", "all_given"}
-    if unknown:
-        raise ModelError(f"{cls.name}: unknown key {sorted(unknown)[0]!r}; known: "
-                         f"{', '.join(kinds)}, all_given, negative")
     return cls(marks, negative=[n.lower() for n in negative])
 
 

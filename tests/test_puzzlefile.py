@@ -17,7 +17,7 @@ from cpsudoku import boxed, is_solution, parse_one, puzzlefile, rules
 from cpsudoku.constraints import AllDifferent, Allowed, Less, Sum
 from cpsudoku.errors import ExitCode, ModelError, ParseError
 from cpsudoku.lzstring import decompress_from_base64
-from cpsudoku.rules import Arrow, Arrows, Clue, GreaterThan, Kropki, LittleKiller, Mark, PatternRule
+from cpsudoku.rules import Arrow, Arrows, Clue, GreaterThan, LittleKiller, PatternRule
 
 ROOT = Path(__file__).resolve().parents[1]
 VARIANTS = ROOT / "examples" / "variants"
@@ -251,6 +251,9 @@ def test_size_generic_and_size_limited_rules():
     ('[[arrows]]\ncircle = "r1c1"\ncells = ["r5c5"]\n', "the arrow starts at r5c5, away from its circle"),
     ('rules = ["diagonal", "anti-bishop"]\n', "unknown rule 'anti-bishop'; choose from:"),
     ('[[cagez]]\nsum = 3\n', "unknown element 'cagez'"),
+    ('[[cages]]\nsum = 3\ncells = ["r1c1", "r1c2"]\nodd = ["r1c1"]\n',
+     "cage 1: unknown key 'odd'; known: sum, total, cells, repeats (in TOML, plain keys go"),
+    ('[kropki]\nwhite = []\ngrey = []\n', "kropki: unknown key 'grey'"),
     ('[[little_killers]]\nsum = 5\nclue = "r3c3"\ndirection = "DR"\n', "must sit outside the grid"),
     ('[[little_killers]]\nsum = 500\nclue = "r0c1"\ndirection = "DR"\n', "sum to 8..72, not 500"),
     ('[kropki]\nwhite = [["r1c1", "r2c2"]]\n', "white dot 1 between r1c1 and r2c2: the cells are not"),

@@ -7,7 +7,6 @@ from typing import ClassVar, Iterable
 
 from ..constraints import AllDifferent, Sum
 from ..errors import ModelError
-from ..geometry import Geometry
 from . import cells as C
 from .element import ElementRule
 
