@@ -233,6 +233,7 @@ def test_cpsat_workers(workers):
     # Counting always runs one worker, so no solution is reported twice.
     counted = solve("." * 16, "cpsat", max_solutions=1000, workers=workers)
     assert len(counted.solutions) == len(set(counted.solutions)) == 288
+    assert counted.stats["workers"] == 1
 
 
 @pytest.mark.parametrize("bad", [0, -1, "many", 1.5])

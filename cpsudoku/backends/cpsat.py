@@ -45,7 +45,8 @@ class CpSatBackend(Backend):
         cells = _build(cp_model, model)
         solver = cp_model.CpSolver()
         counting = request.max_solutions >= 2
-        solver.parameters.num_workers = 1 if counting else workers_of(request)
+        workers = 1 if counting else workers_of(request)
+        solver.parameters.num_workers = workers
         if deadline is not None:
             # What is left of the request's budget, after model building.
             solver.parameters.max_time_in_seconds = max(deadline - time.monotonic(), 1e-3)
@@ -72,7 +73,7 @@ class CpSatBackend(Backend):
         return Outcome(solutions, exhausted=exhausted, timed_out=timed_out,
                        stats={"nodes": branches, "branches": branches,
                               "conflicts": solver.num_conflicts,
-                              "solver_wall_s": round(solver.wall_time, 6)})
+                              "solver_wall_s": round(solver.wall_time, 6), "workers": workers})
 
 
 def workers_of(request: Request) -> int:
