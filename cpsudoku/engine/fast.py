@@ -20,9 +20,6 @@ import time
 
 from .plan import Plan
 
-POPCOUNT_16 = [bin(m).count("1") for m in range(1 << 16)]
-
-
 class Timeout(Exception):
     pass
 
@@ -161,30 +158,16 @@ def propagate(cands, grid, placed, queue, dirty):
 
 def make_choose(plan: Plan):
     """choose(cands) -> an open cell with the fewest candidates, or -1 when all are placed."""
-    if plan.size <= 16:
-        pop = POPCOUNT_16
-
-        def choose(cands):
-            best, fewest = -1, 99
-            for c, m in enumerate(cands):
-                if m:
-                    k = pop[m]
-                    if k < fewest:
-                        if k == 2:
-                            return c
-                        best, fewest = c, k
-            return best
-    else:
-        def choose(cands):
-            best, fewest = -1, 99
-            for c, m in enumerate(cands):
-                if m:
-                    k = m.bit_count()
-                    if k < fewest:
-                        if k == 2:
-                            return c
-                        best, fewest = c, k
-            return best
+    def choose(cands):
+        best, fewest = -1, 99
+        for c, m in enumerate(cands):
+            if m:
+                k = m.bit_count()
+                if k < fewest:
+                    if k == 2:
+                        return c  # no open cell has fewer
+                    best, fewest = c, k
+        return best
     return choose
 
 
