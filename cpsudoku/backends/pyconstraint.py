@@ -32,7 +32,7 @@ from ..model import Model
 from ..result import Outcome
 from .base import Backend, Request
 
-_CHECK_EVERY = 64  # assignments between two looks at the clock
+_CHECK_EVERY = 16  # assignments between two looks at the clock (each costs far more)
 
 
 class _OutOfTime(Exception):
