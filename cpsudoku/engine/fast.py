@@ -64,8 +64,8 @@ def unit_bits(plan: Plan) -> tuple[int, ...]:
 def _unit_scan(u: int, unit) -> list[str]:
     """Once/twice accumulation over a unit: values with no place fail, values
     with exactly one place are hidden singles."""
-    lines = [f"if d & {1 << u}:",
-             f"    o = cands[{unit[0]}]", f"    x = cands[{unit[1]}]", "    t = o & x", "    o |= x"]
+    lines = [f"if d & {1 << u}:", f"    o = cands[{unit[0]}]"]
+    lines += ["    t = 0"] if len(unit) == 1 else [f"    x = cands[{unit[1]}]", "    t = o & x", "    o |= x"]
     for c in unit[2:]:
         lines += [f"    x = cands[{c}]", "    t |= o & x", "    o |= x"]
     lines += [
