@@ -17,7 +17,7 @@ from cpsudoku import backends, boxed, is_solution, parse, rules, solve
 from cpsudoku.errors import BackendError
 from cpsudoku.geometry import regions_from_labels
 from cpsudoku.puzzle import Puzzle
-from cpsudoku.rules import Cage, Killer
+from cpsudoku.rules import XV, Cage, Killer, Kropki, Mark
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = sorted((ROOT / "examples" / "variants").glob("*.toml")) + sorted(
@@ -122,6 +122,7 @@ RULE_SETS = {
     "non-consecutive": (["non-consecutive"], None),
     "killer cages": ([], "cages"),
     "jigsaw+anti-king": (["anti-king"], "jigsaw"),
+    "kropki and XV, all given": ([], "marks"),
 }
 JIGSAW = ("442229999"
           "442229919"
@@ -167,8 +168,26 @@ def random_cages(grid, n, rnd: random.Random) -> Killer:
     return Killer(cages)
 
 
+def all_marks(grid, n) -> list:
+    """Every kropki dot and X/V mark the grid shows, with both negative rules."""
+    dots, xv = [], []
+    for a in range(n * n):
+        for b in (a + 1, a + n):
+            if (b == a + 1 and b % n == 0) or b >= n * n:
+                continue
+            x, y = grid[a], grid[b]
+            pair = [(a // n + 1, a % n + 1), (b // n + 1, b % n + 1)]
+            if abs(x - y) == 1:
+                dots.append(Mark.of("white", pair))
+            elif x == 2 * y or y == 2 * x:
+                dots.append(Mark.of("black", pair))
+            if x + y in (5, 10):
+                xv.append(Mark.of("X" if x + y == 10 else "V", pair))
+    return [Kropki(dots, negative=["white", "black"]), XV(xv, negative=["x", "v"])]
+
+
 @pytest.mark.parametrize("rule_set", list(RULE_SETS))
-@settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=5, deadline=None, suppress_health_check=list(HealthCheck))
 @given(seed=st.integers(0, 2**32 - 1))
 def test_backends_agree_on_random_puzzles(rule_set, seed):
     names, extra = RULE_SETS[rule_set]
@@ -178,7 +197,9 @@ def test_backends_agree_on_random_puzzles(rule_set, seed):
     grid = random_grid(geometry, chosen, rnd)
     if extra == "cages":
         chosen = chosen + [random_cages(grid, 9, rnd)]
-    keep = set(rnd.sample(range(81), 36 if extra != "cages" else 20))
+    if extra == "marks":
+        chosen = chosen + all_marks(grid, 9)
+    keep = set(rnd.sample(range(81), 36 if extra not in ("cages", "marks") else 20))
     puzzle = Puzzle(geometry, tuple(v if i in keep else 0 for i, v in enumerate(grid)),
                     tuple(chosen))
     answers = {}
