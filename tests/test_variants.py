@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cpsudoku import backends, boxed, is_solution, parse, rules, solve
+from cpsudoku.constraints import AllDifferent, Allowed, InSet, Less, Sum
 from cpsudoku.errors import BackendError
 from cpsudoku.geometry import regions_from_labels
 from cpsudoku.puzzle import Puzzle
@@ -62,6 +63,15 @@ def test_example_is_unique_with_its_recorded_solution(path, backend):
     assert result.status.value == "unique", result.status
     assert result.solution == expected
     assert is_solution(puzzle, result.solution)
+
+
+def test_rules_lower_only_to_the_vocabulary():
+    vocabulary = (AllDifferent, Sum, Less, Allowed, InSet)
+    for path in EXAMPLES:
+        puzzle = load(path)
+        for rule in puzzle.rules:
+            for con in rule.constraints(puzzle.geometry):
+                assert type(con) in vocabulary and con.label, (path.name, con)
 
 
 def test_every_rule_has_an_example():
