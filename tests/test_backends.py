@@ -64,7 +64,8 @@ def check_against(rows, backend: str, *, limit: float | None = None) -> int:
             assert result.stats["timed_out"], f"{where}: {result.status.value} without timeout"
             continue
         expected = Status.UNIQUE if nsol == 1 else Status.MULTIPLE
-        assert result.status is expected, f"{where}: {result.status.value}, expected {expected.value}"
+        assert result.status is expected, \
+            f"{where}: {result.status.value}, expected {expected.value}"
         if nsol == 1:
             assert line(result.solution) == solution, f"{where}: another solution"
         else:

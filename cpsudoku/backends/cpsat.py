@@ -24,7 +24,8 @@ from .base import Backend, Request
 
 class CpSatBackend(Backend):
     name = "cpsat"
-    description = "OR-Tools CP-SAT: clause learning with all-different, linear and table constraints"
+    description = ("OR-Tools CP-SAT: clause learning with all-different, linear "
+                   "and table constraints")
     distribution = "ortools"
     native_kinds = frozenset({"alldifferent", "sum", "less", "allowed"})
     option_names = frozenset({"workers"})
@@ -84,7 +85,8 @@ def workers_of(request: Request) -> int:
         if isinstance(raw, float) and raw != workers:
             raise ValueError
     except (TypeError, ValueError):
-        raise BackendError(f"backend 'cpsat': workers must be a whole number, not {raw!r}") from None
+        raise BackendError(f"backend 'cpsat': workers must be a whole number, "
+                           f"not {raw!r}") from None
     if workers < 1:
         raise BackendError(f"backend 'cpsat': workers must be at least 1, not {workers}")
     return workers
