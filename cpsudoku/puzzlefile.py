@@ -83,7 +83,7 @@ from .errors import CpsudokuError, ModelError, ParseError
 from .geometry import Geometry, boxed, infer_box, irregular, parse_box, regions_from_labels
 from .lzstring import decompress_from_base64
 from .puzzle import Puzzle
-from .symbols import value_of
+from .symbols import ALPHABET, line, value_of
 
 ELEMENT_KEYS = ("cages", "little_killers", "thermometers", "arrows", "odd", "even",
                 "kropki", "xv", "greater_than", "extra_regions")
@@ -538,4 +538,62 @@ def _from_fpuzzles(data: dict, source: str) -> Puzzle:
                   name=data.get("title") or None, meta=meta)
 
 
-__all__ = ["ELEMENT_KEYS", "from_dict", "from_fpuzzles", "is_fpuzzles", "load"]
+# ---------------------------------------------------------------- writing
+
+def dumps(puzzle: Puzzle) -> str:
+    """The puzzle in the cpsudoku TOML format: `load(dumps(p))` gives the same puzzle
+    (f-puzzles files convert this way). Rules must be registered or element rules."""
+    n, geometry = puzzle.size, puzzle.geometry
+    top: dict[str, Any] = {"name": puzzle.name} if puzzle.name else {}
+    top["size"] = n
+    if geometry.box is None:
+        labels = [ALPHABET[r] for r in geometry.region_of]
+        top["regions"] = ["".join(labels[r * n:(r + 1) * n]) for r in range(n)]
+    elif geometry.box != _box_or_none(n):
+        top["box"] = f"{geometry.box[0]}x{geometry.box[1]}"
+    names, elements = [], {}
+    for rule in puzzle.rules:
+        if isinstance(rule, R.element.ElementRule):
+            for key, value in rule.data().items():
+                if key in elements:
+                    raise ModelError(f"two {rule.name} rules cannot share one puzzle file")
+                elements[key] = value
+        elif rule.name in R.names() and R.get(rule.name) == rule:
+            names.append(rule.name)
+        else:
+            raise ModelError(f"rule {rule.name} is neither registered nor a puzzle-file element")
+    if names:
+        top["rules"] = names
+    grid = "\n".join(line(puzzle.givens[r * n:(r + 1) * n]) for r in range(n))
+    out = [f"{key} = {_toml(value)}" for key, value in top.items()]
+    out.append(f'grid = """\n{grid}\n"""')
+    if puzzle.meta.get("solution"):
+        out.append(f'solution = "{line(puzzle.meta["solution"])}"')
+    tables = []
+    for key, value in elements.items():
+        if isinstance(value, dict):
+            tables.append(f"\n[{key}]\n" + "".join(f"{k} = {_toml(v)}\n" for k, v in value.items()))
+        elif value and isinstance(value[0], dict):
+            tables.extend(f"\n[[{key}]]\n" + "".join(f"{k} = {_toml(v)}\n" for k, v in item.items())
+                          for item in value)
+        else:
+            out.append(f"{key} = {_toml(value)}")
+    return "\n".join(out) + "\n" + "".join(tables)
+
+
+def _toml(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)  # a valid TOML basic string
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + " }"
+    items = [_toml(v) for v in value]
+    if value and isinstance(value[0], (list, dict)):  # one item a line
+        return "[\n" + "".join(f"    {item},\n" for item in items) + "]"
+    return "[" + ", ".join(items) + "]"
+
+
+__all__ = ["ELEMENT_KEYS", "dumps", "from_dict", "from_fpuzzles", "is_fpuzzles", "load"]

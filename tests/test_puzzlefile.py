@@ -285,3 +285,27 @@ def test_cli_exit_code_for_bad_variant_input(tmp_path):
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == ExitCode.BAD_INPUT
     assert "cage 1 (sum 30) at r1c1" in done.stderr and "Traceback" not in done.stderr
+
+
+# --- writing -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("path", sorted(VARIANTS.glob("*.toml")) + sorted(VARIANTS.glob("*.json")),
+                         ids=lambda p: p.name)
+def test_dumps_round_trip(path):
+    puzzle = puzzlefile.load(path.read_text(), source=path.name)[0]
+    again = puzzlefile.load(puzzlefile.dumps(puzzle), source=path.name)[0]
+    assert again.geometry == puzzle.geometry and again.givens == puzzle.givens
+    assert again.constraints() == puzzle.constraints()
+    assert again.meta["solution"] == puzzle.meta["solution"] and again.name == puzzle.name
+
+
+def test_dumps_refuses_an_unregistered_rule():
+    class Secret:
+        name = "secret"
+
+        def constraints(self, geometry):
+            return ()
+
+    puzzle = parse_one("." * 81).with_rules([Secret()])
+    with pytest.raises(ModelError, match="rule secret is neither registered"):
+        puzzlefile.dumps(puzzle)

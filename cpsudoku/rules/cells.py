@@ -40,6 +40,10 @@ def name(r: Ref) -> str:
     return f"r{r[0]}c{r[1]}"
 
 
+def names(cells) -> list[str]:
+    return [name(r) for r in cells]
+
+
 def resolve(cells: Sequence[Ref], geometry: Geometry, what: str, *,
             repeats: bool = False) -> tuple[int, ...]:
     """Cell indices of `cells`, or a ModelError naming `what` and the bad cell."""

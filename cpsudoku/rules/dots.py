@@ -60,6 +60,19 @@ class _PairMarks(ElementRule):
     def _key(self):
         return (self.elements, tuple(sorted(self.negative)))
 
+    file_key: ClassVar[str]
+
+    def data(self):
+        body: dict = {}
+        for mark in self.elements:
+            key = mark.kind.lower()
+            cells = C.names(mark.cells)
+            body.setdefault(key, []).append(
+                cells if mark.value is None else {"cells": cells, "value": mark.value})
+        if self.negative:
+            body["negative"] = sorted(self.negative)
+        return {self.file_key: body}
+
     def label(self, i, mark):
         a, b = (C.name(c) for c in mark.cells[:2]) if len(mark.cells) >= 2 else ("?", "?")
         shown = f" {mark.value}" if mark.value is not None else ""
@@ -111,6 +124,7 @@ class Kropki(_PairMarks):
     """White dots join consecutive digits, black dots a digit and its double."""
 
     name: ClassVar[str] = "kropki"
+    file_key = "kropki"
     noun: ClassVar[str] = "dot"
     kinds = ("white", "black")
     negative_names = {"white": "white", "black": "black"}
@@ -127,6 +141,7 @@ class XV(_PairMarks):
     """X joins two digits summing to 10, V two digits summing to 5."""
 
     name: ClassVar[str] = "xv"
+    file_key = "xv"
     noun: ClassVar[str] = "X/V"
     kinds = ("X", "V")
     negative_names = {"x": "X", "v": "V"}
@@ -153,6 +168,9 @@ class GreaterThan(ElementRule):
 
     def describe(self) -> str:
         return f"greater-than signs ({len(self.elements)})"
+
+    def data(self):
+        return {"greater_than": [C.names(p) for p in self.elements]}
 
     def label(self, i, pair):
         shown = " > ".join(C.name(c) for c in pair)

@@ -38,6 +38,10 @@ class ElementRule:
     def describe(self) -> str:  # pragma: no cover - overridden
         return f"{self.name} ({len(self.elements)})"
 
+    def data(self) -> dict:
+        """The rule as puzzle-file keys (see cpsudoku.puzzlefile), for writing files."""
+        raise NotImplementedError
+
     def label(self, i: int, element) -> str:
         return f"{self.noun} {i}"
 

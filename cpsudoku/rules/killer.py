@@ -43,6 +43,16 @@ class Killer(ElementRule):
     def describe(self) -> str:
         return f"killer cages ({len(self.elements)}): digits in a cage sum to its total"
 
+    def data(self):
+        cages = []
+        for cage in self.elements:
+            entry = {} if cage.total is None else {"sum": cage.total}
+            entry["cells"] = C.names(cage.cells)
+            if not cage.distinct:
+                entry["repeats"] = True
+            cages.append(entry)
+        return {"cages": cages}
+
     def label(self, i: int, cage: Cage) -> str:
         shown = f" (sum {cage.total})" if cage.total is not None else ""
         first = f" at {C.name(cage.cells[0])}" if cage.cells else ""
@@ -117,6 +127,12 @@ class LittleKiller(ElementRule):
     def describe(self) -> str:
         return (f"little killer clues ({len(self.elements)}): the digits along each "
                 f"marked diagonal sum to the clue")
+
+    def data(self):
+        return {"little_killers": [
+            {"sum": c.total, "cells": C.names(c.cells)} if c.cells or c.at is None
+            else {"sum": c.total, "clue": C.name(c.at), "direction": c.direction}
+            for c in self.elements]}
 
     def label(self, i: int, clue: Clue) -> str:
         where = clue.at or (clue.cells[0] if clue.cells else None)

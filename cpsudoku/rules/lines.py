@@ -23,6 +23,9 @@ class Thermometers(ElementRule):
     def describe(self) -> str:
         return f"thermometers ({len(self.elements)}): digits increase from the bulb"
 
+    def data(self):
+        return {"thermometers": [C.names(t) for t in self.elements]}
+
     def label(self, i, cells):
         return f"thermometer {i}" + (f" at {C.name(cells[0])}" if cells else "")
 
@@ -71,6 +74,10 @@ class Arrows(ElementRule):
 
     def describe(self) -> str:
         return f"arrows ({len(self.elements)}): digits on an arrow sum to its circle"
+
+    def data(self):
+        return {"arrows": [{"circle": C.names(a.circle), "lines": [C.names(line) for line in a.lines]}
+                           for a in self.elements]}
 
     def label(self, i, arrow):
         return f"arrow {i}" + (f" at {C.name(arrow.circle[0])}" if arrow.circle else "")

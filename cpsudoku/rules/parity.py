@@ -22,6 +22,12 @@ class Parity(ElementRule):
     def describe(self) -> str:
         return f"odd/even cells ({len(self.elements)})"
 
+    def data(self):
+        out = {}
+        for kind, ref in self.elements:
+            out.setdefault(kind, []).append(C.name(ref))
+        return out
+
     def label(self, i, mark):
         return f"{mark[0]} cell {C.name(mark[1])}"
 

@@ -20,6 +20,9 @@ class ExtraRegions(ElementRule):
     def describe(self) -> str:
         return f"extra regions ({len(self.elements)}): no digit repeats in each"
 
+    def data(self):
+        return {"extra_regions": [C.names(r) for r in self.elements]}
+
     def label(self, i, cells):
         return f"extra region {i}" + (f" at {C.name(cells[0])}" if cells else "")
 
