@@ -68,6 +68,9 @@ ratio, xv, odd, even, extraregion, the flags diagonal+, diagonal-, antiknight,
 antiking, disjointgroups, nonconsecutive (with white dots: the negative white
 rule), and negative (["ratio"], ["xv"]). Decorations (lines, circles, text) are
 ignored; any other constraint is refused by name rather than left out.
+
+`dumps(puzzle)` writes a puzzle back in the TOML format (so an f-puzzles file
+converts to a readable one: `print(dumps(load(text)[0]))`).
 """
 
 from __future__ import annotations
