@@ -78,6 +78,9 @@ PresolveOpt = typer.Option(False, "--presolve/--no-presolve",
 WorkersOpt = typer.Option(None, "--workers", min=1, max=64,
                           help="cpsat only: number of search workers (default 1; counting "
                                "always uses 1).")
+OptionOpt = typer.Option(None, "--option", "-O", metavar="KEY=VALUE",
+                         help="A backend-specific setting, e.g. -O hidden_singles=false "
+                              "(python-constraint); repeatable.")
 
 
 def _load(puzzles: List[str], size: Optional[int], box: Optional[str],
@@ -102,8 +105,27 @@ def _load(puzzles: List[str], size: Optional[int], box: Optional[str],
     return loaded
 
 
-def _options(workers: Optional[int]) -> dict:
-    return {} if workers is None else {"workers": workers}
+def _options(workers: Optional[int], pairs: Optional[List[str]] = None) -> dict:
+    """Backend options from --workers and -O KEY=VALUE (numbers and booleans converted)."""
+    options: dict = {}
+    for pair in pairs or ():
+        key, sep, raw = pair.partition("=")
+        if not sep or not key.strip():
+            raise UsageError(f"--option {pair!r} is not of the form KEY=VALUE")
+        value: object = raw.strip()
+        if raw.strip().lower() in ("true", "false"):
+            value = raw.strip().lower() == "true"
+        else:
+            for kind in (int, float):
+                try:
+                    value = kind(raw)
+                    break
+                except ValueError:
+                    pass
+        options[key.strip().replace("-", "_")] = value
+    if workers is not None:
+        options["workers"] = workers
+    return options
 
 
 def _check_limits(max_solutions: int, time_limit: Optional[float]) -> None:
@@ -162,6 +184,7 @@ def solve(
     rules: Optional[str] = RulesOpt,
     presolve: bool = PresolveOpt,
     workers: Optional[int] = WorkersOpt,
+    option: Optional[List[str]] = OptionOpt,
     output: Optional[Path] = typer.Option(None, "--output", "-o",
                                           help="Write results to this file as they finish."),
 ):
@@ -176,7 +199,7 @@ def solve(
     with _Output(output) as out:
         for index, (puzzle, result) in enumerate(
                 _solve_all(loaded, backend, max_solutions=max_solutions, time_limit=time_limit,
-                           trace=trace, presolve=presolve, **_options(workers))):
+                           trace=trace, presolve=presolve, **_options(workers, option))):
             statuses.append(result.status)
             if trace and result.trace is not None and fmt in (Format.pretty, Format.line):
                 out.write(render_trace(result.trace, puzzle.size))
@@ -204,6 +227,7 @@ def count(
     rules: Optional[str] = RulesOpt,
     presolve: bool = PresolveOpt,
     workers: Optional[int] = WorkersOpt,
+    option: Optional[List[str]] = OptionOpt,
 ):
     """Count solutions up to --limit and say: unique, multiple or none."""
     import json
@@ -217,7 +241,7 @@ def count(
     worst = ExitCode.OK
     for index, (puzzle, result) in enumerate(
             _solve_all(loaded, backend, max_solutions=limit, time_limit=time_limit,
-                       presolve=presolve, **_options(workers))):
+                       presolve=presolve, **_options(workers, option))):
         found = len(result.solutions)
         verdict = {
             Status.UNIQUE: "unique",

@@ -288,3 +288,15 @@ def test_compare_unknown_backend():
     result = run("compare", INKALA, "--backends", "native,nope")
     assert result.exit_code == ExitCode.BACKEND
     assert "nope" in one_error_line(result)
+
+
+def test_backend_specific_option():
+    result = run("solve", INKALA, "-b", "python-constraint", "-O", "hidden_singles=false",
+                 "-f", "line")
+    assert result.exit_code == 0 and result.stdout.split() == [INKALA_SOLUTION]
+    refused = run("solve", INKALA, "-O", "hidden_singles=false")
+    assert refused.exit_code == ExitCode.BACKEND
+    assert "hidden_singles" in one_error_line(refused)
+    malformed = run("solve", INKALA, "-O", "workers")
+    assert malformed.exit_code == ExitCode.USAGE
+    assert "KEY=VALUE" in one_error_line(malformed)

@@ -28,10 +28,7 @@ def names() -> list[str]:
 def register(name: str, target: str | type) -> None:
     """Add a backend (a class, or "module:Class" to import lazily)."""
     _INSTANCES.pop(name, None)
-    if isinstance(target, str):
-        _REGISTRY[name] = target
-    else:
-        _REGISTRY[name] = target  # type: ignore[assignment]
+    _REGISTRY[name] = target  # type: ignore[assignment]
 
 
 def unregister(name: str) -> None:
@@ -55,6 +52,9 @@ def load(name: str) -> Backend:
 
 def get(name: str) -> Backend:
     """The usable backend called `name`, or a BackendError saying why not."""
+    inst = _INSTANCES.get(name)  # cached only once found available
+    if inst is not None:
+        return inst
     inst = load(name)
     if not inst.is_available():
         raise BackendError(f"backend {name!r} is not available: install "
