@@ -119,7 +119,7 @@ def test_kropki_and_xv_negative_rules():
     kropki, xv = puzzle.rules
     assert kropki.negative == {"white", "black"} and xv.negative == {"v"}
     cons = {c.label: c for c in puzzle.constraints()}
-    assert set(cons["black dot 3 2 between r2c1 and r2c2"].tuples) >= {(1, 3), (9, 3)}
+    assert set(cons["black dot 2 (ratio 3) between r2c1 and r2c2"].tuples) >= {(1, 3), (9, 3)}
     no_dot = cons["no dot between r5c5 and r5c6"]
     assert (4, 5) not in no_dot.tuples and (2, 4) not in no_dot.tuples and (3, 7) in no_dot.tuples
     assert "no dot between r1c1 and r1c2" not in cons  # that pair has a dot

@@ -75,8 +75,10 @@ class _PairMarks(ElementRule):
 
     def label(self, i, mark):
         a, b = (C.name(c) for c in mark.cells[:2]) if len(mark.cells) >= 2 else ("?", "?")
-        shown = f" {mark.value}" if mark.value is not None else ""
-        return f"{self.noun_of(mark)}{shown} {i} between {a} and {b}"
+        shown = ""
+        if mark.value is not None:
+            shown = f" ({'difference' if mark.kind == 'white' else 'ratio'} {mark.value})"
+        return f"{self.noun_of(mark)} {i}{shown} between {a} and {b}"
 
     def noun_of(self, mark) -> str:
         return self.noun
