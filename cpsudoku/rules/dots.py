@@ -46,8 +46,11 @@ def _holds(mark: Mark):
 
 
 class _PairMarks(ElementRule):
+    """Markings between orthogonal neighbours, with an optional negative rule."""
+
     kinds: ClassVar[tuple[str, ...]]
     negative_names: ClassVar[dict[str, str]]  # negative flag -> the kind it negates
+    file_key: ClassVar[str]  # the puzzle-file table
 
     def __init__(self, marks: Iterable[Mark], negative: Iterable[str] = ()):
         super().__init__(tuple(marks))
@@ -59,8 +62,6 @@ class _PairMarks(ElementRule):
 
     def _key(self):
         return (self.elements, tuple(sorted(self.negative)))
-
-    file_key: ClassVar[str]
 
     def data(self):
         body: dict = {}
