@@ -282,8 +282,8 @@ def _geometry(data: dict):
             isinstance(r, list) and r and isinstance(r[0], str) and len(r[0]) > 1 for r in regions):
         # regions as lists of cell names: any overlap or gap is reported by the geometry
         size = _int(data.get("size", len(regions)), "size")
-        cells = [cellrefs.resolve(_cells(r, size, f"region {i}"), _any_geometry(size), f"region {i}")
-                 for i, r in enumerate(regions, 1)]
+        cells = [cellrefs.resolve(_cells(r, size, f"region {i}"), _any_geometry(size),
+                                  f"region {i}") for i, r in enumerate(regions, 1)]
         return size, None, irregular(size, cells)
     if regions is not None:
         rows = regions.split() if isinstance(regions, str) else _list(regions, "regions")

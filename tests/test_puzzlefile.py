@@ -26,9 +26,9 @@ VARIANTS = ROOT / "examples" / "variants"
 TINY_JSON = ('{"size":4,"title":"Tiny","grid":[[{"value":1,"given":true},{},{},{}],[{},{},{},{}],'
              '[{},{},{},{}],[{},{},{},{}]],"diagonal-":true,"killercage":[{"cells":["R1C2","R1C3"],'
              '"value":"5"}]}')
-TINY_LINK = ("N4IgzglgXgpiBcAWANCALhNAbO8QBUIA7ATxFQHMAnCAEwQG0HQA3AQywFdcBGSiFjCII0VbgF9kwSdKniAusm"
-             "YyVcxcrmbp62bpXzFIWhDYUA9kQ4BaEWJioA1hCw4qAY1O5mINzBdhGEAAlHgBhACZyYLCAZhBDdi5cEABWEAVx"
-             "IA=")
+TINY_LINK = ("N4IgzglgXgpiBcAWANCALhNAbO8QBUIA7ATxFQHMAnCAEwQG0HQA3AQywFdcBGSiFjCII0V"
+             "bgF9kwSdKniAusmYyVcxcrmbp62bpXzFIWhDYUA9kQ4BaEWJioA1hCw4qAY1O5mINzBdhGEAAlHgBhA"
+             "CZyYLCAZhBDdi5cEABWEAVxIA=")
 VECTORS = {"BIUwNmD2A0AEDukBOYAmBCWoIwct6QA=": "Hello, world! Hello, world!",
            "JeIntOraAEjI5EA=": "é漢字 ✓", "Q===": ""}
 
@@ -113,7 +113,8 @@ def test_jigsaw_regions_as_labels_and_as_cell_lists():
 
 
 def test_kropki_and_xv_negative_rules():
-    text = ('[kropki]\nwhite = [["r1c1", "r1c2"]]\nblack = [{cells = ["r2c1", "r2c2"], value = 3}]\n'
+    text = ('[kropki]\nwhite = [["r1c1", "r1c2"]]\n'
+            'black = [{cells = ["r2c1", "r2c2"], value = 3}]\n'
             'all_given = true\n[xv]\nx = [["r3c1", "r3c2"]]\nnegative = ["v"]\n')
     puzzle = puzzlefile.load(text, source="d")[0]
     kropki, xv = puzzle.rules
@@ -238,25 +239,34 @@ def test_size_generic_and_size_limited_rules():
     ('[[cages]]\nsum = 30\ncells = ["r1c1", "r1c2"]\n',
      "bad.toml: cage 1 (sum 30) at r1c1: 2 different digits from 1..9 sum to 3..17, not 30"),
     ('[[cages]]\nsum = 2\ncells = ["r1c1", "r1c2"]\n', "sum to 3..17, not 2"),
-    ('[[cages]]\nsum = 1\nrepeats = true\ncells = ["r1c1", "r1c2"]\n', "2 digits from 1..9 sum to 2..18"),
+    ('[[cages]]\nsum = 1\nrepeats = true\ncells = ["r1c1", "r1c2"]\n',
+     "2 digits from 1..9 sum to 2..18"),
     ('[[cages]]\nsum = 45\ncells = "r1c1 r1c2 r1c3 r1c4 r1c5 r1c6 r1c7 r1c8 r1c9 r2c1"\n',
      "10 cells cannot hold different digits"),
-    ('regions = [["r1c1", "r1c2"], ["r1c2", "r2c2"]]\nsize = 2\n', "regions 1 and 2 overlap at r1c2"),
-    ('regions = """\n111111112\n' + "222222222\n" * 8 + '"""\n', "region 1 has 8 cells, expected 9"),
-    ('thermometers = [["r1c1", "r1c3"]]\n', "thermometer 1 at r1c1: r1c1 and r1c3 are not adjacent"),
-    ('thermometers = [["r1c1", "r1c2", "r1c1"]]\n', "thermometer 1 at r1c1: cell r1c1 is listed twice"),
+    ('regions = [["r1c1", "r1c2"], ["r1c2", "r2c2"]]\nsize = 2\n',
+     "regions 1 and 2 overlap at r1c2"),
+    ('regions = """\n111111112\n' + "222222222\n" * 8 + '"""\n',
+     "region 1 has 8 cells, expected 9"),
+    ('thermometers = [["r1c1", "r1c3"]]\n',
+     "thermometer 1 at r1c1: r1c1 and r1c3 are not adjacent"),
+    ('thermometers = [["r1c1", "r1c2", "r1c1"]]\n',
+     "thermometer 1 at r1c1: cell r1c1 is listed twice"),
     ('thermometers = [["r1c1"]]\n', "thermometer 1 at r1c1 needs a bulb"),
     ('[[arrows]]\ncircle = "r9c9"\ncells = ["r9c10"]\n',
      "arrow 1 at r9c9: cell r9c10 is outside the 9x9 grid"),
-    ('[[arrows]]\ncircle = "r1c1"\ncells = ["r5c5"]\n', "the arrow starts at r5c5, away from its circle"),
+    ('[[arrows]]\ncircle = "r1c1"\ncells = ["r5c5"]\n',
+     "the arrow starts at r5c5, away from its circle"),
     ('rules = ["diagonal", "anti-bishop"]\n', "unknown rule 'anti-bishop'; choose from:"),
     ('[[cagez]]\nsum = 3\n', "unknown element 'cagez'"),
     ('[[cages]]\nsum = 3\ncells = ["r1c1", "r1c2"]\nodd = ["r1c1"]\n',
      "cage 1: unknown key 'odd'; known: sum, total, cells, repeats (in TOML, plain keys go"),
     ('[kropki]\nwhite = []\ngrey = []\n', "kropki: unknown key 'grey'"),
-    ('[[little_killers]]\nsum = 5\nclue = "r3c3"\ndirection = "DR"\n', "must sit outside the grid"),
-    ('[[little_killers]]\nsum = 500\nclue = "r0c1"\ndirection = "DR"\n', "sum to 8..72, not 500"),
-    ('[kropki]\nwhite = [["r1c1", "r2c2"]]\n', "white dot 1 between r1c1 and r2c2: the cells are not"),
+    ('[[little_killers]]\nsum = 5\nclue = "r3c3"\ndirection = "DR"\n',
+     "must sit outside the grid"),
+    ('[[little_killers]]\nsum = 500\nclue = "r0c1"\ndirection = "DR"\n',
+     "sum to 8..72, not 500"),
+    ('[kropki]\nwhite = [["r1c1", "r2c2"]]\n',
+     "white dot 1 between r1c1 and r2c2: the cells are not"),
     ('[kropki]\nwhite = [["r1c1", "r1c2"]]\nblack = [["r1c2", "r1c1"]]\n', "already have"),
     ('[xv]\nx = [["r1c1", "r1c2"]]\nnegative = ["y"]\n', "unknown negative rule 'y'"),
     ('odd = ["r0c1"]\n', "odd cell r0c1: cell r0c1 is outside the 9x9 grid"),

@@ -49,7 +49,8 @@ class ElementRule:
         """Validate one element; return its cells as indices."""
         raise NotImplementedError
 
-    def element_constraints(self, i: int, element, cells, geometry: Geometry) -> Iterable[Constraint]:
+    def element_constraints(self, i: int, element, cells,
+                            geometry: Geometry) -> Iterable[Constraint]:
         raise NotImplementedError
 
     def extra_constraints(self, geometry: Geometry, used) -> Iterable[Constraint]:

@@ -76,7 +76,8 @@ class Arrows(ElementRule):
         return f"arrows ({len(self.elements)}): digits on an arrow sum to its circle"
 
     def data(self):
-        return {"arrows": [{"circle": C.names(a.circle), "lines": [C.names(line) for line in a.lines]}
+        return {"arrows": [{"circle": C.names(a.circle),
+                            "lines": [C.names(line) for line in a.lines]}
                            for a in self.elements]}
 
     def label(self, i, arrow):

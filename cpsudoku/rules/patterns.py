@@ -182,7 +182,8 @@ def _constraints(rule: PatternRule, geometry: Geometry) -> tuple[Constraint, ...
     name = geometry.cell_name
     for p in rule.patterns:
         if p.kind != "offsets":
-            out.extend(AllDifferent(cells, label=label) for cells, label in p.groups(geometry, rule.name))
+            out.extend(AllDifferent(cells, label=label)
+                       for cells, label in p.groups(geometry, rule.name))
             continue
         keep = PAIR_RELATIONS[p.relation]
         table = C.pair_table(geometry.size, keep) if keep else None
