@@ -21,7 +21,9 @@ from cpsudoku.symbols import line
 from conftest import read_set
 
 INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
-INKALA_SOLUTION = "812753649943682175675491283154237896369845721287169534521974368438526917796318452"
+INKALA_SOLUTION = ("812753649943682175675491283"
+                   "154237896369845721287169534"
+                   "521974368438526917796318452")
 
 
 def grid_of(text: str) -> Puzzle:
@@ -159,7 +161,8 @@ def test_trace_reasons_guesses_and_replay():
     reasons = {e.reason for e in events if e.kind == "place"}
     assert "given" in reasons and "naked single" in reasons
     assert any(r.startswith("hidden single in ") for r in reasons)
-    assert any(r.split()[-2] in ("row", "column", "box") for r in reasons if r.startswith("hidden"))
+    hidden = [r for r in reasons if r.startswith("hidden")]
+    assert any(r.split()[-2] in ("row", "column", "box") for r in hidden)
     guesses = [e for e in events if e.kind == "guess"]
     assert guesses and all(len(g.candidates) >= 2 and g.value in g.candidates for g in guesses)
     assert all(e.reason for e in events if e.kind == "contradiction")

@@ -268,7 +268,8 @@ def table_of(report: SetReport, *, mode: str = "api", count: bool = False):
 # --- command line -----------------------------------------------------------------
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m cpsudoku.bench", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m cpsudoku.bench",
+                                     description=__doc__.split("\n")[0])
     parser.add_argument("--backend", default="native", help="backend to measure (default: native)")
     parser.add_argument("--sets", default=",".join(DEFAULT_SETS),
                         help="comma-separated data sets (default: %(default)s)")
@@ -278,10 +279,12 @@ def main(argv=None) -> int:
     parser.add_argument("--time-limit", type=float, default=None,
                         help="seconds per puzzle (default: none)")
     parser.add_argument("--mode", choices=("api", "direct"), default="api",
-                        help="time cpsudoku.api.solve, or only the backend's search on prepared models")
+                        help="time cpsudoku.api.solve, or only the backend's search on "
+                             "prepared models")
     parser.add_argument("--count", action="store_true",
                         help="count solutions up to 2 and check unique/multiple as well")
-    parser.add_argument("--data", default=None, help="puzzle data folder (default: ../shared/data)")
+    parser.add_argument("--data", default=None,
+                        help="puzzle data folder (default: ../shared/data)")
     parser.add_argument("--list", action="store_true", help="list the available sets and exit")
     args = parser.parse_args(argv)
     try:

@@ -65,7 +65,10 @@ def _unit_scan(u: int, unit) -> list[str]:
     """Once/twice accumulation over a unit: values with no place fail, values
     with exactly one place are hidden singles."""
     lines = [f"if d & {1 << u}:", f"    o = cands[{unit[0]}]"]
-    lines += ["    t = 0"] if len(unit) == 1 else [f"    x = cands[{unit[1]}]", "    t = o & x", "    o |= x"]
+    if len(unit) == 1:
+        lines.append("    t = 0")
+    else:
+        lines += [f"    x = cands[{unit[1]}]", "    t = o & x", "    o |= x"]
     for c in unit[2:]:
         lines += [f"    x = cands[{c}]", "    t |= o & x", "    o |= x"]
     lines += [
@@ -91,7 +94,8 @@ def _locked_check(k: int, shared, rest_a, rest_b) -> list[str]:
     unit a can only hold in the shared cells leaves the rest of unit b."""
     def union(cells):
         return " | ".join(f"cands[{c}]" for c in cells) if cells else "0"
-    lines = [f"i = {union(shared)}", "if i:", f"    ra = {union(rest_a)}", f"    rb = {union(rest_b)}"]
+    lines = [f"i = {union(shared)}", "if i:",
+             f"    ra = {union(rest_a)}", f"    rb = {union(rest_b)}"]
     for confined, rest in (("i & rb & ~ra", "b"), ("i & ra & ~rb", "a")):
         lines += [
             f"    x = {confined}",
@@ -120,7 +124,8 @@ def _propagate_source(plan: Plan, locked: bool) -> str:
             checks += _locked_check(k, shared, rest_a, rest_b)
     source = _PROPAGATE_TEMPLATE.replace(
         "            #SCAN#", "\n".join("            " + s for s in scan))
-    return source.replace("        #LOCKED#", "\n".join("        " + s for s in checks) or "        pass")
+    locked_code = "\n".join("        " + s for s in checks) or "        pass"
+    return source.replace("        #LOCKED#", locked_code)
 
 
 _PROPAGATE_TEMPLATE = '''

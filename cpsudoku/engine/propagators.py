@@ -89,7 +89,9 @@ class DistinctSum(Propagator):
         cells, n = con.cells, structure.size
         if con.coeffs is not None and any(w != 1 for w in con.coeffs):
             return None
-        if len(set(cells)) != len(cells) or len(cells) > n or comb(n, len(cells)) > MAX_COMBINATIONS:
+        if len(set(cells)) != len(cells) or len(cells) > n:
+            return None
+        if comb(n, len(cells)) > MAX_COMBINATIONS:
             return None
         peers = structure.peers
         if not all(b in peers[a] for a, b in itertools.combinations(cells, 2)):
