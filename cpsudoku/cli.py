@@ -387,9 +387,11 @@ def compare(
     raise typer.Exit(ExitCode.DISAGREEMENT if report.disagreements else ExitCode.OK)
 
 
-@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+             add_help_option=False)
 def bench(ctx: typer.Context):
-    """Benchmark a backend over the public data sets (see `cpsudoku bench --help`)."""
+    """Benchmark a backend over the public data sets, checking every answer; prints a
+    table per set (`cpsudoku bench --help` for the options)."""
     from .bench import main as bench_main
     code = bench_main(list(ctx.args))
     raise typer.Exit(code or 0)
