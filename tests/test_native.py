@@ -293,3 +293,56 @@ def test_locked_candidates_option_rejects_nonsense():
     from cpsudoku.errors import BackendError
     with pytest.raises(BackendError, match="locked_candidates"):
         solve(grid_of(INKALA), "native", locked_candidates="sometimes")
+
+
+# --- pairs and dual branching (on by default from 16x16) ------------------------------
+
+@pytest.mark.parametrize("size", [4, 6, 9, 12, 16])
+@pytest.mark.parametrize("fraction", [0.6, 0.8])
+def test_pairs_keep_answers_and_counts(size, fraction):
+    rng = random.Random(size * 10 + int(fraction * 10))
+    for _ in range(4):
+        puzzle = blanked(random_grid(size, rng), size, fraction, rng)
+        with_pairs = solve(puzzle, "native", max_solutions=3, pairs=True)
+        without = solve(puzzle, "native", max_solutions=3, pairs=False)
+        assert with_pairs.status == without.status
+        if with_pairs.status.value == "unique":
+            assert with_pairs.solution == without.solution
+        assert all(is_solution(puzzle, s) for s in with_pairs.solutions)
+        assert len(set(with_pairs.solutions)) == len(with_pairs.solutions)
+
+
+def test_pairs_count_every_solution_of_the_empty_4x4():
+    result = solve(Puzzle(boxed(4), (0,) * 16), "native", max_solutions=1000, pairs=True)
+    assert len(result.solutions) == 288 == len(set(result.solutions))
+
+
+def test_pairs_on_classic_sets():
+    for name in ("norvig_top95", "forum_hardest_1106"):
+        for puzzle, solution, _ in read_set(name, 15):
+            result = solve(grid_of(puzzle), "native", max_solutions=2, pairs="on")
+            assert result.status.value == "unique" and line(result.solution) == solution
+
+
+def test_naked_and_hidden_pairs_narrow_a_unit():
+    from cpsudoku.engine.fast import make_propagate, unit_bits
+    from cpsudoku.engine.plan import compile_model, mask_of
+    from cpsudoku.engine.subsets import make_pairs
+
+    plan = compile_model(build_model(Puzzle(boxed(9), (0,) * 81)))
+    propagate = make_propagate(plan, False)
+    pairs = make_pairs(plan, unit_bits(plan))
+    cands = [plan.full] * 81
+    cands[0] = cands[1] = mask_of((1, 2))  # naked pair in row 1 (and box 1)
+    for c in range(2, 7):  # 8 and 9 can only go in r1c8 and r1c9 within row 1
+        cands[c] &= ~mask_of((8, 9))
+    assert pairs(cands, [0] * 81, [0] * len(plan.units), propagate) >= 0
+    assert all(not cands[c] & mask_of((1, 2)) for c in range(2, 9))  # naked pair
+    assert all(not cands[c] & mask_of((1, 2)) for c in (9, 10, 11, 18, 19, 20))  # box too
+    assert cands[7] == cands[8] == mask_of((8, 9))  # hidden pair
+
+
+def test_pairs_option_rejects_nonsense():
+    from cpsudoku.errors import BackendError
+    with pytest.raises(BackendError, match="pairs"):
+        solve(grid_of(INKALA), "native", pairs="sometimes")

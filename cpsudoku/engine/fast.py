@@ -19,6 +19,7 @@ from __future__ import annotations
 import time
 
 from .plan import Plan
+from .subsets import make_dual_choose, make_pairs
 
 class Timeout(Exception):
     pass
@@ -162,7 +163,8 @@ def propagate(cands, grid, placed, queue, dirty):
 
 
 def make_choose(plan: Plan):
-    """choose(cands) -> an open cell with the fewest candidates, or -1 when all are placed."""
+    """choose(cands) -> (an open cell with the fewest candidates, its lowest
+    candidate's bit), or (-1, 0) when all are placed."""
     def choose(cands):
         best, fewest = -1, 99
         for c, m in enumerate(cands):
@@ -170,26 +172,36 @@ def make_choose(plan: Plan):
                 k = m.bit_count()
                 if k < fewest:
                     if k == 2:
-                        return c  # no open cell has fewer
+                        return c, m & -m  # no open cell has fewer
                     best, fewest = c, k
-        return best
+        if best < 0:
+            return -1, 0
+        m = cands[best]
+        return best, m & -m
     return choose
 
 
 def solve(plan: Plan, max_solutions: int = 1, deadline: float | None = None,
-          locked: bool | int = False):
+          locked: bool | int = False, pairs: bool = False):
     """Search for up to `max_solutions` solutions.
 
     `locked`: look for locked candidates (True), never (False), or only at the
     first `locked` levels of the search tree (an int), where a pruned branch
     is large enough to pay for the extra pass.
+    `pairs`: also apply naked and hidden pairs at every node and branch on
+    values with two places in a unit as well as on cells (see `subsets`).
     Returns (solutions, exhausted, timed_out, stats).
     """
     locked_depth = (1 << 30 if locked else 0) if isinstance(locked, bool) else locked
     shallow = make_propagate(plan, locked_depth > 0)
     deep = make_propagate(plan, False)
-    choose = make_choose(plan)
     bits = unit_bits(plan)
+    if pairs:
+        choose = make_dual_choose(plan)
+        subsets = make_pairs(plan, bits)
+    else:
+        choose = make_choose(plan)
+        subsets = None
     monotonic = time.monotonic
     # Read the clock every 256 nodes on small grids, every 16 on big ones
     # (a 25x25 node costs about a millisecond).
@@ -206,18 +218,20 @@ def solve(plan: Plan, max_solutions: int = 1, deadline: float | None = None,
             nodes += 1
             if deadline is not None and not nodes & clock_mask and monotonic() > deadline:
                 raise Timeout
-            best = choose(cands)
+            best, b = choose(cands)
             if best < 0:
                 solutions.append(tuple(b.bit_length() for b in grid))
                 return len(solutions) >= max_solutions
             m = cands[best]
-            b = m & -m
             guesses += 1
             child = cands[:]
             child[best] = b
             child_grid = grid[:]
             child_placed = placed[:]
             r = propagate(child, child_grid, child_placed, [best], bits[best])
+            if r >= 0 and subsets is not None:
+                more = subsets(child, child_grid, child_placed, propagate)
+                r = -1 if more < 0 else r + more
             if r >= 0:
                 props += r
                 if dfs(child, child_grid, child_placed, depth + 1):
@@ -226,6 +240,9 @@ def solve(plan: Plan, max_solutions: int = 1, deadline: float | None = None,
             m ^= b
             cands[best] = m
             r = propagate(cands, grid, placed, [] if m & (m - 1) else [best], bits[best])
+            if r >= 0 and subsets is not None:
+                more = subsets(cands, grid, placed, propagate)
+                r = -1 if more < 0 else r + more
             if r < 0:
                 return False
             props += r
@@ -237,6 +254,9 @@ def solve(plan: Plan, max_solutions: int = 1, deadline: float | None = None,
         placed = [0] * len(plan.units)
         r = shallow(cands, grid, placed, [c for c, m in enumerate(cands) if not m & (m - 1)],
                     (1 << len(plan.units)) - 1)
+        if r >= 0 and subsets is not None:
+            more = subsets(cands, grid, placed, shallow)
+            r = -1 if more < 0 else r + more
         if r >= 0:
             props += r
             try:

@@ -1,0 +1,126 @@
+"""Reasoning that pays on big grids (16x16 and up), used by `engine.fast`.
+
+- Naked and hidden pairs: two cells of a unit whose candidates are the same
+  two values take those values from the rest of the unit; two values that can
+  only go in the same two cells of a unit leave those cells no other value.
+  On the 25x25 minimal puzzles this cuts the search tree 3 to 50 fold for
+  about twice the cost per node.
+- Dual branching: besides the fewest-candidates cell, consider each (unit,
+  value) pair by the number of cells of the unit where the value can still
+  go. A value with two places is as good a binary choice as a two-candidate
+  cell and usually propagates further, so it is preferred.
+"""
+
+from __future__ import annotations
+
+from .plan import Plan
+
+
+def make_pairs(plan: Plan, bits):
+    """pairs(cands, grid, placed, propagate) -> placements made, or -1 on contradiction.
+
+    Applies naked and hidden pairs to every unit, propagates what they remove,
+    and repeats until neither finds anything. `bits[c]` is the bitmask of the
+    units of cell c (what `propagate` expects as dirty units).
+    """
+    units = plan.units
+
+    def pairs(cands, grid, placed, propagate):
+        total = 0
+        while True:
+            dirty = 0
+            queue = []
+            for cells in units:
+                seen = set()
+                o = t = h = 0  # values seen at least once, twice, three times
+                for c in cells:
+                    x = cands[c]
+                    if not x:
+                        continue
+                    h |= t & x
+                    t |= o & x
+                    o |= x
+                    y = x & (x - 1)
+                    if y & (y - 1):
+                        continue
+                    if x not in seen:
+                        seen.add(x)
+                        continue
+                    for p in cells:  # naked pair: x leaves the other cells
+                        m = cands[p]
+                        if m & x and m != x:
+                            m &= ~x
+                            cands[p] = m
+                            dirty |= bits[p]
+                            if not m & (m - 1):
+                                if not m:
+                                    return -1
+                                queue.append(p)
+                two = t & ~h  # values with exactly two places in this unit
+                if two & (two - 1):
+                    where = {}
+                    while two:
+                        v = two & -two
+                        two ^= v
+                        key = tuple(c for c in cells if cands[c] & v)
+                        if len(key) != 2:
+                            continue  # a naked pair above took v from a cell
+                        w = where.get(key)
+                        if w is None:
+                            where[key] = v
+                            continue
+                        keep = w | v  # hidden pair: the two cells hold only w and v
+                        for p in key:
+                            m = cands[p]
+                            if m & ~keep:
+                                cands[p] = m & keep
+                                dirty |= bits[p]
+            if not dirty:
+                return total
+            r = propagate(cands, grid, placed, queue, dirty)
+            if r < 0:
+                return -1
+            total += r
+
+    return pairs
+
+
+def make_dual_choose(plan: Plan):
+    """choose(cands) -> (cell, value bit) to branch on, or (-1, 0) when all are placed.
+
+    The first value with exactly two places in a unit if there is one (its
+    first place), else the lowest candidate of a fewest-candidates cell. The
+    unit scans are generated straight-line code, like `fast`'s propagation.
+    """
+    key = "dual_choose"
+    cached = plan.compiled.get(key)
+    if cached is not None:
+        return cached
+    lines = [
+        "def choose(cands):",
+        "    best, fewest = -1, 99",
+        "    for c, m in enumerate(cands):",
+        "        if m:",
+        "            k = m.bit_count()",
+        "            if k < fewest:",
+        "                best, fewest = c, k",
+        "                if k == 2:",
+        "                    break",
+        "    if best < 0:",
+        "        return -1, 0",
+    ]
+    for u, unit in enumerate(plan.units):
+        if len(unit) < 3:
+            continue
+        lines += [f"    o = cands[{unit[0]}]", f"    x = cands[{unit[1]}]",
+                  "    t = o & x", "    o |= x", "    h = 0"]
+        for c in unit[2:]:
+            lines += [f"    x = cands[{c}]", "    h |= t & x", "    t |= o & x", "    o |= x"]
+        lines += ["    two = t & ~h", "    if two:", "        v = two & -two",
+                  f"        for c in units[{u}]:", "            if cands[c] & v:",
+                  "                return c, v"]
+    lines += ["    m = cands[best]", "    return best, m & -m"]
+    namespace = {"units": plan.units}
+    exec("\n".join(lines), namespace)
+    plan.compiled[key] = namespace["choose"]
+    return namespace["choose"]
