@@ -384,6 +384,10 @@ def compare(
     comparing.print_report(report, Console())
     if plot_path:
         comparing.plot(report, plot_path)
+    if report.interrupted:
+        typer.echo(f"cpsudoku: interrupted after {report.puzzles} puzzle(s); the report "
+                   f"covers those", err=True)
+        raise typer.Exit(130)
     raise typer.Exit(ExitCode.DISAGREEMENT if report.disagreements else ExitCode.OK)
 
 

@@ -91,6 +91,7 @@ class Report:
     time_limit: float | None = None
     max_solutions: int = 2
     presolve: bool = False
+    interrupted: bool = False  # stopped by Ctrl-C: the rows are what finished
 
     @property
     def puzzles(self) -> int:
@@ -122,23 +123,30 @@ def run_compare(puzzles: Sequence[Puzzle], backends: Sequence[str], *,
     rows: list[Row] = []
     disagreements: list[Disagreement] = []
     timeouts: list[tuple[int, str]] = []
-    for index, puzzle in enumerate(puzzles, 1):
-        source = puzzle.source or puzzle.name or ""
-        results: dict[str, Result] = {}
-        for run, backend, presolved in runs:
-            result = solve(puzzle, backend, max_solutions=max_solutions, time_limit=time_limit,
-                           presolve=presolved)
-            results[run] = result
-            rows.append(_row(index, source, run, presolved, result))
-            if result.status is Status.TIMEOUT or result.stats.get("timed_out"):
-                timeouts.append((index, run))
-            if progress is not None and not presolved:
-                progress()
-        disagreements.extend(Disagreement(index, source, kind, message)
-                             for kind, message in judge(puzzle, results))
+    interrupted = False
+    try:
+        for index, puzzle in enumerate(puzzles, 1):
+            source = puzzle.source or puzzle.name or ""
+            results: dict[str, Result] = {}
+            done: list[Row] = []
+            for run, backend, presolved in runs:
+                result = solve(puzzle, backend, max_solutions=max_solutions,
+                               time_limit=time_limit, presolve=presolved)
+                results[run] = result
+                done.append(_row(index, source, run, presolved, result))
+                if progress is not None and not presolved:
+                    progress()
+            # A puzzle counts once every run has answered it, so the tables stay comparable.
+            rows.extend(done)
+            timeouts.extend((index, row.backend) for row, result in zip(done, results.values())
+                            if result.status is Status.TIMEOUT or result.stats.get("timed_out"))
+            disagreements.extend(Disagreement(index, source, kind, message)
+                                 for kind, message in judge(puzzle, results))
+    except KeyboardInterrupt:
+        interrupted = True  # keep every finished puzzle: the caller still reports and writes them
     summaries = [summarise(run, [r for r in rows if r.backend == run]) for run, _, _ in runs]
     return Report([run for run, _, _ in runs], rows, summaries, disagreements, timeouts,
-                  time_limit, max_solutions, presolve)
+                  time_limit, max_solutions, presolve, interrupted)
 
 
 def _warm_up(backend: str) -> None:

@@ -300,3 +300,33 @@ def test_backend_specific_option():
     malformed = run("solve", INKALA, "-O", "workers")
     assert malformed.exit_code == ExitCode.USAGE
     assert "KEY=VALUE" in one_error_line(malformed)
+
+
+class _InterruptedBackend(Backend):
+    """Test-only: solves like native until its second puzzle, where the user presses Ctrl-C."""
+
+    name = "interrupted"
+    description = "raises KeyboardInterrupt on its second real puzzle"
+    calls = 0
+
+    def search(self, model, request):
+        if model.size == 9:
+            type(self).calls += 1
+            if type(self).calls == 2:
+                raise KeyboardInterrupt
+        return backends.get("native").search(model, request)
+
+
+def test_interrupted_compare_keeps_finished_rows(tmp_path):
+    backends.register("interrupted", _InterruptedBackend)
+    try:
+        puzzles = tmp_path / "p.txt"
+        puzzles.write_text(f"{INKALA}\n{INKALA}\n{INKALA}\n")
+        csv_path = tmp_path / "rows.csv"
+        result = run("compare", str(puzzles), "--backends", "native,interrupted",
+                     "--csv", str(csv_path))
+    finally:
+        backends.unregister("interrupted")
+    assert result.exit_code == 130
+    assert "interrupted after 1 puzzle" in result.stderr
+    assert len(csv_path.read_text().strip().splitlines()) == 1 + 2  # header + puzzle 1 twice
