@@ -381,7 +381,12 @@ def compare(
         comparing.write_csv(report, csv_path)
     if json_path:
         comparing.write_json(report, json_path)
-    comparing.print_report(report, Console())
+    # Rich assumes 80 columns when writing to a file or pipe; a report kept for later
+    # should not lose its widest numbers to that.
+    out = Console()
+    if not out.is_terminal:
+        out = Console(width=120)
+    comparing.print_report(report, out)
     if plot_path:
         comparing.plot(report, plot_path)
     if report.interrupted:
