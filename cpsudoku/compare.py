@@ -118,7 +118,8 @@ def run_compare(puzzles: Sequence[Puzzle], backends: Sequence[str], *,
     """
     for name in backends:
         registry.get(name)  # an unknown or missing backend fails before any work
-        _warm_up(name)
+        if puzzles:
+            _warm_up(name, puzzles[0])
     runs = run_names(backends, presolve)
     rows: list[Row] = []
     disagreements: list[Disagreement] = []
@@ -149,10 +150,11 @@ def run_compare(puzzles: Sequence[Puzzle], backends: Sequence[str], *,
                   time_limit, max_solutions, presolve, interrupted)
 
 
-def _warm_up(backend: str) -> None:
-    """Solve a tiny grid once, so that loading a solver library (OR-Tools takes
-    about half a second) is not billed to the first puzzle."""
-    solve(Puzzle.from_values([0] * 16), backend)
+def _warm_up(backend: str, puzzle: Puzzle) -> None:
+    """Solve the first puzzle once, untimed and briefly, so that one-time costs
+    (loading OR-Tools takes about half a second; the native engine compiles its
+    propagation code once per geometry) are not billed to the first puzzle."""
+    solve(puzzle, backend, time_limit=1.0)
 
 
 def _row(index: int, source: str, run: str, presolved: bool, result: Result) -> Row:
