@@ -37,8 +37,13 @@ def line(values, blank: str = ".") -> str:
 def pretty(values, geometry: Geometry, blank: str = ".") -> str:
     """The grid drawn with box-drawing lines wherever two neighbouring cells lie in
     different regions (box borders for boxed grids, jigsaw outlines otherwise)."""
-    n = geometry.size
-    region = geometry.region_of
+    return draw(geometry.size, geometry.region_of,
+                lambda cell: " " + _symbol(values[cell], blank))
+
+
+def draw(n: int, region, text) -> str:
+    """An n x n grid with a line between neighbouring cells of different `region`
+    (a label per cell); `text(cell)` gives the two characters shown in the cell."""
 
     def wall(r, b):  # vertical line left of column b in row r
         return b in (0, n) or region[r * n + b - 1] != region[r * n + b]
@@ -49,15 +54,15 @@ def pretty(values, geometry: Geometry, blank: str = ".") -> str:
     vslots = {b for b in range(n + 1) if any(wall(r, b) for r in range(n))}
     hslots = [h for h in range(n + 1) if any(floor(h, c) for c in range(n))]
 
-    def layout(slot, cell):
-        """One output line: slot(b) draws column boundary b, cell(c, gap) the 2 chars
-        of cell c (gap=True for the space before it)."""
+    def layout(slot, cell, trail):
+        """One output line: slot(b) draws column boundary b, cell(c) the 2 chars of
+        cell c, trail(c) the 1 char between cell c and a boundary after it."""
         parts = [slot(0)]
         for c in range(n):
             if c and c in vslots:
-                parts.append(cell(c - 1, True) + slot(c))
-            parts.append(cell(c, True) + cell(c, False))
-        parts.append(cell(n - 1, True) + slot(n))
+                parts.append(trail(c - 1) + slot(c))
+            parts.append(cell(c))
+        parts.append(trail(n - 1) + slot(n))
         return "".join(parts)
 
     def rule(h):
@@ -65,11 +70,14 @@ def pretty(values, geometry: Geometry, blank: str = ".") -> str:
             key = (h > 0 and wall(h - 1, b), h < n and wall(h, b),
                    b > 0 and floor(h, b - 1), b < n and floor(h, b))
             return _JUNCTION[tuple(int(k) for k in key)]
-        return layout(junction, lambda c, gap: "─" if floor(h, c) else " ")
+
+        def dash(c):
+            return "─" if floor(h, c) else " "
+        return layout(junction, lambda c: dash(c) * 2, dash)
 
     def row(r):
         return layout(lambda b: "│" if wall(r, b) else " ",
-                      lambda c, gap: " " if gap else _symbol(values[r * n + c], blank))
+                      lambda c: text(r * n + c), lambda c: " ")
 
     out = []
     for r in range(n):
@@ -78,6 +86,25 @@ def pretty(values, geometry: Geometry, blank: str = ".") -> str:
         out.append(row(r))
     out.append(rule(n))
     return "\n".join(out)
+
+
+def outlines(puzzle) -> str | None:
+    """The per-puzzle groups of a variant (killer cages, extra regions ...) drawn as
+    outlines with their clue in the first cell, or None when no rule has any.
+    A rule shows groups by offering `outlines(geometry)`: (cells, clue) pairs."""
+    n = puzzle.size
+    owner = list(range(n * n, 2 * n * n))  # a cell in no group is a group of its own
+    clue = ["  "] * (n * n)
+    group = 0
+    for rule in puzzle.rules:
+        for cells, label in getattr(rule, "outlines", lambda g: ())(puzzle.geometry):
+            for cell in cells:
+                owner[cell] = group
+            clue[min(cells)] = f"{label:>2}"[:2] if label else "  "
+            group += 1
+    if not group:
+        return None
+    return draw(n, owner, lambda cell: clue[cell])
 
 
 def numbers(values, geometry: Geometry, blank: str = "0") -> str:
@@ -176,6 +203,12 @@ def render_result(result: Result, fmt: str, index: int | None = None,
             if several:
                 out.append(f"solution {i}:")
             out.append(pretty(solution, geometry))
+        if result.puzzle is not None and result.puzzle.rules:
+            out.append("rules: " + "; ".join(getattr(r, "describe", lambda: r.name)()
+                                             for r in result.puzzle.rules))
+            drawn = outlines(result.puzzle)
+            if drawn:
+                out.append(drawn)
     if stats:
         out.append(stats_line(result))
     return "\n".join(out)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 
@@ -207,3 +209,18 @@ def test_result_without_puzzle():
     assert render.render_result(unsolved, "line", index=2) == "# #3: no solution"
     with pytest.raises(ValueError):
         render.render_result(result, "csv")
+
+
+def test_killer_cages_drawn_under_the_solution():
+    from cpsudoku.sources import read_puzzles
+
+    examples = Path(__file__).resolve().parents[1] / "examples" / "variants"
+    puzzle = read_puzzles(str(examples / "killer-6x6.toml"))[0]
+    text = render.render_result(solve(puzzle, max_solutions=2), "pretty")
+    grids = text.split("rules: ")
+    assert len(grids) == 2 and "killer cages (13)" in grids[1]
+    cage_map = grids[1].splitlines()[1:]
+    assert cage_map[0].startswith("┌") and cage_map[-1].startswith("└")
+    # Each cage total appears once, in the cage's first cell.
+    totals = [int(t) for t in re.findall(r"\d+", "\n".join(cage_map))]
+    assert sorted(totals) == sorted(e.total for r in puzzle.rules for e in r.elements)

@@ -74,6 +74,12 @@ class Killer(ElementRule):
                                  f"not {cage.total}")
         return cells
 
+    def outlines(self, geometry):
+        """(cells, clue) per cage, for drawing the cage layout under a solution."""
+        for i, cage in enumerate(self.elements, 1):
+            cells = C.resolve(cage.cells, geometry, self.label(i, cage))
+            yield cells, "" if cage.total is None else str(cage.total)
+
     def element_constraints(self, i, cage, cells, geometry):
         label = self.label(i, cage)
         if cage.total is not None:
