@@ -295,33 +295,49 @@ def test_locked_candidates_option_rejects_nonsense():
         solve(grid_of(INKALA), "native", locked_candidates="sometimes")
 
 
-# --- pairs and dual branching (on by default from 16x16) ------------------------------
+# --- pairs, dual branching (from 16x16) and probing (from 25x25) --------------------
 
+BIG_GRID_OPTIONS = [dict(pairs=True, probing=False), dict(pairs=False, probing=True),
+                    dict(pairs=True, probing=True)]
+
+
+@pytest.mark.parametrize("options", BIG_GRID_OPTIONS)
 @pytest.mark.parametrize("size", [4, 6, 9, 12, 16])
 @pytest.mark.parametrize("fraction", [0.6, 0.8])
-def test_pairs_keep_answers_and_counts(size, fraction):
+def test_big_grid_reasoning_keeps_answers_and_counts(size, fraction, options):
     rng = random.Random(size * 10 + int(fraction * 10))
     for _ in range(4):
         puzzle = blanked(random_grid(size, rng), size, fraction, rng)
-        with_pairs = solve(puzzle, "native", max_solutions=3, pairs=True)
-        without = solve(puzzle, "native", max_solutions=3, pairs=False)
-        assert with_pairs.status == without.status
-        if with_pairs.status.value == "unique":
-            assert with_pairs.solution == without.solution
-        assert all(is_solution(puzzle, s) for s in with_pairs.solutions)
-        assert len(set(with_pairs.solutions)) == len(with_pairs.solutions)
+        with_it = solve(puzzle, "native", max_solutions=3, **options)
+        without = solve(puzzle, "native", max_solutions=3, pairs=False, probing=False)
+        assert with_it.status == without.status
+        if with_it.status.value == "unique":
+            assert with_it.solution == without.solution
+        assert all(is_solution(puzzle, s) for s in with_it.solutions)
+        assert len(set(with_it.solutions)) == len(with_it.solutions)
 
 
-def test_pairs_count_every_solution_of_the_empty_4x4():
-    result = solve(Puzzle(boxed(4), (0,) * 16), "native", max_solutions=1000, pairs=True)
+@pytest.mark.parametrize("options", BIG_GRID_OPTIONS)
+def test_big_grid_reasoning_counts_every_solution_of_the_empty_4x4(options):
+    result = solve(Puzzle(boxed(4), (0,) * 16), "native", max_solutions=1000, **options)
     assert len(result.solutions) == 288 == len(set(result.solutions))
 
 
-def test_pairs_on_classic_sets():
+def test_big_grid_reasoning_on_classic_sets():
     for name in ("norvig_top95", "forum_hardest_1106"):
         for puzzle, solution, _ in read_set(name, 15):
-            result = solve(grid_of(puzzle), "native", max_solutions=2, pairs="on")
+            result = solve(grid_of(puzzle), "native", max_solutions=2, pairs="on",
+                           probing="on")
             assert result.status.value == "unique" and line(result.solution) == solution
+
+
+def test_probing_proves_a_wrong_given_unsolvable():
+    puzzle = grid_of(INKALA)
+    givens = list(puzzle.givens)
+    givens[1] = 4  # r1c2 is 1 in the only solution; 4 clashes with no given
+    result = solve(Puzzle(boxed(9), tuple(givens)), "native", max_solutions=2,
+                   pairs=True, probing=True)
+    assert result.status.value == "unsolvable"
 
 
 def test_naked_and_hidden_pairs_narrow_a_unit():
@@ -342,7 +358,8 @@ def test_naked_and_hidden_pairs_narrow_a_unit():
     assert cands[7] == cands[8] == mask_of((8, 9))  # hidden pair
 
 
-def test_pairs_option_rejects_nonsense():
+@pytest.mark.parametrize("name", ["pairs", "probing"])
+def test_big_grid_options_reject_nonsense(name):
     from cpsudoku.errors import BackendError
-    with pytest.raises(BackendError, match="pairs"):
-        solve(grid_of(INKALA), "native", pairs="sometimes")
+    with pytest.raises(BackendError, match=name):
+        solve(grid_of(INKALA), "native", **{name: "sometimes"})

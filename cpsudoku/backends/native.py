@@ -24,6 +24,8 @@ LOCKED_DEPTH_SMALL = 3
 # Naked/hidden pairs with dual branching (`engine.subsets`) cut the 25x25
 # search trees many fold but double the cost of a node.
 PAIRS_FROM_SIZE = 16
+# Failed-literal probing of two-candidate cells at every node (`engine.subsets`).
+PROBING_FROM_SIZE = 25
 
 _TRUE = ("1", "true", "yes", "on", "always")
 _FALSE = ("0", "false", "no", "off", "never")
@@ -50,24 +52,25 @@ def _locked_option(request: Request, size: int, has_others: bool) -> bool | int:
                        f"search depth, not {value!r}")
 
 
-def _pairs_option(request: Request, size: int) -> bool:
-    value = request.options.get("pairs", "auto")
+def _switch(request: Request, name: str, auto: bool) -> bool:
+    """An on/off option; `auto` is its value when not given (or given as auto)."""
+    value = request.options.get(name, "auto")
     if value in ("auto", None):
-        return size >= PAIRS_FROM_SIZE
+        return auto
     if isinstance(value, bool):
         return value
     if isinstance(value, str) and value.lower() in _TRUE + _FALSE:
         return value.lower() in _TRUE
-    raise BackendError(f"native option pairs must be auto, true or false, not {value!r}")
+    raise BackendError(f"native option {name} must be auto, true or false, not {value!r}")
 
 
 class NativeBackend(Backend):
     name: ClassVar[str] = "native"
     description: ClassVar[str] = ("pure-Python engine: bitmask candidates, naked/hidden singles, "
-                                  "locked candidates, pairs and dual branching on big grids")
+                                  "locked candidates; on big grids pairs, dual branching and probing")
     native_kinds: ClassVar[frozenset[str]] = frozenset(KINDS)
     supports_trace: ClassVar[bool] = True
-    option_names: ClassVar[frozenset[str]] = frozenset({"locked_candidates", "pairs"})
+    option_names: ClassVar[frozenset[str]] = frozenset({"locked_candidates", "pairs", "probing"})
 
     def search(self, model: Model, request: Request) -> Outcome:
         from ..engine import fast, general
@@ -78,7 +81,8 @@ class NativeBackend(Backend):
             sys.setrecursionlimit(5000)
         plan = compile_model(model)
         locked = _locked_option(request, model.size, bool(plan.structure.others))
-        pairs = _pairs_option(request, model.size)
+        pairs = _switch(request, "pairs", model.size >= PAIRS_FROM_SIZE)
+        probing = _switch(request, "probing", model.size >= PROBING_FROM_SIZE)
         if plan.structure.others or request.trace:
             engine = general.GeneralSearch(plan, model.puzzle.givens,
                                            max_solutions=request.max_solutions,
@@ -88,7 +92,7 @@ class NativeBackend(Backend):
             trace = engine.trace
         else:
             solutions, exhausted, timed_out, stats = fast.solve(
-                plan, request.max_solutions, request.deadline, locked, pairs)
+                plan, request.max_solutions, request.deadline, locked, pairs, probing)
             trace = None
         return Outcome(solutions, exhausted, timed_out, stats, trace)
 

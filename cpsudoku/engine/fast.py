@@ -19,7 +19,7 @@ from __future__ import annotations
 import time
 
 from .plan import Plan
-from .subsets import make_dual_choose, make_pairs
+from .subsets import make_dual_choose, make_pairs, make_probe
 
 class Timeout(Exception):
     pass
@@ -182,7 +182,7 @@ def make_choose(plan: Plan):
 
 
 def solve(plan: Plan, max_solutions: int = 1, deadline: float | None = None,
-          locked: bool | int = False, pairs: bool = False):
+          locked: bool | int = False, pairs: bool = False, probing: bool = False):
     """Search for up to `max_solutions` solutions.
 
     `locked`: look for locked candidates (True), never (False), or only at the
@@ -190,6 +190,8 @@ def solve(plan: Plan, max_solutions: int = 1, deadline: float | None = None,
     is large enough to pay for the extra pass.
     `pairs`: also apply naked and hidden pairs at every node and branch on
     values with two places in a unit as well as on cells (see `subsets`).
+    `probing`: probe two-candidate cells at every node, which also picks the
+    branching cell (see `subsets.make_probe`).
     Returns (solutions, exhausted, timed_out, stats).
     """
     locked_depth = (1 << 30 if locked else 0) if isinstance(locked, bool) else locked
@@ -202,10 +204,29 @@ def solve(plan: Plan, max_solutions: int = 1, deadline: float | None = None,
     else:
         choose = make_choose(plan)
         subsets = None
+
+    def settle_with(propagate):
+        """The node's propagation: singles (and locked candidates), then pairs."""
+        if subsets is None:
+            return propagate
+
+        def settle(cands, grid, placed, queue, dirty):
+            r = propagate(cands, grid, placed, queue, dirty)
+            if r >= 0 and subsets is not None:
+                more = subsets(cands, grid, placed, propagate)
+                r = -1 if more < 0 else r + more
+            return r
+        return settle
+
+    settle_shallow, settle_deep = settle_with(shallow), settle_with(deep)
+    probe_shallow = probe_deep = None
+    if probing:
+        probe_shallow = make_probe(plan, bits, deep, settle_shallow)
+        probe_deep = make_probe(plan, bits, deep, settle_deep)
     monotonic = time.monotonic
     # Read the clock every 256 nodes on small grids, every 16 on big ones
     # (a 25x25 node costs about a millisecond).
-    clock_mask = 255 if plan.size <= 9 else 15
+    clock_mask = 255 if plan.size <= 9 else 0 if probing else 15
     solutions: list[tuple[int, ...]] = []
     stats = {"nodes": 0, "guesses": 0, "backtracks": 0, "propagations": 0}
     nodes = guesses = backtracks = props = 0
@@ -213,12 +234,21 @@ def solve(plan: Plan, max_solutions: int = 1, deadline: float | None = None,
     def dfs(cands, grid, placed, depth):
         """Explore a propagated state; True once enough solutions are found."""
         nonlocal nodes, guesses, backtracks, props
-        propagate = shallow if depth < locked_depth else deep
+        if depth < locked_depth:
+            propagate, probe = settle_shallow, probe_shallow
+        else:
+            propagate, probe = settle_deep, probe_deep
         while True:
             nodes += 1
             if deadline is not None and not nodes & clock_mask and monotonic() > deadline:
                 raise Timeout
-            best, b = choose(cands)
+            pick = probe(cands, grid, placed) if probe is not None else None
+            if pick is None:
+                best, b = choose(cands)
+            elif pick == -1:
+                return False
+            else:
+                best, b = pick
             if best < 0:
                 solutions.append(tuple(b.bit_length() for b in grid))
                 return len(solutions) >= max_solutions
@@ -229,9 +259,6 @@ def solve(plan: Plan, max_solutions: int = 1, deadline: float | None = None,
             child_grid = grid[:]
             child_placed = placed[:]
             r = propagate(child, child_grid, child_placed, [best], bits[best])
-            if r >= 0 and subsets is not None:
-                more = subsets(child, child_grid, child_placed, propagate)
-                r = -1 if more < 0 else r + more
             if r >= 0:
                 props += r
                 if dfs(child, child_grid, child_placed, depth + 1):
@@ -240,9 +267,6 @@ def solve(plan: Plan, max_solutions: int = 1, deadline: float | None = None,
             m ^= b
             cands[best] = m
             r = propagate(cands, grid, placed, [] if m & (m - 1) else [best], bits[best])
-            if r >= 0 and subsets is not None:
-                more = subsets(cands, grid, placed, propagate)
-                r = -1 if more < 0 else r + more
             if r < 0:
                 return False
             props += r
@@ -252,11 +276,9 @@ def solve(plan: Plan, max_solutions: int = 1, deadline: float | None = None,
     if all(cands):
         grid = [0] * len(cands)
         placed = [0] * len(plan.units)
-        r = shallow(cands, grid, placed, [c for c, m in enumerate(cands) if not m & (m - 1)],
-                    (1 << len(plan.units)) - 1)
-        if r >= 0 and subsets is not None:
-            more = subsets(cands, grid, placed, shallow)
-            r = -1 if more < 0 else r + more
+        r = settle_shallow(cands, grid, placed,
+                           [c for c, m in enumerate(cands) if not m & (m - 1)],
+                           (1 << len(plan.units)) - 1)
         if r >= 0:
             props += r
             try:

@@ -124,3 +124,48 @@ def make_dual_choose(plan: Plan):
     exec("\n".join(lines), namespace)
     plan.compiled[key] = namespace["choose"]
     return namespace["choose"]
+
+
+def make_probe(plan: Plan, bits, propagate, settle):
+    """probe(cands, grid, placed) -> (cell, value bit) to branch on, None to let
+    the chooser decide, or -1 on contradiction.
+
+    Failed-literal probing on two-candidate cells: each of the two values is
+    tried with singles propagation on a copy; a value that fails is removed
+    (the cell takes the other) and `settle` (the node's full propagation)
+    runs before probing again. When no value fails, the cell whose two probes
+    placed the most (product of the counts) is the branching choice, as in
+    look-ahead SAT solvers. On 25x25 minimal puzzles this divides the search
+    tree by about ten for a probe costing a tenth of a node.
+    """
+
+    def probe(cands, grid, placed):
+        scratch = grid[:]  # propagate only writes placed values there
+        while True:  # passes over the cells, until one finds no failing value
+            best, best_score, failed = None, -1, False
+            for c, m in enumerate(cands):
+                if not m:
+                    continue
+                rest = m & (m - 1)
+                if rest & (rest - 1):
+                    continue  # three or more candidates
+                a = m & -m
+                score = 1
+                for v in (a, rest):
+                    child = cands[:]
+                    child[c] = v
+                    r = propagate(child, scratch, placed[:], [c], bits[c])
+                    if r < 0:
+                        cands[c] = m ^ v
+                        if settle(cands, grid, placed, [c], bits[c]) < 0:
+                            return -1
+                        failed = True
+                        break
+                    score *= r + 1
+                else:
+                    if score > best_score:
+                        best, best_score = (c, a), score
+            if not failed:
+                return best
+
+    return probe
