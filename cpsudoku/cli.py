@@ -327,16 +327,23 @@ def list_backends():
 
 @app.command()
 def variants():
-    """List the variant rules, with a one-line description each."""
+    """List the variant rules (for --rules or a puzzle file's `rules`) and the per-puzzle
+    elements a puzzle file can hold, with a one-line description each."""
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
-    from .rules import describe_all
+    from .rules import describe_all, describe_elements
 
-    table = Table("rule", "description")
+    rules = Table("rule", "description", title="rules (--rules NAME,... or rules = [...])")
     for name, text in describe_all():
-        table.add_row(name, text)
-    Console().print(table)
+        rules.add_row(escape(name), escape(text))
+    elements = Table("key", "description", title="per-puzzle elements (puzzle files)")
+    for key, text in describe_elements():
+        elements.add_row(escape(key), escape(text))
+    console = Console()
+    console.print(rules)
+    console.print(elements)
 
 
 @app.command()

@@ -330,3 +330,12 @@ def test_interrupted_compare_keeps_finished_rows(tmp_path):
     assert result.exit_code == 130
     assert "interrupted after 1 puzzle" in result.stderr
     assert len(csv_path.read_text().strip().splitlines()) == 1 + 2  # header + puzzle 1 twice
+
+
+def test_variants_lists_rules_and_elements():
+    result = run("variants")
+    assert result.exit_code == 0
+    for name in ("diagonal", "anti-knight", "windoku", "non-consecutive", "cages",
+                 "thermometers", "kropki", "regions"):
+        assert name in result.stdout
+    assert "[greater, smaller]" in result.stdout  # descriptions are text, not markup
