@@ -3,6 +3,8 @@
 - `plan`: turns a Model into flat lookup tables (peers, units, propagators).
 - `fast`: the hot path for models made only of all-different groups (classic
   grids of every size, jigsaw, diagonals): no trace, no per-node overhead.
+- `subsets`: what pays on big grids: naked/hidden pairs, dual branching
+  (cells and unit-value places), failed-literal probing.
 - `general`: every constraint kind (sum, less, allowed) and the trace.
 
 Candidates of a cell are a bitmask: bit v-1 stands for value v.

@@ -12,6 +12,9 @@ then each unit is scanned for values with one place left (hidden singles), then
 optionally units that share cells are checked for locked candidates.
 Branching is binary: try the lowest candidate of a fewest-candidates cell; if
 that subtree is exhausted, remove the value and propagate again.
+On big grids (see `subsets`) naked/hidden pairs join the propagation, values
+with two places in a unit are branched on too, and failed-literal probing of
+two-candidate cells removes values and picks the branching cell.
 """
 
 from __future__ import annotations
@@ -218,15 +221,21 @@ def solve(plan: Plan, max_solutions: int = 1, deadline: float | None = None,
             return r
         return settle
 
+    monotonic = time.monotonic
+
+    def tick():
+        if deadline is not None and monotonic() > deadline:
+            raise Timeout
+
     settle_shallow, settle_deep = settle_with(shallow), settle_with(deep)
     probe_shallow = probe_deep = None
     if probing:
-        probe_shallow = make_probe(plan, bits, deep, settle_shallow)
-        probe_deep = make_probe(plan, bits, deep, settle_deep)
-    monotonic = time.monotonic
+        probe_shallow = make_probe(plan, bits, deep, settle_shallow, tick)
+        probe_deep = make_probe(plan, bits, deep, settle_deep, tick)
     # Read the clock every 256 nodes on small grids, every 16 on big ones
     # (a 25x25 node costs about a millisecond).
-    clock_mask = 255 if plan.size <= 9 else 0 if probing else 15
+    # Probing checks the clock itself, at each of its passes.
+    clock_mask = 255 if plan.size <= 9 else 15
     solutions: list[tuple[int, ...]] = []
     stats = {"nodes": 0, "guesses": 0, "backtracks": 0, "propagations": 0}
     nodes = guesses = backtracks = props = 0
