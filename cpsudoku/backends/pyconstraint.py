@@ -22,6 +22,7 @@ library's iterator.
 
 from __future__ import annotations
 
+import itertools
 import time
 from functools import cache
 from types import SimpleNamespace
@@ -48,11 +49,12 @@ class PythonConstraintBackend(Backend):
     description = "python-constraint2: backtracking with forward checking (BacktrackingSolver)"
     distribution = "python-constraint2"
     native_kinds = frozenset({"alldifferent", "sum", "less", "allowed"})
-    option_names = frozenset({"hidden_singles"})
+    option_names = frozenset({"hidden_singles", "cages"})
 
     def check_request(self, request: Request) -> None:
         super().check_request(request)
-        hidden_singles_of(request)
+        for option in self.option_names:
+            switch_of(request, option)
 
     def search(self, model: Model, request: Request) -> Outcome:
         if any(not dom for dom in model.domains):  # the library would raise on it
@@ -66,10 +68,16 @@ class PythonConstraintBackend(Backend):
         # Over every variable, so it is called on each assignment; every degree grows
         # by one, which leaves the solver's variable order unchanged.
         problem.addConstraint(clock, list(range(ncells)))
-        hidden_singles = hidden_singles_of(request)
         try:
-            for con in model.constraints:
-                _add(lib, problem, con, model.domains, hidden_singles)
+            cages = switch_of(request, "cages")
+            groups = _groups(model)
+            for constraint, cells in _translate(lib, model, groups,
+                                                switch_of(request, "hidden_singles"), cages):
+                problem.addConstraint(constraint, cells)
+            implied = [pair for con in (_implied(model) if cages else ())
+                       if (pair := _sum_constraint(lib, con, model, groups, set()))]
+            if implied:  # over every variable too, so the variable order stays as it was
+                problem.addConstraint(lib.Implied(implied), list(range(ncells)))
         except _Unsatisfiable:
             return Outcome([], exhausted=True, stats={"nodes": 0})
 
@@ -88,8 +96,9 @@ class PythonConstraintBackend(Backend):
                        stats={"nodes": clock.calls})
 
 
-def hidden_singles_of(request: Request) -> bool:
-    raw = request.options.get("hidden_singles", True)
+def switch_of(request: Request, option: str) -> bool:
+    """An on/off option (on unless set): a bool, 1/0, or true/false, yes/no, on/off."""
+    raw = request.options.get(option, True)
     if isinstance(raw, str):
         text = raw.strip().lower()
         if text in ("1", "true", "yes", "on"):
@@ -98,33 +107,85 @@ def hidden_singles_of(request: Request) -> bool:
             return False
     elif raw in (True, False):  # also 1 and 0
         return bool(raw)
-    raise BackendError(f"backend 'python-constraint': hidden_singles must be true or false, "
+    raise BackendError(f"backend 'python-constraint': {option} must be true or false, "
                        f"not {raw!r}")
 
 
-def _add(lib, problem, con, domains, hidden_singles: bool) -> None:
-    pc = lib.pc
-    if isinstance(con, AllDifferent):
-        values = frozenset().union(*(domains[c] for c in con.cells))
-        if hidden_singles and len(values) == len(con.cells):
-            problem.addConstraint(lib.Permutation(values), list(con.cells))
-        else:
-            problem.addConstraint(pc.AllDifferentConstraint(), list(con.cells))
-    elif isinstance(con, Sum):
+def _translate(lib, model: Model, groups, hidden_singles: bool, cages: bool):
+    """(library constraint, its cells) for every constraint of the model."""
+    pc, domains = lib.pc, model.domains
+    absorbed: set[frozenset[int]] = set()  # all-different groups a cage constraint enforces
+    for con in model.constraints:
+        if not isinstance(con, Sum):
+            continue
+        if cages:
+            pair = _sum_constraint(lib, con, model, groups, absorbed)
+            if pair:
+                yield pair
+            continue
         cells, weights = _merged_terms(con)
         if not cells:  # 0 == total: always true, or never
             if con.total != 0:
                 raise _Unsatisfiable
-            return
+            continue
         plain = all(w == 1 for w in weights)
-        problem.addConstraint(lib.ExactSum(con.total, None if plain else weights), cells)
-    elif isinstance(con, Less):
-        for a, b in zip(con.cells, con.cells[1:]):
-            problem.addConstraint(pc.FunctionConstraint(_less), [a, b])
-    elif isinstance(con, Allowed):
-        problem.addConstraint(lib.Table(con.tuples), list(con.cells))
-    else:  # pragma: no cover - lower_for decomposes every other kind
-        raise TypeError(f"unexpected constraint kind {con.kind!r}")
+        yield lib.ExactSum(con.total, None if plain else weights), cells
+    for con in model.constraints:
+        if isinstance(con, AllDifferent):
+            if frozenset(con.cells) in absorbed and len(set(con.cells)) == len(con.cells):
+                continue
+            values = frozenset().union(*(domains[c] for c in con.cells))
+            if hidden_singles and len(values) == len(con.cells):
+                yield lib.Permutation(values), list(con.cells)
+            else:
+                yield pc.AllDifferentConstraint(), list(con.cells)
+        elif isinstance(con, Less):
+            for a, b in zip(con.cells, con.cells[1:]):
+                yield pc.FunctionConstraint(_less), [a, b]
+        elif isinstance(con, Allowed):
+            yield lib.Table(con.tuples), list(con.cells)
+        elif not isinstance(con, Sum):  # pragma: no cover - lower_for decomposes every other kind
+            raise TypeError(f"unexpected constraint kind {con.kind!r}")
+
+
+def _sum_constraint(lib, con: Sum, model: Model, groups, absorbed: set[frozenset[int]]):
+    """The cage constraint for a plain sum over cells that must differ (a killer
+    cage, a sum inside a row), else the bounds sum; (constraint, cells). A group
+    of exactly the cage's cells, shorter than a unit, goes into `absorbed`: the
+    cage constraint enforces it (full units keep their hidden singles). None for
+    a sum of nothing that is 0."""
+    cells, weights = _merged_terms(con)
+    if not cells:  # 0 == total: always true, or never
+        if con.total != 0:
+            raise _Unsatisfiable
+        return None
+    inside = set(cells)
+    if all(w == 1 for w in weights) and any(inside <= group for group in groups):
+        if len(cells) < model.size:
+            absorbed.add(frozenset(cells))
+        values = frozenset().union(*(model.domains[c] for c in cells))
+        return lib.Cage(con.total, len(cells), values), cells
+    return lib.LinearSum(con.total, weights), cells
+
+
+def _groups(model: Model) -> list[frozenset[int]]:
+    """The cell sets of the model's all-different constraints (no cell repeated)."""
+    return [frozenset(con.cells) for con in model.constraints
+            if isinstance(con, AllDifferent) and len(set(con.cells)) == len(con.cells)]
+
+
+def _implied(model: Model) -> list[Sum]:
+    """The redundant sums of the "45 rule" (innies and outies of unions of units)."""
+    from ..engine.plan import implied_sums
+    n = model.size
+    units, labels, seen = [], [], set()
+    for con in model.constraints:
+        key = frozenset(con.cells)
+        if isinstance(con, AllDifferent) and len(key) == n and key not in seen:
+            seen.add(key)
+            units.append(tuple(con.cells))
+            labels.append(con.describe())
+    return implied_sums(n, units, labels, model.constraints)
 
 
 def _merged_terms(con: Sum) -> tuple[list[int], list[int]]:
@@ -246,5 +307,178 @@ def _library() -> SimpleNamespace:
             elif all(domains[v] for v in variables):
                 super().preProcess(variables, domains, constraints, vconstraints)
 
+    class Cage(pc.Constraint):
+        """Different values summing to `total` (a killer cage). The digit sets that
+        make the total are listed once; each call keeps those holding every value
+        assigned so far whose other values the free cells can still take, and
+        forward checking leaves each free cell only values of a surviving set."""
+
+        def __init__(self, total: int, size: int, values):
+            self.combos = tuple(sum(1 << v for v in combo)
+                                for combo in itertools.combinations(sorted(values), size)
+                                if sum(combo) == total)
+
+        def __call__(self, variables, domains, assignments, forwardcheck=False):
+            placed = 0
+            free = []
+            for var in variables:
+                value = assignments.get(var)
+                if value is None:
+                    free.append(var)
+                else:
+                    bit = 1 << value
+                    if placed & bit:
+                        return False
+                    placed |= bit
+            rests = [combo ^ placed for combo in self.combos if combo & placed == placed]
+            if not rests:
+                return False
+            if not forwardcheck or not free:
+                return True
+            return _narrow(free, domains, rests, _hide)
+
+        def preProcess(self, variables, domains, constraints, vconstraints):
+            if not _narrow(variables, domains, self.combos, _remove):
+                for var in variables:  # no digit set fits: the library then finds nothing
+                    del domains[var][:]
+
+    class LinearSum(pc.Constraint):
+        """sum(weight * value) == total, by bounds: forward checking hides from each
+        free cell the values that the other free cells' current extremes cannot
+        balance, until no bound moves."""
+
+        def __init__(self, total: int, weights):
+            self.total = total
+            self.weights = weights
+
+        def __call__(self, variables, domains, assignments, forwardcheck=False):
+            rest = self.total
+            free = []
+            for var, w in zip(variables, self.weights):
+                value = assignments.get(var)
+                if value is None:
+                    free.append((domains[var], w))
+                else:
+                    rest -= w * value
+            if not free:
+                return rest == 0
+            return _balance(free, rest, _hide if forwardcheck else None)
+
+        def preProcess(self, variables, domains, constraints, vconstraints):
+            free = [(domains[var], w) for var, w in zip(variables, self.weights)]
+            if all(dom for dom, _ in free) and not _balance(free, self.total, _remove):
+                for dom, _ in free:
+                    del dom[:]
+
+    class Implied(pc.Constraint):
+        """Redundant sums (the 45 rule) held over every variable, so that they add
+        to no cell's degree (the solver orders by degree before domain size). On
+        each assignment only the sums through the cell just assigned are run: the
+        solver inserts each assignment last in its dict. Being redundant, they
+        can only prune more; the model's own constraints decide every answer."""
+
+        def __init__(self, parts):
+            self.parts = parts
+            self.through: dict[int, list] = {}
+            for part in parts:
+                for cell in part[1]:
+                    self.through.setdefault(cell, []).append(part)
+
+        def __call__(self, variables, domains, assignments, forwardcheck=False):
+            if not assignments:
+                return True
+            for constraint, cells in self.through.get(next(reversed(assignments)), ()):
+                if not constraint(cells, domains, assignments, forwardcheck):
+                    return False
+            return True
+
+        def preProcess(self, variables, domains, constraints, vconstraints):
+            for constraint, cells in self.parts:
+                constraint.preProcess(cells, domains, constraints, vconstraints)
+
     return SimpleNamespace(pc=pc, Clock=Clock, Permutation=Permutation, Table=Table,
-                           ExactSum=ExactSum)
+                           ExactSum=ExactSum, Cage=Cage, LinearSum=LinearSum, Implied=Implied)
+
+
+def _hide(domain, value) -> None:
+    domain.hideValue(value)  # undone when the search backtracks
+
+
+def _remove(domain, value) -> None:
+    domain.remove(value)  # for good: before the search starts
+
+
+def _narrow(free, domains, rests, drop) -> bool:
+    """Cage forward checking over the free cells: `rests` are the value sets (bit
+    masks) the free cells must fill exactly. A set survives if every free cell can
+    take one of its values and its values are all covered; each free cell keeps
+    the values of the surviving sets, and a cell left with one value takes it from
+    the others. Repeats until nothing changes; False when nothing fits."""
+    doms = [domains[var] for var in free]
+    masks = [sum(1 << v for v in dom) for dom in doms]
+    while True:
+        fits = []
+        for rest in rests:
+            covered = 0
+            for mask in masks:
+                inside = mask & rest
+                if not inside:
+                    break
+                covered |= inside
+            else:
+                if covered == rest:
+                    fits.append(rest)
+        if not fits:
+            return False
+        changed = False
+        singles = 0
+        for i, mask in enumerate(masks):
+            keep = 0
+            for rest in fits:
+                keep |= rest
+            keep &= mask
+            if keep & (keep - 1) == 0:  # one value left: no other free cell may have it
+                if singles & keep:
+                    return False
+                singles |= keep
+            masks[i] = keep
+        if singles:
+            for i, mask in enumerate(masks):
+                if mask & (mask - 1):
+                    masks[i] = mask & ~singles
+        for dom, mask in zip(doms, masks):
+            if not mask:
+                return False
+            for value in dom[:]:
+                if not mask >> value & 1:
+                    drop(dom, value)
+                    changed = True
+        if not changed:
+            return True
+        rests = fits
+
+
+def _balance(free, rest: int, drop) -> bool:
+    """Bounds reasoning for sum(weight * value) == rest over free (domain, weight)
+    pairs; prunes with `drop` unless it is None. False when the sum cannot be met."""
+    while True:
+        lows = [min(w * v for v in dom) for dom, w in free]
+        highs = [max(w * v for v in dom) for dom, w in free]
+        low, high = sum(lows), sum(highs)
+        if not low <= rest <= high:
+            return False
+        if drop is None:
+            return True
+        changed = False
+        for (dom, w), lo, hi in zip(free, lows, highs):
+            floor, ceiling = rest - (high - hi), rest - (low - lo)
+            if floor <= lo and hi <= ceiling:
+                continue
+            for value in dom[:]:
+                if not floor <= w * value <= ceiling:
+                    drop(dom, value)
+                    changed = True
+            if not dom:
+                return False
+        if not changed:
+            return True
