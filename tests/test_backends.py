@@ -376,3 +376,96 @@ def test_backends_agree_on_random_puzzles(size, seed, blank_share):
     assert statuses != {Status.UNSOLVABLE}  # the grid it came from is a solution
     if statuses == {Status.UNIQUE}:
         assert {r.solution for r in answers.values()} == {tuple(grid)}
+
+
+# --- python-constraint's cage and sum constraints against brute force -------------
+
+def random_cages(rng, witness):
+    """Some cells split into random groups of 1..4; a group whose values differ in
+    `witness` becomes a killer cage (sum and all-different), others plain sums
+    (sometimes weighted). Some totals are off by one, so that few or no grids fit."""
+    cells = rng.sample(range(16), rng.choice([6, 10, 16]))
+    out = []
+    while cells:
+        size = rng.randint(1, 4)
+        group, cells = tuple(cells[:size]), cells[size:]
+        distinct = len({witness[c] for c in group}) == len(group)
+        coeffs = None
+        if not distinct and rng.random() < 0.5:
+            coeffs = tuple(rng.choice([-2, -1, 1, 2]) for _ in group)
+        total = sum(w * witness[c] for w, c in zip(coeffs or (1,) * len(group), group))
+        if rng.random() < 0.04:
+            total += rng.choice([-1, 1])
+        out.append(Sum(group, total=total, coeffs=coeffs))
+        if distinct and len(group) > 1:
+            out.append(AllDifferent(group))
+    return out
+
+
+@pytest.mark.parametrize("cages", [True, False])
+def test_python_constraint_cages_match_brute_force(cages):
+    """Killer cages (one cage constraint each, with the implied sums of the 45 rule),
+    sums inside a unit and bounds sums, over random candidate sets: exactly the
+    grids brute force keeps, with the cage constraints or the library's own."""
+    rng = random.Random(11)
+    engine = get("python-constraint")
+    grids = all_4x4_grids()
+    for _ in range(40):
+        witness = rng.choice(grids)
+        base = build_model(BLANK_4)
+        domains = [frozenset(rng.sample(range(1, 5), rng.randint(1, 3)) + [witness[c]])
+                   if rng.random() < 0.15 else dom for c, dom in enumerate(base.domains)]
+        extra = random_cages(rng, witness)
+        model = Model(BLANK_4, tuple(domains), base.constraints + tuple(extra))
+        expected = {g for g in grids if all(g[c] in domains[c] for c in range(16))
+                    and all(con.check(g) for con in extra)}
+        outcome = engine.search(model, Request(max_solutions=10**6, options={"cages": cages}))
+        assert outcome.exhausted
+        assert len(outcome.solutions) == len(set(outcome.solutions))
+        assert set(outcome.solutions) == expected, extra
+
+
+def test_python_constraint_cage_inside_a_row_keeps_the_row():
+    # A sum over two cells of a row gets the cage constraint; the row's own
+    # all-different (and its hidden singles) stays.
+    row = Sum((0, 1), total=3)
+    base = build_model(BLANK_4)
+    model = Model(BLANK_4, base.domains, base.constraints + (row,))
+    outcome = get("python-constraint").search(model, Request(max_solutions=10**6))
+    expected = {g for g in all_4x4_grids() if row.check(g)}
+    assert outcome.exhausted and set(outcome.solutions) == expected and len(expected) == 48
+
+
+@pytest.mark.parametrize("value", [False, "off"])
+def test_python_constraint_cages_off(value):
+    result = solve(EASY_9, "python-constraint", max_solutions=2, cages=value)
+    assert result.status is Status.UNIQUE
+
+
+def test_python_constraint_refuses_bad_cages():
+    with pytest.raises(BackendError, match="cages"):
+        solve(INKALA, "python-constraint", cages="sometimes")
+
+
+def test_python_constraint_cage_constraint_on_complete_and_partial_assignments():
+    """The cage constraint alone: a complete assignment passes exactly when its
+    values differ and make the total; forward checking after one assignment
+    leaves each other cell exactly the values some completion uses."""
+    from constraint import Domain
+
+    from cpsudoku.backends.pyconstraint import _library
+    cage = _library().Cage(7, 3, range(1, 5))
+    cells = ["a", "b", "c"]
+    for values in itertools.product(range(1, 5), repeat=3):
+        domains = {c: Domain(range(1, 5)) for c in cells}
+        expected = len(set(values)) == 3 and sum(values) == 7
+        assert cage(cells, domains, dict(zip(cells, values))) == expected, values
+    for first in range(1, 5):
+        domains = {c: Domain(range(1, 5)) for c in cells}
+        completions = [v for v in itertools.product(range(1, 5), repeat=3)
+                       if v[0] == first and len(set(v)) == 3 and sum(v) == 7]
+        survives = cage(cells, domains, {"a": first}, [domains["b"], domains["c"]])
+        assert survives == bool(completions), first
+        if completions:
+            assert sorted(domains["b"]) == sorted({v[1] for v in completions})
+            assert sorted(domains["c"]) == sorted({v[2] for v in completions})

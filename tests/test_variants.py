@@ -108,9 +108,8 @@ def killer_solutions(killers):
     return out
 
 
-# CP-SAT gives the reference answers above; python-constraint needs seconds a puzzle here.
-@pytest.mark.parametrize("backend", ["native", pytest.param("python-constraint",
-                                                            marks=pytest.mark.slow)])
+# CP-SAT gives the reference answers above.
+@pytest.mark.parametrize("backend", ["native", "python-constraint"])
 def test_killer_data_set(backend, killers, killer_solutions):
     for puzzle, expected in zip(killers, killer_solutions):
         result = solve(puzzle, usable(backend), max_solutions=2, time_limit=30)
