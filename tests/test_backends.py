@@ -402,11 +402,15 @@ def random_cages(rng, witness):
     return out
 
 
-@pytest.mark.parametrize("cages", [True, False])
-def test_python_constraint_cages_match_brute_force(cages):
+@pytest.mark.parametrize("cages,max_sets", [(True, None), (True, 1), (False, None)],
+                         ids=["cages", "bounds-only", "library"])
+def test_python_constraint_cages_match_brute_force(cages, max_sets, monkeypatch):
     """Killer cages (one cage constraint each, with the implied sums of the 45 rule),
     sums inside a unit and bounds sums, over random candidate sets: exactly the
-    grids brute force keeps, with the cage constraints or the library's own."""
+    grids brute force keeps, with the cage constraints, with bounds sums only
+    (as for cages with too many digit sets), or with the library's own."""
+    if max_sets is not None:
+        monkeypatch.setattr("cpsudoku.backends.pyconstraint.MAX_CAGE_SETS", max_sets)
     rng = random.Random(11)
     engine = get("python-constraint")
     grids = all_4x4_grids()

@@ -48,6 +48,7 @@ library's iterator.
 from __future__ import annotations
 
 import itertools
+import math
 import time
 from functools import cache
 from types import SimpleNamespace
@@ -59,6 +60,9 @@ from ..result import Outcome
 from .base import Backend, Request
 
 _CHECK_EVERY = 16  # assignments between two looks at the clock (each costs far more)
+# Cages whose candidate digit sets would number more (long cages on big grids:
+# 12 cells of 1..25 choose 5 million) keep the bounds sum and the all-different.
+MAX_CAGE_SETS = 20_000
 
 
 class _OutOfTime(Exception):
@@ -185,10 +189,11 @@ def _sum_constraint(lib, con: Sum, model: Model, groups, absorbed: set[frozenset
             raise _Unsatisfiable
         return None
     inside = set(cells)
-    if all(w == 1 for w in weights) and any(inside <= group for group in groups):
+    values = frozenset().union(*(model.domains[c] for c in cells))
+    if all(w == 1 for w in weights) and any(inside <= group for group in groups) \
+            and math.comb(len(values), len(cells)) <= MAX_CAGE_SETS:
         if len(cells) < model.size:
             absorbed.add(frozenset(cells))
-        values = frozenset().union(*(model.domains[c] for c in cells))
         return lib.Cage(con.total, len(cells), values), cells
     return lib.LinearSum(con.total, weights), cells
 
