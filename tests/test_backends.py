@@ -402,15 +402,17 @@ def random_cages(rng, witness):
     return out
 
 
-@pytest.mark.parametrize("cages,max_sets", [(True, None), (True, 1), (False, None)],
-                         ids=["cages", "bounds-only", "library"])
-def test_python_constraint_cages_match_brute_force(cages, max_sets, monkeypatch):
+@pytest.mark.parametrize("cages,settings", [
+    (True, {}), (True, {"EXACT_CELLS": 0}), (True, {"MAX_CAGE_SETS": 1}), (False, {})],
+    ids=["cages", "cages-approximate", "bounds-only", "library"])
+def test_python_constraint_cages_match_brute_force(cages, settings, monkeypatch):
     """Killer cages (one cage constraint each, with the implied sums of the 45 rule),
     sums inside a unit and bounds sums, over random candidate sets: exactly the
-    grids brute force keeps, with the cage constraints, with bounds sums only
-    (as for cages with too many digit sets), or with the library's own."""
-    if max_sets is not None:
-        monkeypatch.setattr("cpsudoku.backends.pyconstraint.MAX_CAGE_SETS", max_sets)
+    grids brute force keeps, with the cage constraints (exact supports, or the
+    cheaper approximation of long cages), with bounds sums only (as for cages
+    with too many digit sets), or with the library's own."""
+    for name, value in settings.items():
+        monkeypatch.setattr(f"cpsudoku.backends.pyconstraint.{name}", value)
     rng = random.Random(11)
     engine = get("python-constraint")
     grids = all_4x4_grids()

@@ -63,6 +63,7 @@ _CHECK_EVERY = 16  # assignments between two looks at the clock (each costs far 
 # Cages whose candidate digit sets would number more (long cages on big grids:
 # 12 cells of 1..25 choose 5 million) keep the bounds sum and the all-different.
 MAX_CAGE_SETS = 20_000
+EXACT_CELLS = 5  # free cells up to which a cage finds each value's support exactly
 
 
 class _OutOfTime(Exception):
@@ -439,13 +440,55 @@ def _remove(domain, value) -> None:
 
 
 def _narrow(free, domains, rests, drop) -> bool:
-    """Cage forward checking over the free cells: `rests` are the value sets (bit
-    masks) the free cells must fill exactly. A set survives if every free cell can
-    take one of its values and its values are all covered; each free cell keeps
-    the values of the surviving sets, and a cell left with one value takes it from
-    the others. Repeats until nothing changes; False when nothing fits."""
+    """Cage forward checking: the free cells must take exactly the values of one
+    of `rests` (bit masks), a different one each. Each free cell keeps the
+    values it takes in some way of doing so: found exactly for a few free cells,
+    else approximated (see `_covers`). False when no way is left."""
     doms = [domains[var] for var in free]
     masks = [sum(1 << v for v in dom) for dom in doms]
+    if len(masks) <= EXACT_CELLS:
+        kept = _supports(masks, rests)
+    else:
+        kept = _covers(masks, rests)
+    if kept is None:
+        return False
+    for dom, mask in zip(doms, kept):
+        for value in dom[:]:
+            if not mask >> value & 1:
+                drop(dom, value)
+    return True
+
+
+def _supports(masks, rests):
+    """For each cell, the values it holds in some assignment of all the values of
+    a set in `rests` to the cells, one each, within their masks; None if none."""
+    kept = [0] * len(masks)
+    last = len(masks)
+    chosen = []
+
+    def place(i, left):
+        if i == last:
+            for j, bit in enumerate(chosen):
+                kept[j] |= bit
+            return
+        options = masks[i] & left
+        while options:
+            bit = options & -options
+            options ^= bit
+            chosen.append(bit)
+            place(i + 1, left ^ bit)
+            chosen.pop()
+
+    for rest in rests:
+        place(0, rest)
+    return kept if any(kept) else None
+
+
+def _covers(masks, rests):
+    """A cheaper `_supports` for long cages: a set survives if every cell can take
+    one of its values and its values are all covered; each cell keeps the values
+    of the surviving sets, and a cell left with one value takes it from the
+    others. Repeats until nothing changes; None when no set survives."""
     while True:
         fits = []
         for rest in rests:
@@ -459,33 +502,22 @@ def _narrow(free, domains, rests, drop) -> bool:
                 if covered == rest:
                     fits.append(rest)
         if not fits:
-            return False
-        changed = False
+            return None
+        union = 0
+        for rest in fits:
+            union |= rest
+        kept = [mask & union for mask in masks]
         singles = 0
-        for i, mask in enumerate(masks):
-            keep = 0
-            for rest in fits:
-                keep |= rest
-            keep &= mask
-            if keep & (keep - 1) == 0:  # one value left: no other free cell may have it
-                if singles & keep:
-                    return False
-                singles |= keep
-            masks[i] = keep
+        for mask in kept:
+            if mask & (mask - 1) == 0:  # one value left (or none)
+                if singles & mask or not mask:
+                    return None
+                singles |= mask
         if singles:
-            for i, mask in enumerate(masks):
-                if mask & (mask - 1):
-                    masks[i] = mask & ~singles
-        for dom, mask in zip(doms, masks):
-            if not mask:
-                return False
-            for value in dom[:]:
-                if not mask >> value & 1:
-                    drop(dom, value)
-                    changed = True
-        if not changed:
-            return True
-        rests = fits
+            kept = [mask if mask & (mask - 1) == 0 else mask & ~singles for mask in kept]
+        if kept == masks:
+            return kept
+        masks, rests = kept, fits
 
 
 def _balance(free, rest: int, drop) -> bool:
