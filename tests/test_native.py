@@ -358,6 +358,14 @@ def test_naked_and_hidden_pairs_narrow_a_unit():
     assert cands[7] == cands[8] == mask_of((8, 9))  # hidden pair
 
 
+@pytest.mark.slow
+def test_a_minimal_25x25_puzzle_is_solved():
+    puzzle, _, _ = read_set("gecode_25x25")[6]
+    result = solve(grid_of(puzzle), "native", time_limit=300)
+    assert result.status.solved
+    assert is_solution(result.puzzle, result.solution)
+
+
 @pytest.mark.parametrize("name", ["pairs", "probing"])
 def test_big_grid_options_reject_nonsense(name):
     from cpsudoku.errors import BackendError
