@@ -67,7 +67,8 @@ def _switch(request: Request, name: str, auto: bool) -> bool:
 class NativeBackend(Backend):
     name: ClassVar[str] = "native"
     description: ClassVar[str] = ("pure-Python engine: bitmask candidates, naked/hidden singles, "
-                                  "locked candidates; on big grids pairs, dual branching and probing")
+                                  "locked candidates; on big grids pairs, dual branching "
+                                  "and probing")
     native_kinds: ClassVar[frozenset[str]] = frozenset(KINDS)
     supports_trace: ClassVar[bool] = True
     option_names: ClassVar[frozenset[str]] = frozenset({"locked_candidates", "pairs", "probing"})
