@@ -137,12 +137,7 @@ def _kind(body: str) -> str:
 
 
 def _load_variant(text: str, source: str) -> list[Puzzle]:
-    try:
-        from . import puzzlefile
-    except ModuleNotFoundError as exc:
-        if exc.name != f"{__package__}.puzzlefile":
-            raise
-        raise ParseError("variant puzzle files are not supported", source, 1) from None
+    from . import puzzlefile  # imported on demand: plain grids never need it
     return puzzlefile.load(text, source=source)
 
 

@@ -4,7 +4,6 @@ and the round trip through every renderer."""
 from __future__ import annotations
 
 import gzip
-import importlib.util
 import io
 import json
 import random
@@ -436,12 +435,6 @@ def test_variant_files_go_to_puzzlefile(monkeypatch):
                  "N4IgzglgXgpiBcBOANCA5gJwgEwQbTwBYAA2hgCd4B6ADgEYs8BvAX1gEMBdN"):
         assert parse(text, source="v.json")[0].givens == values(WIKI)
     assert len(seen) == 7 and seen[0] == ('{"cages": ', "v.json")
-
-
-@pytest.mark.skipif(importlib.util.find_spec("cpsudoku.puzzlefile") is not None,
-                    reason="the variant puzzle file module is installed")
-def test_variant_files_without_puzzlefile():
-    assert "variant puzzle files are not supported" in str(error('{"cages": []}'))
 
 
 # --- error messages --------------------------------------------------------------------
