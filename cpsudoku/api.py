@@ -13,7 +13,7 @@ import time
 
 from . import backends
 from .backends.base import Request
-from .errors import BackendError, ModelError, UsageError
+from .errors import ModelError, UsageError
 from .model import build_model, find_conflicts, lower_for
 from .parse import parse_one
 from .puzzle import Puzzle
@@ -63,10 +63,7 @@ def solve(puzzle, backend: str = "native", *, max_solutions: int = 1,
                                             backend=engine.name,
                                             elapsed=time.monotonic() - started, puzzle=puzzle)
         model = model.with_domains(reduced)
-    try:
-        model = lower_for(model, engine.native_kinds)
-    except BackendError as exc:
-        raise BackendError(f"backend {engine.name!r}: {exc}") from None
+    model = lower_for(model, engine.native_kinds, f"backend {engine.name!r}")
     outcome = engine.search(model, request)
     return finish(outcome, backend=engine.name, max_solutions=max_solutions,
                   elapsed=time.monotonic() - started, puzzle=puzzle)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Collection
 
 from .constraints import AllDifferent, Constraint, InSet
+from .errors import BackendError
 from .puzzle import Puzzle
 
 
@@ -111,7 +112,7 @@ def _mask(domain: frozenset[int]) -> int:
     return m
 
 
-def lower_for(model: Model, native_kinds: Collection[str]) -> Model:
+def lower_for(model: Model, native_kinds: Collection[str], backend: str = "this backend") -> Model:
     """Decompose every constraint whose kind the backend does not handle natively."""
     if all(con.kind in native_kinds for con in model.constraints):
         return model
@@ -122,8 +123,7 @@ def lower_for(model: Model, native_kinds: Collection[str]) -> Model:
         else:
             pieces = con.decompose(model.domains)
             if not all(p.kind in native_kinds for p in pieces):
-                from .errors import BackendError
                 raise BackendError(f"{con.describe()} ({con.kind}) cannot be expressed "
-                                   f"for this backend")
+                                   f"for {backend}")
             out.extend(pieces)
     return replace(model, constraints=tuple(out))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Iterable, Protocol, Sequence, runtime_checkable
+from typing import Iterable, Protocol, Sequence
 
 from .constraints import AllDifferent, Constraint
 from .errors import ModelError
@@ -12,7 +12,6 @@ from .geometry import Geometry, boxed
 from .symbols import line
 
 
-@runtime_checkable
 class Rule(Protocol):
     """A variant rule: yields constraints for a geometry. Adding one never touches a backend.
 
@@ -90,8 +89,3 @@ class Puzzle:
 
     def label(self) -> str:
         return self.name or self.source or self.line()
-
-
-def require_rule(rule) -> None:
-    if not isinstance(rule, Rule):
-        raise ModelError(f"{rule!r} is not a rule (needs .name and .constraints(geometry))")
