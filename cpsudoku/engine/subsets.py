@@ -9,6 +9,15 @@
   value) pair by the number of cells of the unit where the value can still
   go. A value with two places is as good a binary choice as a two-candidate
   cell and usually propagates further, so it is preferred.
+
+Measured on the 25x25 minimal puzzles and not kept, because none solved more
+of them within a minute: matching-based (Regin) all-different filtering (half
+the nodes at several times the cost per node), failure-weighted branching
+(dom/wdeg), randomized restarts on a Luby schedule, constructive disjunction
+over the two probes of a cell, and ordering a cell's two values by what their
+probes placed. The first puzzle of the set is still unsolved after 15 minutes
+and 114,000 nodes; CP-SAT, which learns clauses from its failures, solves
+every one of them.
 """
 
 from __future__ import annotations
