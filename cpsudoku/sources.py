@@ -39,6 +39,10 @@ def read_puzzles(arg, *, size=None, box=None) -> list[Puzzle]:
         return parse(read_file(path), size=size, box=box, source=arg_text)
     if looks_inline(arg_text):
         return parse(arg_text, size=size, box=box, source="<argument>")
+    cells = _inline_cells(arg_text)
+    if cells is not None and any(ch.isdigit() or ch in BLANKS for ch in arg_text):
+        raise SourceError(f"no such file: {arg_text} (as an inline grid it has {cells} "
+                          f"cells; the smallest grid has 16)", arg_text)
     raise SourceError(f"no such file: {arg_text}", arg_text)
 
 
@@ -48,8 +52,16 @@ def looks_inline(arg: str) -> bool:
     stripped = arg.strip()
     if stripped.startswith(("{", "[")) or "?load=" in stripped:
         return True
-    return set(stripped) <= _GRID_CHARS and sum(ch in ALPHABET or ch in ALPHABET.lower()
-                                                or ch in BLANKS for ch in stripped) >= 16
+    cells = _inline_cells(stripped)
+    return cells is not None and cells >= 16
+
+
+def _inline_cells(arg: str) -> int | None:
+    """How many cells `arg` would have as a grid, or None if it holds other characters."""
+    stripped = arg.strip()
+    if not stripped or not set(stripped) <= _GRID_CHARS:
+        return None
+    return sum(ch in ALPHABET or ch in ALPHABET.lower() or ch in BLANKS for ch in stripped)
 
 
 def read_file(path) -> str:

@@ -399,6 +399,14 @@ def test_a_missing_file_name_is_not_read_as_a_grid():
             read_puzzles(name)
 
 
+def test_a_too_short_inline_grid_says_so():
+    with pytest.raises(ParseError) as info:
+        read_puzzles("1.3.5")
+    assert str(info.value) == ("no such file: 1.3.5 (as an inline grid it has 5 cells; "
+                               "the smallest grid has 16)")
+    assert info.value.exit_code == ExitCode.BAD_INPUT
+
+
 def test_missing_directory_and_undecodable_sources(tmp_path):
     with pytest.raises(ParseError) as info:
         read_puzzles(str(tmp_path / "nope.txt"))
