@@ -409,7 +409,7 @@ def bench(ctx: typer.Context):
     """Benchmark a backend over the public data sets, checking every answer; prints a
     table per set (`cpsudoku bench --help` for the options)."""
     from .bench import main as bench_main
-    code = bench_main(list(ctx.args))
+    code = bench_main(list(ctx.args), prog="cpsudoku bench")
     raise typer.Exit(code or 0)
 
 

@@ -30,8 +30,8 @@ SUBFOLDERS = ("classic", "sizes", "variants")
 REFERENCE_MAX_SIZE = 16  # the reference has no time limit; 25x25 minimal puzzles defeat it
 
 
-class DataNotFound(CpsudokuError):
-    pass
+class DataError(CpsudokuError):
+    """The data folder or a set is missing, or a set's file is malformed."""
 
 
 # --- data -------------------------------------------------------------------------
@@ -42,7 +42,7 @@ def find_data_dir(explicit: str | Path | None = None) -> Path:
     if explicit is not None:
         path = Path(explicit)
         if not path.is_dir():
-            raise DataNotFound(f"data folder {path} does not exist")
+            raise DataError(f"data folder {path} does not exist")
         return path
     repo_root = Path(__file__).resolve().parents[2]
     tried = []
@@ -51,7 +51,7 @@ def find_data_dir(explicit: str | Path | None = None) -> Path:
         tried.append(str(path))
         if path.is_dir():
             return path
-    raise DataNotFound("puzzle data not found (looked in " + ", ".join(tried)
+    raise DataError("puzzle data not found (looked in " + ", ".join(tried)
                        + "); give its folder with --data DIR")
 
 
@@ -73,23 +73,36 @@ def load_set(data_dir: Path, name: str, limit: int | None = None) -> list[tuple[
         sol = folder / f"{name}.sol"
         if sol.is_file() and (folder / f"{name}.txt").is_file():
             puzzles = _lines(folder / f"{name}.txt")
-            answers = [a.split(",") for a in _lines(sol)]
+            answers = [_answer(sol, k, line) for k, line in enumerate(_lines(sol), 1)]
             if len(puzzles) != len(answers):
-                raise CpsudokuError(f"{name}: {len(puzzles)} puzzles but {len(answers)} "
-                                    f"solution lines")
-            rows = [(p, a[0], int(a[1])) for p, a in zip(puzzles, answers)]
+                raise DataError(f"{name}: {len(puzzles)} puzzles but {len(answers)} "
+                                   f"solution lines")
+            rows = [(p, a, n) for p, (a, n) in zip(puzzles, answers)]
             return rows[:limit] if limit else rows
         table = folder / f"{name}.csv"
         if table.is_file():
             rows = []
             with table.open(newline="") as f:
-                for rec in csv.DictReader(f):
-                    rows.append((rec["puzzle"], rec["solution"], int(rec.get("nsol") or 1)))
+                for k, rec in enumerate(csv.DictReader(f), 2):
+                    try:
+                        rows.append((rec["puzzle"], rec["solution"], int(rec.get("nsol") or 1)))
+                    except (KeyError, TypeError, ValueError):
+                        raise DataError(f"{table}:{k}: expected the columns puzzle, "
+                                           f"solution and an optional nsol") from None
                     if limit and len(rows) >= limit:
                         break
             return rows
-    raise DataNotFound(f"no data set {name!r} in {data_dir}; choose from: "
+    raise DataError(f"no data set {name!r} in {data_dir}; choose from: "
                        + ", ".join(set_names(data_dir)))
+
+
+def _answer(path: Path, number: int, line: str) -> tuple[str, int]:
+    """A solution line `SOLUTION,COUNT` (the count capped as the set records it)."""
+    solution, _, count = line.partition(",")
+    if not count.strip().isdigit():
+        raise DataError(f"{path}: solution line {number}: expected SOLUTION,COUNT, "
+                           f"not {line[:40]!r}")
+    return solution, int(count)
 
 
 def _lines(path: Path) -> list[str]:
@@ -267,17 +280,38 @@ def table_of(report: SetReport, *, mode: str = "api", count: bool = False):
 
 # --- command line -----------------------------------------------------------------
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m cpsudoku.bench",
-                                     description=__doc__.split("\n")[0])
+DEFAULT_TIME_LIMIT = 60.0  # seconds per puzzle, so that a run always ends
+
+
+def _positive(kind):
+    def convert(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        if not value > 0:
+            raise argparse.ArgumentTypeError(f"must be more than 0, not {text}")
+        return value
+    return convert
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, as everywhere in cpsudoku (argparse adds usage)
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def main(argv=None, prog: str = "python -m cpsudoku.bench") -> int:
+    parser = _Parser(prog=prog, description=__doc__.split("\n")[0])
     parser.add_argument("--backend", default="native", help="backend to measure (default: native)")
     parser.add_argument("--sets", default=",".join(DEFAULT_SETS),
                         help="comma-separated data sets (default: %(default)s)")
-    parser.add_argument("--limit", type=int, default=None, help="first K puzzles of each set")
+    parser.add_argument("--limit", type=_positive(int), default=None,
+                        help="first K puzzles of each set")
     parser.add_argument("--reference", action=argparse.BooleanOptionalAction, default=True,
                         help="also run the Norvig-style reference solver (default: on)")
-    parser.add_argument("--time-limit", type=float, default=None,
-                        help="seconds per puzzle (default: none)")
+    parser.add_argument("--time-limit", type=_positive(float), default=DEFAULT_TIME_LIMIT,
+                        help="seconds per puzzle; a puzzle that runs out counts as unsolved "
+                             "(default: %(default)g)")
     parser.add_argument("--mode", choices=("api", "direct"), default="api",
                         help="time cpsudoku.api.solve, or only the backend's search on "
                              "prepared models")
@@ -295,6 +329,6 @@ def main(argv=None) -> int:
                       time_limit=args.time_limit, data=args.data, mode=args.mode, count=args.count)
     except CpsudokuError as exc:
         import sys
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"{prog}: error: {exc}", file=sys.stderr)
         return getattr(exc, "exit_code", 5)
     return 0 if all(r.backend.correct == r.backend.puzzles for r in reports) else 1
