@@ -52,7 +52,7 @@ def find_data_dir(explicit: str | Path | None = None) -> Path:
         if path.is_dir():
             return path
     raise DataError("puzzle data not found (looked in " + ", ".join(tried)
-                       + "); give its folder with --data DIR")
+                    + "); give its folder with --data DIR")
 
 
 def set_names(data_dir: Path) -> list[str]:
@@ -76,7 +76,7 @@ def load_set(data_dir: Path, name: str, limit: int | None = None) -> list[tuple[
             answers = [_answer(sol, k, line) for k, line in enumerate(_lines(sol), 1)]
             if len(puzzles) != len(answers):
                 raise DataError(f"{name}: {len(puzzles)} puzzles but {len(answers)} "
-                                   f"solution lines")
+                                f"solution lines")
             rows = [(p, a, n) for p, (a, n) in zip(puzzles, answers)]
             return rows[:limit] if limit else rows
         table = folder / f"{name}.csv"
@@ -88,12 +88,12 @@ def load_set(data_dir: Path, name: str, limit: int | None = None) -> list[tuple[
                         rows.append((rec["puzzle"], rec["solution"], int(rec.get("nsol") or 1)))
                     except (KeyError, TypeError, ValueError):
                         raise DataError(f"{table}:{k}: expected the columns puzzle, "
-                                           f"solution and an optional nsol") from None
+                                        f"solution and an optional nsol") from None
                     if limit and len(rows) >= limit:
                         break
             return rows
     raise DataError(f"no data set {name!r} in {data_dir}; choose from: "
-                       + ", ".join(set_names(data_dir)))
+                    + ", ".join(set_names(data_dir)))
 
 
 def _answer(path: Path, number: int, line: str) -> tuple[str, int]:
@@ -101,7 +101,7 @@ def _answer(path: Path, number: int, line: str) -> tuple[str, int]:
     solution, _, count = line.partition(",")
     if not count.strip().isdigit():
         raise DataError(f"{path}: solution line {number}: expected SOLUTION,COUNT, "
-                           f"not {line[:40]!r}")
+                        f"not {line[:40]!r}")
     return solution, int(count)
 
 
