@@ -10,6 +10,8 @@ import re
 import pytest
 from typer.testing import CliRunner
 
+from cpsudoku import backends
+from cpsudoku.backends.base import Backend
 from cpsudoku.bench import main, run
 from cpsudoku.cli import app
 
@@ -103,6 +105,38 @@ def test_the_cli_runs_the_benchmark(tmp_path):
                                       "--no-reference"])
     assert result.exit_code == 0, result.output
     assert "mini (first solution" in result.output
+
+
+class _InterruptedBackend(Backend):
+    """Test-only: solves like native until the user presses Ctrl-C during its
+    third puzzle (its fourth search, after the untimed warm-up)."""
+
+    name = "interrupted"
+    description = "raises KeyboardInterrupt on its third puzzle"
+    calls = 0
+
+    def search(self, model, request):
+        type(self).calls += 1
+        if type(self).calls == 4:
+            raise KeyboardInterrupt
+        return backends.get("native").search(model, request)
+
+
+def test_an_interrupted_run_reports_what_finished(data_dir, capsys):
+    backends.register("interrupted", _InterruptedBackend)
+    try:
+        code = main(["--sets", "norvig_hardest,norvig_top95", "--backend", "interrupted",
+                     "--data", str(data_dir)], prog="cpsudoku bench")
+    finally:
+        backends.unregister("interrupted")
+    captured = capsys.readouterr()
+    assert code == 130
+    assert "norvig_hardest (first solution, timed through api), interrupted after 2" in captured.out
+    assert "norvig_top95" not in captured.out  # the run stops at the interruption
+    row = next(line for line in captured.out.splitlines() if "interrupted │" in line)
+    assert [cell.strip() for cell in row.split("│")[2:5]] == ["2", "2", "2"]
+    assert captured.err == ("cpsudoku bench: interrupted in norvig_hardest after 2 puzzle(s); "
+                            "the tables above cover what finished\n")
 
 
 class _no_exit:

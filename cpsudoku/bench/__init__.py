@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import csv
 import statistics
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -126,6 +127,7 @@ class Figures:
     solved: int = 0
     correct: int = 0
     times: list[float] = field(default_factory=list)  # seconds per puzzle
+    interrupted: bool = False  # stopped by Ctrl-C: the figures cover what finished
 
     @property
     def total(self) -> float:
@@ -194,24 +196,29 @@ def measure_backend(rows, backend: str, *, mode: str = "api", count: bool = Fals
         solve(puzzle_of(rows[0][0]), backend, max_solutions=max_solutions, time_limit=time_limit)
     if mode == "direct":
         prepared = [lower_for(build_model(puzzle_of(p)), engine.native_kinds) for p, _, _ in rows]
-    for i, (line, expected, nsol) in enumerate(rows):
-        if mode == "direct":
-            model = prepared[i]
-            t0 = clock()
-            outcome = engine.search(model, Request(max_solutions, time_limit))
-            elapsed = clock() - t0
-            result = finish(outcome, backend=backend, max_solutions=max_solutions, elapsed=elapsed)
-        else:
-            puzzle = puzzle_of(line)
-            t0 = clock()
-            result = solve(puzzle, backend, max_solutions=max_solutions, time_limit=time_limit)
-            elapsed = clock() - t0
-        fig.times.append(elapsed)
-        if result.status.solved:
-            fig.solved += 1
-        if _correct(line, expected, nsol, result.solution,
-                    result.status.value if count else None):
-            fig.correct += 1
+    try:
+        for i, (line, expected, nsol) in enumerate(rows):
+            if mode == "direct":
+                model = prepared[i]
+                t0 = clock()
+                outcome = engine.search(model, Request(max_solutions, time_limit))
+                elapsed = clock() - t0
+                result = finish(outcome, backend=backend, max_solutions=max_solutions,
+                                elapsed=elapsed)
+            else:
+                puzzle = puzzle_of(line)
+                t0 = clock()
+                result = solve(puzzle, backend, max_solutions=max_solutions,
+                               time_limit=time_limit)
+                elapsed = clock() - t0
+            correct = _correct(line, expected, nsol, result.solution,
+                               result.status.value if count else None)
+            fig.times.append(elapsed)
+            fig.solved += int(result.status.solved)
+            fig.correct += int(correct)
+    except KeyboardInterrupt:  # keep what finished; `run` reports it and stops
+        fig.interrupted = True
+        fig.puzzles = len(fig.times)
     return fig
 
 
@@ -250,18 +257,32 @@ def run(sets=DEFAULT_SETS, backend: str = "native", *, limit: int | None = None,
     for name, rows in loaded:
         fig = measure_backend(rows, backend, mode=mode, count=count, time_limit=time_limit)
         ref = None
-        if reference and rows and len(rows[0][0]) <= REFERENCE_MAX_SIZE ** 2:
+        if reference and rows and not fig.interrupted and len(rows[0][0]) <= REFERENCE_MAX_SIZE ** 2:
             ref = measure_reference(rows)
         report = SetReport(name, fig, ref)
         reports.append(report)
         console.print(table_of(report, mode=mode, count=count))
+        if fig.interrupted:
+            raise BenchInterrupted(reports)
     return reports
+
+
+class BenchInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a run; `reports` holds every set measured so far, the last one
+    up to the puzzle that was interrupted (its table is already printed)."""
+
+    def __init__(self, reports):
+        super().__init__()
+        self.reports = reports
 
 
 def table_of(report: SetReport, *, mode: str = "api", count: bool = False):
     from rich.table import Table
     what = "count to 2" if count else "first solution"
-    table = Table(title=f"{report.name} ({what}, timed through {mode})", title_justify="left")
+    title = f"{report.name} ({what}, timed through {mode})"
+    if report.backend.interrupted:
+        title += f", interrupted after {report.backend.puzzles} puzzle(s)"
+    table = Table(title=title, title_justify="left")
     for col in ("solver", "puzzles", "solved", "correct", "mean ms", "median ms", "max ms",
                 "puzzles/s", "speed-up"):
         table.add_column(col, justify="left" if col == "solver" else "right")
@@ -328,7 +349,11 @@ def main(argv=None, prog: str = "python -m cpsudoku.bench") -> int:
         reports = run(args.sets, args.backend, limit=args.limit, reference=args.reference,
                       time_limit=args.time_limit, data=args.data, mode=args.mode, count=args.count)
     except CpsudokuError as exc:
-        import sys
         print(f"{prog}: error: {exc}", file=sys.stderr)
         return getattr(exc, "exit_code", 5)
+    except BenchInterrupted as stop:
+        last = stop.reports[-1]
+        print(f"{prog}: interrupted in {last.name} after {last.backend.puzzles} puzzle(s); "
+              f"the tables above cover what finished", file=sys.stderr)
+        return 130
     return 0 if all(r.backend.correct == r.backend.puzzles for r in reports) else 1
