@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import CpsudokuError
+from ..errors import CpsudokuError, UsageError
 from ..symbols import value_of
 
 DEFAULT_SETS = ("norvig_top95", "norvig_hardest", "forum_hardest_1106", "magictour_top1465",
@@ -249,6 +249,8 @@ def run(sets=DEFAULT_SETS, backend: str = "native", *, limit: int | None = None,
     data_dir = find_data_dir(data)
     if isinstance(sets, str):
         sets = [s.strip() for s in sets.split(",") if s.strip()]
+    if not sets:
+        raise UsageError("no data set given (--sets NAME[,NAME...]; --list shows them)")
     loaded = [(name, load_set(data_dir, name, limit)) for name in sets]  # fail early on a bad name
     if console is None:
         from rich.console import Console
