@@ -23,3 +23,28 @@ def read_set(name: str, limit: int | None = None) -> list[tuple[str, str, int]]:
         pytest.skip(f"puzzle data not found at {DATA_DIR}")
     from cpsudoku.bench import load_set
     return load_set(DATA_DIR, name, limit)
+
+
+@pytest.fixture
+def interrupting_backend():
+    """A backend named `interrupted` that solves like native until the user presses
+    Ctrl-C during its search number `stop_at` (counting the untimed warm-up that
+    batch commands do first); registered for the test only."""
+    from cpsudoku import backends
+    from cpsudoku.backends.base import Backend
+
+    class Interrupting(Backend):
+        name = "interrupted"
+        description = "raises KeyboardInterrupt on a chosen search"
+        stop_at = 3
+        calls = 0
+
+        def search(self, model, request):
+            type(self).calls += 1
+            if type(self).calls == self.stop_at:
+                raise KeyboardInterrupt
+            return backends.get("native").search(model, request)
+
+    backends.register("interrupted", Interrupting)
+    yield Interrupting
+    backends.unregister("interrupted")

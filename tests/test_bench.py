@@ -10,8 +10,6 @@ import re
 import pytest
 from typer.testing import CliRunner
 
-from cpsudoku import backends
-from cpsudoku.backends.base import Backend
 from cpsudoku.bench import main, run
 from cpsudoku.cli import app
 
@@ -109,28 +107,10 @@ def test_the_cli_runs_the_benchmark(tmp_path):
     assert "mini (first solution" in result.output
 
 
-class _InterruptedBackend(Backend):
-    """Test-only: solves like native until the user presses Ctrl-C during its
-    third puzzle (its fourth search, after the untimed warm-up)."""
-
-    name = "interrupted"
-    description = "raises KeyboardInterrupt on its third puzzle"
-    calls = 0
-
-    def search(self, model, request):
-        type(self).calls += 1
-        if type(self).calls == 4:
-            raise KeyboardInterrupt
-        return backends.get("native").search(model, request)
-
-
-def test_an_interrupted_run_reports_what_finished(data_dir, capsys):
-    backends.register("interrupted", _InterruptedBackend)
-    try:
-        code = main(["--sets", "norvig_hardest,norvig_top95", "--backend", "interrupted",
-                     "--data", str(data_dir)], prog="cpsudoku bench")
-    finally:
-        backends.unregister("interrupted")
+def test_an_interrupted_run_reports_what_finished(data_dir, capsys, interrupting_backend):
+    interrupting_backend.stop_at = 4  # warm-up, puzzles 1 and 2, then Ctrl-C on puzzle 3
+    code = main(["--sets", "norvig_hardest,norvig_top95", "--backend", "interrupted",
+                 "--data", str(data_dir)], prog="cpsudoku bench")
     captured = capsys.readouterr()
     assert code == 130
     assert "norvig_hardest (first solution, timed through api), interrupted after 2" in captured.out

@@ -302,31 +302,13 @@ def test_backend_specific_option():
     assert "KEY=VALUE" in one_error_line(malformed)
 
 
-class _InterruptedBackend(Backend):
-    """Test-only: solves like native until its second puzzle (its third search, after
-    the untimed warm-up), where the user presses Ctrl-C."""
-
-    name = "interrupted"
-    description = "raises KeyboardInterrupt on its second puzzle"
-    calls = 0
-
-    def search(self, model, request):
-        type(self).calls += 1
-        if type(self).calls == 3:
-            raise KeyboardInterrupt
-        return backends.get("native").search(model, request)
-
-
-def test_interrupted_compare_keeps_finished_rows(tmp_path):
-    backends.register("interrupted", _InterruptedBackend)
-    try:
-        puzzles = tmp_path / "p.txt"
-        puzzles.write_text(f"{INKALA}\n{INKALA}\n{INKALA}\n")
-        csv_path = tmp_path / "rows.csv"
-        result = run("compare", str(puzzles), "--backends", "native,interrupted",
-                     "--csv", str(csv_path))
-    finally:
-        backends.unregister("interrupted")
+def test_interrupted_compare_keeps_finished_rows(tmp_path, interrupting_backend):
+    interrupting_backend.stop_at = 3  # warm-up, puzzle 1, then Ctrl-C on puzzle 2
+    puzzles = tmp_path / "p.txt"
+    puzzles.write_text(f"{INKALA}\n{INKALA}\n{INKALA}\n")
+    csv_path = tmp_path / "rows.csv"
+    result = run("compare", str(puzzles), "--backends", "native,interrupted",
+                 "--csv", str(csv_path))
     assert result.exit_code == 130
     assert "interrupted after 1 puzzle" in result.stderr
     assert len(csv_path.read_text().strip().splitlines()) == 1 + 2  # header + puzzle 1 twice
