@@ -6,8 +6,8 @@ it can judge every backend's answers.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from .constraints import AllDifferent, InSet
 from .puzzle import Puzzle

@@ -23,9 +23,9 @@ import csv
 import json
 import math
 import statistics
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence
 
 from . import backends as registry
 from .api import solve

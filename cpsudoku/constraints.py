@@ -17,8 +17,9 @@ cell domains when the model is built.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar, Sequence
+from typing import ClassVar
 
 Cells = tuple[int, ...]
 
@@ -39,7 +40,7 @@ class Constraint:
     def holds(self, values: Sequence[int]) -> bool:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def decompose(self, domains: Sequence[frozenset[int]]) -> list["Allowed"]:
+    def decompose(self, domains: Sequence[frozenset[int]]) -> list[Allowed]:
         """Default decomposition: one table of every satisfying tuple."""
         choices = [sorted(domains[c]) for c in self.cells]
         tuples = tuple(t for t in itertools.product(*choices) if self.holds(t))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cache, cached_property
 
 from .errors import ModelError
 from .symbols import MAX_SIZE
@@ -104,7 +104,7 @@ def cell_name(cell: int, size: int) -> str:
     return f"r{cell // size + 1}c{cell % size + 1}"
 
 
-@lru_cache(maxsize=None)
+@cache
 def boxed(size: int, box: tuple[int, int] | None = None) -> Geometry:
     """The standard geometry of a size with rectangular boxes (inferred if not given)."""
     if size < 1 or size > MAX_SIZE:

@@ -7,8 +7,8 @@ search; `lower_for` decomposes what a backend cannot handle natively.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, replace
-from typing import Collection
 
 from .constraints import AllDifferent, Constraint, InSet
 from .errors import BackendError
@@ -25,7 +25,7 @@ class Model:
     def size(self) -> int:
         return self.puzzle.geometry.size
 
-    def with_domains(self, domains) -> "Model":
+    def with_domains(self, domains) -> Model:
         return replace(self, domains=tuple(domains))
 
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Iterable, Protocol, Sequence
+from typing import Protocol
 
 from .constraints import AllDifferent, Constraint
 from .errors import ModelError
@@ -63,7 +64,7 @@ class Puzzle:
 
     @classmethod
     def from_values(cls, values: Sequence[int], size: int | None = None,
-                    box: tuple[int, int] | None = None, rules: Sequence = (), **kw) -> "Puzzle":
+                    box: tuple[int, int] | None = None, rules: Sequence = (), **kw) -> Puzzle:
         if size is None:
             size = int(round(len(values) ** 0.5))
         return cls(boxed(size, box), tuple(values), tuple(rules), **kw)
@@ -81,7 +82,7 @@ class Puzzle:
             object.__setattr__(self, "_constraints", cached)
         return cached
 
-    def with_rules(self, rules: Sequence) -> "Puzzle":
+    def with_rules(self, rules: Sequence) -> Puzzle:
         return replace(self, rules=self.rules + tuple(rules))
 
     def line(self) -> str:

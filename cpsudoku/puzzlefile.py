@@ -78,14 +78,15 @@ from __future__ import annotations
 import json
 import re
 import tomllib
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from . import rules as R
-from .rules import cells as cellrefs
 from .errors import CpsudokuError, ModelError, ParseError
 from .geometry import Geometry, boxed, infer_box, irregular, parse_box, regions_from_labels
 from .lzstring import decompress_from_base64
 from .puzzle import Puzzle
+from .rules import cells as cellrefs
 from .symbols import ALPHABET, line, value_of
 
 ELEMENT_KEYS = ("cages", "little_killers", "thermometers", "arrows", "odd", "even",

@@ -15,7 +15,8 @@ import math
 
 from .geometry import Geometry, boxed
 from .result import Result, Status
-from .symbols import ALPHABET, line as symbols_line
+from .symbols import ALPHABET
+from .symbols import line as symbols_line
 
 GRID_FORMATS = ("pretty", "line", "numbers", "json", "jsonl")
 RESULT_FORMATS = ("pretty", "line", "json", "jsonl")

@@ -17,6 +17,7 @@ import sys
 import time
 
 import pytest
+from conftest import read_set
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -27,8 +28,6 @@ from cpsudoku.constraints import AllDifferent, Allowed, Less, Sum
 from cpsudoku.model import Model, build_model, lower_for
 from cpsudoku.result import Status
 from cpsudoku.symbols import line
-
-from conftest import read_set
 
 BACKENDS = ["native", "naive", "python-constraint", "cpsat"]
 

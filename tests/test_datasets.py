@@ -7,12 +7,11 @@ both the solution and the capped solution count are checked.
 from __future__ import annotations
 
 import pytest
+from conftest import read_set
 
 from cpsudoku import solve
 from cpsudoku.bench import puzzle_of
 from cpsudoku.symbols import line
-
-from conftest import read_set
 
 
 def assert_matches(rows, name):

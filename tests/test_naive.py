@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import random
 
+from conftest import read_set
+from test_native import blanked, random_grid
+
 from cpsudoku import is_solution, solve
 from cpsudoku.bench import puzzle_of
 from cpsudoku.geometry import boxed
 from cpsudoku.puzzle import Puzzle
 from cpsudoku.symbols import line
-
-from conftest import read_set
-from test_native import blanked, random_grid
 
 
 def test_solves_easy_puzzles():

@@ -6,6 +6,7 @@ import itertools
 import random
 
 import pytest
+from conftest import read_set
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -17,8 +18,6 @@ from cpsudoku.geometry import boxed, infer_box
 from cpsudoku.model import build_model
 from cpsudoku.puzzle import Puzzle
 from cpsudoku.symbols import line
-
-from conftest import read_set
 
 INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
 INKALA_SOLUTION = ("812753649943682175675491283"

@@ -9,13 +9,13 @@ guess. It is independent of the native engine on purpose.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from ..geometry import boxed
 from ..symbols import ALPHABET
 
 
-@lru_cache(maxsize=None)
+@cache
 def vocabulary(size: int):
     """squares, units (per square) and peers (per square) of a boxed size x size grid."""
     geometry = boxed(size)

@@ -24,6 +24,7 @@ import time
 from .plan import Plan
 from .subsets import make_dual_choose, make_pairs, make_probe
 
+
 class Timeout(Exception):
     pass
 

@@ -19,11 +19,11 @@ Two families:
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Iterable
 from importlib import resources
-from typing import Iterable
 
 from ..errors import ModelError
-from .dots import GreaterThan, Kropki, Mark, XV
+from .dots import XV, GreaterThan, Kropki, Mark
 from .killer import Cage, Clue, Killer, LittleKiller
 from .lines import Arrow, Arrows, Thermometers
 from .parity import Parity

@@ -7,7 +7,7 @@ grid (r10c1 on a 9x9) can still be named in the error that rejects it.
 from __future__ import annotations
 
 import re
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from ..errors import ModelError
 from ..geometry import Geometry

@@ -6,8 +6,9 @@ pair without a marking must not satisfy what a marking would have said.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import ClassVar, Iterable
+from typing import ClassVar
 
 from ..constraints import Allowed, Less, Sum
 from ..errors import ModelError
@@ -28,7 +29,7 @@ class Mark:
     value: int | None = None
 
     @classmethod
-    def of(cls, kind: str, cells, value: int | None = None) -> "Mark":
+    def of(cls, kind: str, cells, value: int | None = None) -> Mark:
         kind = kind.upper() if kind.upper() in ("X", "V") else kind.lower()
         return cls(kind, C.refs(cells), None if value is None else int(value))
 

@@ -7,7 +7,8 @@ them all, and caches the constraints per geometry.
 
 from __future__ import annotations
 
-from typing import ClassVar, Iterable
+from collections.abc import Iterable
+from typing import ClassVar
 
 from ..constraints import Constraint
 from ..geometry import Geometry

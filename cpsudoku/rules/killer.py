@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import ClassVar, Iterable
+from typing import ClassVar
 
 from ..constraints import AllDifferent, Sum
 from ..errors import ModelError
@@ -27,7 +28,7 @@ class Cage:
     distinct: bool = True
 
     @classmethod
-    def of(cls, total: int | None, cells, distinct: bool = True) -> "Cage":
+    def of(cls, total: int | None, cells, distinct: bool = True) -> Cage:
         return cls(C.refs(cells), None if total is None else int(total), bool(distinct))
 
 
@@ -105,7 +106,7 @@ class Clue:
     cells: tuple[C.Ref, ...] = ()
 
     @classmethod
-    def of(cls, total: int, at=None, direction: str | None = None, cells=()) -> "Clue":
+    def of(cls, total: int, at=None, direction: str | None = None, cells=()) -> Clue:
         return cls(int(total), None if at is None else C.ref(at),
                    None if direction is None else str(direction).upper(), C.refs(cells))
 

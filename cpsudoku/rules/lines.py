@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import ClassVar, Iterable
+from typing import ClassVar
 
 from ..constraints import Less, Sum
 from ..errors import ModelError
@@ -56,7 +57,7 @@ class Arrow:
     lines: tuple[tuple[C.Ref, ...], ...]
 
     @classmethod
-    def of(cls, circle, cells=None, lines=None) -> "Arrow":
+    def of(cls, circle, cells=None, lines=None) -> Arrow:
         chosen = list(lines or []) + ([cells] if cells is not None else [])
         return cls(C.refs(circle), tuple(C.refs(line) for line in chosen))
 

@@ -26,8 +26,8 @@ sizes only; other sizes are refused with a message naming the ones defined.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
-from typing import Iterable
 
 from ..constraints import AllDifferent, Allowed, Constraint
 from ..errors import ModelError

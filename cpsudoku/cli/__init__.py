@@ -1,0 +1,41 @@
+"""The `cpsudoku` command line: a thin layer over the Python API, one module per
+command group (each registers its commands on the one typer `app`).
+
+Every error a user can cause is a CpsudokuError: it becomes one line on stderr
+and its own exit code (see EXIT_CODES_HELP). Results are written as soon as
+each puzzle is done, so an interrupted batch keeps what it finished.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import typer
+
+# Each module registers its commands on `app`; the import order is the order in --help.
+from . import (
+    bench,  # noqa: F401
+    catalog,  # noqa: F401
+    compare,  # noqa: F401
+    solving,  # noqa: F401, I001
+)
+from .app import EXIT_CODES_HELP, app
+
+__all__ = ["EXIT_CODES_HELP", "app", "main"]
+
+
+def main() -> None:
+    """Entry point. User errors are handled in `_Commands`; anything else is a bug, and
+    still reaches the user as one line (the traceback only with CPSUDOKU_DEBUG=1)."""
+    try:
+        app()
+    except KeyboardInterrupt:
+        typer.echo("cpsudoku: interrupted", err=True)
+        sys.exit(130)
+    except Exception as exc:
+        if os.environ.get("CPSUDOKU_DEBUG"):
+            raise
+        typer.echo(f"cpsudoku: internal error: {type(exc).__name__}: {exc} "
+                   f"(set CPSUDOKU_DEBUG=1 for details)", err=True)
+        sys.exit(70)

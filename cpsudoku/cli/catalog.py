@@ -1,0 +1,43 @@
+"""backends, variants: what is installed and what rules exist."""
+
+from __future__ import annotations
+
+from .app import app
+
+
+@app.command("backends")
+def list_backends():
+    """List the backends: name, available, version, description."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from .. import backends as registry
+
+    table = Table("backend", "available", "version", "description")
+    for name in registry.names():
+        backend = registry.load(name)
+        available = backend.is_available()
+        table.add_row(name, "yes" if available else "no", backend.version(),
+                      backend.description)
+    Console().print(table)
+
+
+@app.command()
+def variants():
+    """List the variant rules (for --rules or a puzzle file's `rules`) and the per-puzzle
+    elements a puzzle file can hold, with a one-line description each."""
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    from ..rules import describe_all, describe_elements
+
+    rules = Table("rule", "description", title="rules (--rules NAME,... or rules = [...])")
+    for name, text in describe_all():
+        rules.add_row(escape(name), escape(text))
+    elements = Table("key", "description", title="per-puzzle elements (puzzle files)")
+    for key, text in describe_elements():
+        elements.add_row(escape(key), escape(text))
+    console = Console()
+    console.print(rules)
+    console.print(elements)
