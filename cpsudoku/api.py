@@ -64,9 +64,10 @@ def solve(puzzle, backend: str = "native", *, max_solutions: int = 1,
                                             elapsed=time.monotonic() - started, puzzle=puzzle)
         model = model.with_domains(reduced)
     model = lower_for(model, engine.native_kinds, f"backend {engine.name!r}")
+    setup_s = time.monotonic() - started
     outcome = engine.search(model, request)
     return finish(outcome, backend=engine.name, max_solutions=max_solutions,
-                  elapsed=time.monotonic() - started, puzzle=puzzle)
+                  elapsed=time.monotonic() - started, puzzle=puzzle, setup_s=setup_s)
 
 
 def count(puzzle, backend: str = "native", *, limit: int = 2,

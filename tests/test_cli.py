@@ -46,7 +46,9 @@ def one_error_line(result) -> str:
 def test_readme_example_solves_inkala():
     result = run("solve", str(ROOT / "examples" / "inkala.txt"))
     assert result.exit_code == 0, result.output
-    digits = "".join(ch for ch in result.stdout if ch.isdigit())
+    label, grid = result.stdout.split("\n", 1)
+    assert label.endswith("inkala.txt:1: solved")  # the source line, then the verdict
+    digits = "".join(ch for ch in grid if ch.isdigit())
     assert digits == INKALA_SOLUTION
 
 
@@ -187,15 +189,15 @@ def test_count_verdicts():
     assert unique.exit_code == 0 and "unique" in unique.stdout
     multiple = run("count", INKALA.replace("8", ".", 1), "--limit", "5")
     assert multiple.exit_code == ExitCode.NOT_UNIQUE
-    assert "multiple (at least 5)" in multiple.stdout
+    assert "not unique: at least 5 solutions" in multiple.stdout
     none = run("count", NO_SOLUTION)
-    assert none.exit_code == ExitCode.UNSOLVABLE and "none" in none.stdout
+    assert none.exit_code == ExitCode.UNSOLVABLE and "no solution" in none.stdout
 
 
 def test_count_jsonl():
     result = run("count", INKALA, "--format", "jsonl", "--backend", "cpsat")
     record = json.loads(result.stdout)
-    assert record["count"] == 1 and record["verdict"] == "unique"
+    assert record["count"] == 1 and record["verdict"] == "unique solution"
 
 
 def test_check_valid_and_conflicting_grids():

@@ -13,6 +13,7 @@ from .app import (
     Format,
     OptionOpt,
     Output,
+    OutputOpt,
     PresolveOpt,
     PuzzlesArg,
     RulesOpt,
@@ -31,7 +32,9 @@ from .app import (
 def solve(
     puzzles: list[str] = PuzzlesArg,
     backend: str = BackendOpt,
-    fmt: Format = typer.Option(Format.pretty, "--format", "-f", help="Output format."),
+    fmt: Format = typer.Option(Format.pretty, "--format", "-f",
+                               help="Output format; json is one object for one puzzle, an "
+                                    "array for several."),
     max_solutions: int = typer.Option(1, "--max-solutions", "-n",
                                       help="Stop after this many solutions (2 checks uniqueness)."),
     time_limit: float | None = TimeLimitOpt,
@@ -44,32 +47,14 @@ def solve(
     presolve: bool = PresolveOpt,
     workers: int | None = WorkersOpt,
     option: list[str] | None = OptionOpt,
-    output: Path | None = typer.Option(None, "--output", "-o",
-                                          help="Write results to this file as they finish."),
+    output: Path | None = OutputOpt,
 ):
     """Solve puzzles and print their solutions."""
-    from ..render import render_result
-    from ..result import exit_code_for
-    from ..trace import render_trace
-
     check_limits(max_solutions, time_limit)
     loaded = load_puzzles(puzzles, size, box, rules)
-    statuses = []
-    with Output(output) as out:
-        for index, (puzzle, result) in enumerate(
-                solve_all(loaded, backend, max_solutions=max_solutions, time_limit=time_limit,
-                           trace=trace, presolve=presolve, **backend_options(workers, option))):
-            statuses.append(result.status)
-            if trace and result.trace is not None and fmt in (Format.pretty, Format.line):
-                out.write(render_trace(result.trace, puzzle.size))
-            if fmt in (Format.json, Format.jsonl) and trace and result.trace is not None:
-                import json
-                record = result.as_dict(index)
-                record["trace"] = [e.describe(puzzle.size).strip() for e in result.trace]
-                out.write(json.dumps(record, indent=2 if fmt is Format.json else None))
-            else:
-                out.write(render_result(result, fmt.value, index=index, stats=stats))
-    raise typer.Exit(exit_code_for(statuses))
+    results = solve_all(loaded, backend, max_solutions=max_solutions, time_limit=time_limit,
+                        trace=trace, presolve=presolve, **backend_options(workers, option))
+    _write_results(results, fmt, output, limit=max_solutions, stats=stats, trace=trace)
 
 
 @app.command()
@@ -79,7 +64,7 @@ def count(
     backend: str = BackendOpt,
     fmt: Format = typer.Option(Format.line, "--format", "-f",
                                help="line: a verdict per puzzle; jsonl/json: the machine "
-                                    "interface."),
+                                    "interface; pretty/numbers: the solutions as well."),
     time_limit: float | None = TimeLimitOpt,
     size: int | None = SizeOpt,
     box: str | None = BoxOpt,
@@ -87,44 +72,56 @@ def count(
     presolve: bool = PresolveOpt,
     workers: int | None = WorkersOpt,
     option: list[str] | None = OptionOpt,
+    output: Path | None = OutputOpt,
 ):
     """Count solutions up to --limit and say: unique, multiple or none."""
-    import json
-
-    from ..result import Status
-
     if limit < 1:
         raise UsageError(f"--limit must be at least 1, not {limit}")
     check_limits(limit, time_limit)
     loaded = load_puzzles(puzzles, size, box, rules)
-    worst = ExitCode.OK
-    for index, (puzzle, result) in enumerate(
-            solve_all(loaded, backend, max_solutions=limit, time_limit=time_limit,
-                       presolve=presolve, **backend_options(workers, option))):
-        found = len(result.solutions)
-        verdict = {
-            Status.UNIQUE: "unique",
-            Status.MULTIPLE: f"multiple (at least {found})" if found >= limit
-            else f"multiple ({found})",
-            Status.SOLVED: "at least 1 (limit 1)" if limit == 1 else "at least 1 (time ran out)",
-            Status.UNSOLVABLE: "none",
-            Status.TIMEOUT: "unknown (time ran out)",
-        }[result.status]
-        if fmt in (Format.json, Format.jsonl):
-            record = result.as_dict(index)
-            record["count"] = found
-            record["verdict"] = verdict
-            typer.echo(json.dumps(record, indent=2 if fmt is Format.json else None))
-        else:
-            label = puzzle.source or f"#{index + 1}"
-            extra = f"  ({result.reason})" if result.reason else ""
-            typer.echo(f"{label}: {verdict}{extra}")
-        code = {Status.MULTIPLE: ExitCode.NOT_UNIQUE, Status.UNSOLVABLE: ExitCode.UNSOLVABLE,
-                Status.TIMEOUT: ExitCode.TIMEOUT}.get(result.status, ExitCode.OK)
-        if (result.status is Status.SOLVED and limit > 1):
-            code = ExitCode.TIMEOUT
-        worst = max(worst, code, key=lambda c: (c != ExitCode.OK, c))
-    raise typer.Exit(worst)
+    results = solve_all(loaded, backend, max_solutions=limit, time_limit=time_limit,
+                        presolve=presolve, **backend_options(workers, option))
+    _write_results(results, fmt, output, limit=limit, counting=True)
+
+
+def _write_results(results, fmt: Format, output: Path | None, *, limit: int,
+                   stats: bool = False,
+                   trace: bool = False, counting: bool = False) -> None:
+    """Write each result as it finishes; the exit code is the batch's worst status.
+    Ctrl-C stops the batch and says what was kept."""
+    from ..render import JsonStream, render_result, verdict
+    from ..result import exit_code_for
+
+    statuses = []
+    with Output(output) as out:
+        stream = JsonStream(out.raw) if fmt is Format.json else None
+        try:
+            for index, (puzzle, result) in enumerate(results):
+                statuses.append(result.status)
+                extra = None
+                if counting:
+                    extra = {"count": len(result.solutions), "verdict": verdict(result, limit)}
+                if counting and fmt is Format.line:
+                    label = puzzle.source or f"#{index + 1}"
+                    text = f"{label}: {verdict(result, limit)}"
+                else:
+                    text = render_result(result, fmt.value, index=index, stats=stats,
+                                         trace=trace, color=out.color, extra=extra,
+                                         limit=limit)
+                if stream is not None:
+                    stream.add(text)
+                else:
+                    out.write(text)
+                out.written += 1
+        except KeyboardInterrupt:
+            if stream is not None:
+                stream.close()
+            typer.echo(f"cpsudoku: interrupted; the {out.written} result(s) finished before "
+                       f"are written to {out.where}", err=True)
+            raise typer.Exit(130) from None
+        if stream is not None:
+            stream.close()
+    raise typer.Exit(exit_code_for(statuses, counting=counting))
 
 
 @app.command()
