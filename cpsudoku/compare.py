@@ -426,7 +426,7 @@ def write_json(report: Report, path) -> None:
     Path(path).write_text(json.dumps(as_dict(report), indent=2) + "\n")
 
 
-def plot(report: Report, path, *, input_name: str = "") -> None:
+def plot(report: Report, path, *, input_name: str = ""):
     """Solve times per run (log scale), saved to `path` at 150 dpi: a box per run, every
     puzzle as a point on small sets, and runs that ran out of time shown as censored
     (their true time is at least the one drawn) beside a line at the time limit."""
@@ -472,3 +472,4 @@ def plot(report: Report, path, *, input_name: str = "") -> None:
         fig.savefig(path, dpi=150)
     except (OSError, ValueError) as exc:
         raise CpsudokuError(f"cannot write the plot to {path}: {exc}") from None
+    return fig

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from enum import Enum
 from pathlib import Path
 
 import typer
@@ -124,41 +125,70 @@ def _write_results(results, fmt: Format, output: Path | None, *, limit: int,
     raise typer.Exit(exit_code_for(statuses, counting=counting))
 
 
+class CheckFormat(str, Enum):
+    text = "text"
+    json = "json"
+    jsonl = "jsonl"
+
+
 @app.command()
 def check(
     puzzles: list[str] = PuzzlesArg,
     original: str | None = typer.Option(None, "--puzzle", "-p", metavar="PUZZLE",
                                            help="The original puzzle: also check its givens "
                                                 "are kept."),
+    fmt: CheckFormat = typer.Option(CheckFormat.text, "--format", "-f",
+                                    help="text: a verdict and the conflicts per grid; "
+                                         "jsonl/json: one object per grid (index, source, "
+                                         "valid, complete, empty, conflicts)."),
     size: int | None = SizeOpt,
     box: str | None = BoxOpt,
     rules: str | None = RulesOpt,
+    output: Path | None = OutputOpt,
 ):
     """Validate filled or partial grids and list every conflict."""
+    import json
+
     from ..check import conflicts
+    from ..render import JsonStream
 
     loaded = load_puzzles(puzzles, size, box, rules)
     base = load_puzzles([original], size, box, rules)[0] if original else None
     failed = False
-    for index, grid in enumerate(loaded):
-        label = grid.source or f"#{index + 1}"
-        problems = [c.message for c in conflicts(grid)]
-        if base is not None:
-            if base.size != grid.size:
-                raise CpsudokuError(f"{label}: a {grid.size}x{grid.size} grid cannot fill "
-                                    f"a {base.size}x{base.size} puzzle")
-            name = grid.geometry.cell_name
-            problems += [f"{name(c)} was given as {g} but holds {v or 'nothing'}"
-                         for c, (g, v) in enumerate(zip(base.givens, grid.givens))
-                         if g and g != v]
-        empty = sum(1 for v in grid.givens if not v)
-        if problems:
-            failed = True
-            typer.echo(f"{label}: {len(problems)} conflict{'s' if len(problems) > 1 else ''}")
-            for message in problems:
-                typer.echo(f"  {message}")
-        elif empty:
-            typer.echo(f"{label}: no conflict so far ({empty} empty cells)")
-        else:
-            typer.echo(f"{label}: valid solution")
+    with Output(output) as out:
+        stream = JsonStream(out.raw) if fmt is CheckFormat.json else None
+        for index, grid in enumerate(loaded):
+            label = grid.source or f"#{index + 1}"
+            problems = [c.message for c in conflicts(grid)]
+            if base is not None:
+                if base.size != grid.size:
+                    raise CpsudokuError(f"{label}: a {grid.size}x{grid.size} grid cannot fill "
+                                        f"a {base.size}x{base.size} puzzle")
+                name = grid.geometry.cell_name
+                problems += [f"{name(c)} was given as {g} but holds {v or 'nothing'}"
+                             for c, (g, v) in enumerate(zip(base.givens, grid.givens))
+                             if g and g != v]
+            empty = sum(1 for v in grid.givens if not v)
+            failed = failed or bool(problems)
+            if fmt is CheckFormat.text:
+                out.write(_check_text(label, problems, empty))
+                continue
+            record = {"index": index, "source": label, "valid": not problems,
+                      "complete": not problems and not empty, "empty": empty,
+                      "conflicts": problems}
+            if stream is not None:
+                stream.add(json.dumps(record, indent=2))
+            else:
+                out.write(json.dumps(record))
+        if stream is not None:
+            stream.close()
     raise typer.Exit(ExitCode.NOT_UNIQUE if failed else ExitCode.OK)
+
+
+def _check_text(label: str, problems: list[str], empty: int) -> str:
+    if problems:
+        head = f"{label}: {len(problems)} conflict{'s' if len(problems) > 1 else ''}"
+        return "\n".join([head] + [f"  {message}" for message in problems])
+    if empty:
+        return f"{label}: no conflict so far ({empty} empty cells)"
+    return f"{label}: valid solution"
