@@ -238,7 +238,7 @@ def render_result(result: Result, fmt: str, index: int | None = None,
     out = []
     if trace and result.trace is not None:
         from .trace import render_trace
-        out.append(render_trace(result.trace, geometry.size))
+        out.append(render_trace(result.trace, geometry.size, prefix="# "))  # comments
     if fmt == "line":
         out += [line(s) for s in result.solutions]
         if not result.status.solved or result.status is Status.UNPROVEN:
