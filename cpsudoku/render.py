@@ -85,7 +85,8 @@ def draw(n: int, region, text) -> str:
         def junction(b):
             key = (h > 0 and wall(h - 1, b), h < n and wall(h, b),
                    b > 0 and floor(h, b - 1), b < n and floor(h, b))
-            return _JUNCTION[tuple(int(k) for k in key)]
+            up, down, left, right = (int(k) for k in key)
+            return _JUNCTION[(up, down, left, right)]
 
         def dash(c):
             return "─" if floor(h, c) else " "
@@ -135,7 +136,8 @@ def grid_object(values, geometry: Geometry) -> dict:
     """{"size", "box", "grid"}, the puzzle file format's keys; irregular geometries give
     "box": null and "regions", one row of region labels (1-9, A-P) per grid row."""
     n = geometry.size
-    obj = {"size": n, "box": f"{geometry.box[0]}x{geometry.box[1]}" if geometry.box else None}
+    obj: dict[str, object] = {
+        "size": n, "box": f"{geometry.box[0]}x{geometry.box[1]}" if geometry.box else None}
     if geometry.box is None:
         labels = [ALPHABET[r] for r in geometry.region_of]
         obj["regions"] = ["".join(labels[r * n:(r + 1) * n]) for r in range(n)]
@@ -304,8 +306,9 @@ def _indent(text: str) -> str:
 
 def _label(result: Result, index: int | None) -> str:
     puzzle = result.puzzle
-    if puzzle is not None and (puzzle.name or puzzle.source):
-        return puzzle.name or puzzle.source
+    label = puzzle.name or puzzle.source if puzzle is not None else None
+    if label:
+        return label
     return f"#{index + 1}" if index is not None else "puzzle"
 
 

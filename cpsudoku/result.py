@@ -9,9 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import TYPE_CHECKING, Any
 
 from .errors import ExitCode
 from .symbols import line
+
+if TYPE_CHECKING:
+    from .puzzle import Puzzle
 
 
 class Status(str, Enum):
@@ -42,7 +46,7 @@ class Outcome:
     solutions: list[tuple[int, ...]]
     exhausted: bool  # the whole search space was explored
     timed_out: bool = False
-    stats: dict[str, int] = field(default_factory=dict)
+    stats: dict[str, int | float | bool] = field(default_factory=dict)
     trace: list | None = None
     # One-off costs inside the backend's search call that are not search (importing
     # its solver library, compiling propagation code for a new geometry, building
@@ -57,7 +61,7 @@ class Result:
     backend: str
     time_s: float
     stats: dict[str, int | float | bool]
-    puzzle: object = None  # the Puzzle solved
+    puzzle: Puzzle | None = None  # the Puzzle solved
     reason: str | None = None  # why unsolvable (conflicting givens), when known before search
     trace: list | None = None
 
@@ -70,7 +74,7 @@ class Result:
 
     def as_dict(self, index: int | None = None) -> dict:
         """The machine interface (`--format jsonl`): keep these keys stable."""
-        d = {}
+        d: dict[str, Any] = {}
         if index is not None:
             d["index"] = index
         d.update(

@@ -29,18 +29,19 @@ class TraceEvent:
 
     def describe(self, size: int) -> str:
         where = cell_name(self.cell, size) if self.cell is not None else ""
+        value = symbol(self.value) if self.value is not None else ""
         indent = "  " * self.depth
         if self.kind == "place":
-            return f"{indent}{where} = {symbol(self.value)}  ({self.reason})"
+            return f"{indent}{where} = {value}  ({self.reason})"
         if self.kind == "eliminate":
             return f"{indent}{self.reason} => {eliminations_text(self.eliminations, size)}"
         if self.kind == "guess":
             among = ",".join(symbol(v) for v in self.candidates)
-            return f"{indent}guess {where} = {symbol(self.value)}  (among {among})"
+            return f"{indent}guess {where} = {value}  (among {among})"
         if self.kind == "contradiction":
             return f"{indent}contradiction: {self.reason}"
         if self.kind == "backtrack":
-            return f"{indent}backtrack: undo guess {where} = {symbol(self.value)}"
+            return f"{indent}backtrack: undo guess {where} = {value}"
         if self.kind == "solution":
             return f"{indent}solution found"
         return f"{indent}{self.kind} {where} {self.reason}".rstrip()

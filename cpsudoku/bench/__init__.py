@@ -58,7 +58,7 @@ def find_data_dir(explicit: str | Path | None = None) -> Path:
 
 def set_names(data_dir: Path) -> list[str]:
     """Every set with solutions: NAME.txt with NAME.sol, or a Kaggle-style NAME.csv."""
-    names = set()
+    names: set[str] = set()
     for sub in SUBFOLDERS:
         folder = data_dir / sub
         if folder.is_dir():
@@ -112,8 +112,12 @@ def _lines(path: Path) -> list[str]:
 
 
 def puzzle_of(line: str):
+    """A data set's one-line puzzle (its symbols as the sets write them)."""
     from ..puzzle import Puzzle
-    return Puzzle.from_values([value_of(ch) for ch in line])
+    values = [v for v in map(value_of, line) if v is not None]
+    if len(values) != len(line):
+        raise DataError(f"not a one-line puzzle: {line[:40]!r}")
+    return Puzzle.from_values(values)
 
 
 # --- measuring --------------------------------------------------------------------
@@ -239,7 +243,7 @@ def measure_reference(rows, progress: Callable[[], object] | None = None) -> Fig
         if got is not None:
             fig.solved += 1
             if got == expected.upper() or (nsol != 1 and _correct(
-                    line, expected, nsol, [value_of(ch) for ch in got], None)):
+                    line, expected, nsol, puzzle_of(got).givens, None)):
                 fig.correct += 1
         if progress is not None:
             progress()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterator
+from typing import TextIO
 from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
@@ -49,8 +50,8 @@ class _Commands(TyperGroup):
             typer.echo("cpsudoku: interrupted", err=True)
             raise typer.Exit(130) from None
 
-    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True,
-             **extra):
+    def main(self, args=None, prog_name=None, complete_var=None,  # type: ignore[override]
+             standalone_mode=True, **extra):
         """click's usage errors as one line too (`cpsudoku: error: ...`, exit 2), the
         same on every typer version (some draw them as several-line panels)."""
         try:
@@ -247,7 +248,7 @@ class Output:
 
     def __init__(self, path: Path | None):
         self.path = path
-        self.stream = None
+        self.stream: TextIO = sys.stdout
         self.written = 0  # results written, for the message when interrupted
 
     def __enter__(self):
@@ -279,7 +280,7 @@ class Output:
         return str(self.path) if self.path is not None else "standard output"
 
     def __exit__(self, *exc):
-        if self.path is not None and self.stream is not None:
+        if self.path is not None:
             self.stream.close()
 
 
