@@ -261,8 +261,8 @@ def render_result(result: Result, fmt: str, index: int | None = None,
                 out.append(f"solution {i}:")
             out.append(pretty(solution, geometry, givens=givens, color=color))
         if result.puzzle is not None and result.puzzle.rules:
-            out.append("rules: " + "; ".join(getattr(r, "describe", lambda: r.name)()
-                                             for r in result.puzzle.rules))
+            from .rules import describe
+            out.append("rules: " + "; ".join(describe(r) for r in result.puzzle.rules))
             drawn = outlines(result.puzzle)
             if drawn:
                 out.append(drawn)

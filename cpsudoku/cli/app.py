@@ -10,10 +10,10 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterator
-from typing import TextIO
 from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
+from typing import TextIO
 
 import typer
 from typer.core import TyperGroup
