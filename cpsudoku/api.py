@@ -1,8 +1,8 @@
 """The Python API: solve, count and check puzzles. The CLI is a thin layer over this.
 
     >>> from cpsudoku import parse, solve
-    >>> result = solve(parse("8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."),
-    ...                backend="native", max_solutions=2)
+    >>> inkala = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+    >>> result = solve(parse(inkala), backend="native", max_solutions=2)
     >>> result.status.value
     'unique'
 """
@@ -26,7 +26,8 @@ def _as_puzzle(puzzle) -> Puzzle:
     if isinstance(puzzle, str):
         return parse_one(puzzle)
     if isinstance(puzzle, (list, tuple)):
-        flat = [v for row in puzzle for v in row] if puzzle and isinstance(puzzle[0], (list, tuple)) else list(puzzle)
+        nested = bool(puzzle) and isinstance(puzzle[0], (list, tuple))
+        flat = [v for row in puzzle for v in row] if nested else list(puzzle)
         return Puzzle.from_values(flat)
     raise ModelError(f"cannot make a puzzle from {type(puzzle).__name__}")
 

@@ -142,8 +142,8 @@ def _load_json(text: str, source: str) -> list[Puzzle]:
 
 def _load_json_lines(text: str, source: str) -> list[Puzzle]:
     out = []
-    for lineno, line in enumerate(text.splitlines(), 1):
-        s = line.strip()
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        s = raw.strip()
         if not s or s.startswith("#"):
             continue
         try:

@@ -69,7 +69,8 @@ class Pattern:
         if self.kind == "offsets":
             self.offsets = tuple(_pair(o, what) for o in body)
         elif self.kind == "lines":
-            self.lines = tuple((_pair(l["start"], what), _pair(l["step"], what)) for l in body)
+            self.lines = tuple((_pair(spec["start"], what), _pair(spec["step"], what))
+                               for spec in body)
         elif self.kind == "rectangles":
             self.by_size = {int(r["size"]): (_pair(r["shape"], what),
                                              tuple(_pair(c, what) for c in r["corners"]))
