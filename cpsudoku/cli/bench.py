@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from enum import Enum
 
 import typer
@@ -67,7 +68,9 @@ def bench(
     err = Console(stderr=True)
     show = err.is_terminal if progress is None else progress
     try:
-        with Progress(console=err, transient=err.is_terminal, disable=not show) as bar:
+        # Not even a disabled Progress: some rich versions still end it with a newline.
+        shown = Progress(console=err, transient=err.is_terminal) if show else nullcontext()
+        with shown as bar:
             reports = benchmark.run(chosen, backend_name(backend), limit=limit,
                                     reference=reference, time_limit=time_limit, data=data,
                                     mode=mode.value, count=count, progress=bar)
