@@ -160,7 +160,7 @@ class GeneralSearch:
                                  (inside & out_a & ~out_b, rest_a, rest_b)):
                 if x:
                     changed = True
-                    removed = []
+                    removed: list[tuple[int, int]] = []
                     for c in rest:
                         m = cands[c]
                         if m & x:
