@@ -1,8 +1,8 @@
 """The Python API: solve, count and check puzzles. The CLI is a thin layer over this.
 
     >>> from cpsudoku import parse, solve
-    >>> result = solve(parse("8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."),
-    ...                backend="native", max_solutions=2)
+    >>> inkala = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+    >>> result = solve(parse(inkala), backend="native", max_solutions=2)
     >>> result.status.value
     'unique'
 """
@@ -26,7 +26,8 @@ def _as_puzzle(puzzle) -> Puzzle:
     if isinstance(puzzle, str):
         return parse_one(puzzle)
     if isinstance(puzzle, (list, tuple)):
-        flat = [v for row in puzzle for v in row] if puzzle and isinstance(puzzle[0], (list, tuple)) else list(puzzle)
+        nested = bool(puzzle) and isinstance(puzzle[0], (list, tuple))
+        flat = [v for row in puzzle for v in row] if nested else list(puzzle)
         return Puzzle.from_values(flat)
     raise ModelError(f"cannot make a puzzle from {type(puzzle).__name__}")
 
@@ -64,9 +65,10 @@ def solve(puzzle, backend: str = "native", *, max_solutions: int = 1,
                                             elapsed=time.monotonic() - started, puzzle=puzzle)
         model = model.with_domains(reduced)
     model = lower_for(model, engine.native_kinds, f"backend {engine.name!r}")
+    setup_s = time.monotonic() - started
     outcome = engine.search(model, request)
     return finish(outcome, backend=engine.name, max_solutions=max_solutions,
-                  elapsed=time.monotonic() - started, puzzle=puzzle)
+                  elapsed=time.monotonic() - started, puzzle=puzzle, setup_s=setup_s)
 
 
 def count(puzzle, backend: str = "native", *, limit: int = 2,

@@ -142,8 +142,8 @@ def _load_json(text: str, source: str) -> list[Puzzle]:
 
 def _load_json_lines(text: str, source: str) -> list[Puzzle]:
     out = []
-    for lineno, line in enumerate(text.splitlines(), 1):
-        s = line.strip()
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        s = raw.strip()
         if not s or s.startswith("#"):
             continue
         try:
@@ -329,7 +329,7 @@ def _givens(grid, geometry, source: str) -> tuple[int, ...]:
         raise ModelError(f"grid must be text or rows of numbers, not {type(grid).__name__}")
     compact = "".join(grid.split())
     if len(compact) == n * n and all(value_of(ch) is not None for ch in compact):
-        values = tuple(value_of(ch) for ch in compact)  # the common case, any geometry
+        values = tuple(value_of(ch) or 0 for ch in compact)  # the common case, any geometry
     else:
         from .parse import parse_one  # the full parser reads every other notation
         box = geometry.box or _box_or_none(n)
@@ -350,7 +350,7 @@ def _box_or_none(n: int):
 
 def _elements(data: dict, size: int) -> list:
     """The per-puzzle element rules present in `data`."""
-    out = []
+    out: list = []
     if "cages" in data:
         cages = []
         for i, c in enumerate(_list(data["cages"], "cages"), 1):
@@ -482,7 +482,7 @@ def _from_fpuzzles(data: dict, source: str) -> Puzzle:
     geometry = regions_from_labels(labels, size) if irregular else boxed(size, box)
 
     rules = [R.get(name) for key, name in _FP_FLAGS.items() if data.get(key)]
-    out_elements = []
+    out_elements: list = []
     if data.get("killercage"):
         out_elements.append(R.Killer(
             R.Cage(_fp_cells(c.get("cells"), f"cage {i}"),

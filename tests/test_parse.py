@@ -369,7 +369,8 @@ def test_override_mismatch():
     with pytest.raises(ModelError):
         parse(WIKI, size=9, box=(2, 3))
     assert "expected 36 for a 6x6 grid" in str(error(WIKI, size=6))
-    assert str(error("1234" * 20 + "1", size=4)) == "<string>:1: 81 cells, expected 16 for a 4x4 grid"
+    assert str(error("1234" * 20 + "1", size=4)) == \
+        "<string>:1: 81 cells, expected 16 for a 4x4 grid"
 
 
 # --- sources ---------------------------------------------------------------------------

@@ -8,6 +8,7 @@ trace) takes the general path (`engine.general`).
 from __future__ import annotations
 
 import sys
+import time
 from typing import ClassVar
 
 from ..constraints import KINDS
@@ -74,6 +75,7 @@ class NativeBackend(Backend):
     option_names: ClassVar[frozenset[str]] = frozenset({"locked_candidates", "pairs", "probing"})
 
     def search(self, model: Model, request: Request) -> Outcome:
+        setup_started = time.monotonic()
         from ..engine import fast, general
         from ..engine.plan import compile_model
 
@@ -84,7 +86,12 @@ class NativeBackend(Backend):
         locked = _locked_option(request, model.size, bool(plan.structure.others))
         pairs = _switch(request, "pairs", model.size >= PAIRS_FROM_SIZE)
         probing = _switch(request, "probing", model.size >= PROBING_FROM_SIZE)
-        if plan.structure.others or request.trace:
+        general_path = bool(plan.structure.others or request.trace)
+        if not general_path:  # generated once per geometry: set-up, not search
+            fast.make_propagate(plan, bool(locked))
+            fast.make_propagate(plan, False)
+        setup_s = time.monotonic() - setup_started
+        if general_path:
             engine = general.GeneralSearch(plan, model.puzzle.givens,
                                            max_solutions=request.max_solutions,
                                            deadline=request.deadline, trace=request.trace,
@@ -95,7 +102,7 @@ class NativeBackend(Backend):
             solutions, exhausted, timed_out, stats = fast.solve(
                 plan, request.max_solutions, request.deadline, locked, pairs, probing)
             trace = None
-        return Outcome(solutions, exhausted, timed_out, stats, trace)
+        return Outcome(solutions, exhausted, timed_out, stats, trace, setup_s)
 
 
 def reduce_domains(model: Model) -> tuple[frozenset[int], ...] | None:

@@ -7,15 +7,18 @@ each puzzle is done, so an interrupted batch keeps what it finished.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
+from typing import TextIO
 
 import typer
 from typer.core import TyperGroup
 
-from ..errors import CpsudokuError, UsageError
+from ..errors import BackendError, CpsudokuError, UsageError
 
 EXIT_CODES_HELP = (
     "Exit status: 0 every puzzle solved (count: every puzzle unique; check: no conflict); "
@@ -26,6 +29,11 @@ EXIT_CODES_HELP = (
     "7 compare: backends disagree."
 )
 
+# A reader that went away (`cpsudoku solve big.txt | head`): the shell's code for a
+# process ended by SIGPIPE, and no message, as other command-line tools do.
+EXIT_CLOSED_PIPE = 128 + 13
+
+
 class _Commands(TyperGroup):
     """Turns any user error raised by a command into one stderr line and its exit code."""
 
@@ -35,6 +43,53 @@ class _Commands(TyperGroup):
         except CpsudokuError as exc:
             typer.echo(f"cpsudoku: error: {exc}", err=True)
             raise typer.Exit(exc.exit_code) from None
+        except BrokenPipeError:
+            quiet_closed_pipe()
+            raise typer.Exit(EXIT_CLOSED_PIPE) from None
+        except KeyboardInterrupt:
+            typer.echo("cpsudoku: interrupted", err=True)
+            raise typer.Exit(130) from None
+
+    def main(self, args=None, prog_name=None, complete_var=None,  # type: ignore[override]
+             standalone_mode=True, **extra):
+        """click's usage errors as one line too (`cpsudoku: error: ...`, exit 2), the
+        same on every typer version (some draw them as several-line panels)."""
+        try:
+            from click import ClickException
+        except ImportError:  # typer 0.2x carries its own copy of click
+            from typer._click import ClickException
+        try:
+            code = super().main(args=args, prog_name=prog_name, complete_var=complete_var,
+                                standalone_mode=False, **extra)
+        except ClickException as exc:
+            if not standalone_mode:
+                raise
+            if type(exc).__name__ == "NoArgsIsHelpError":  # `cpsudoku` alone: the help
+                exc.show()
+                sys.exit(exc.exit_code)
+            where = f" (see '{exc.ctx.command_path} --help')" if getattr(exc, "ctx", None) \
+                else ""
+            typer.echo(f"cpsudoku: error: {exc.format_message()}{where}", err=True)
+            sys.exit(exc.exit_code)
+        except typer.Abort:
+            if not standalone_mode:
+                raise
+            typer.echo("cpsudoku: interrupted", err=True)
+            sys.exit(130)
+        if not standalone_mode:
+            return code
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+def quiet_closed_pipe() -> None:
+    """Point stdout at /dev/null, so that flushing it at exit raises nothing more."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # not a real file (a test runner's capture)
+        pass
+    finally:
+        os.close(devnull)
 
 
 app = typer.Typer(
@@ -44,26 +99,76 @@ app = typer.Typer(
          "(native, naive, python-constraint, cpsat) and variant rules.",
     epilog=EXIT_CODES_HELP,
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        from .. import __version__
+        typer.echo(f"cpsudoku {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(version: bool = typer.Option(False, "--version", is_eager=True,
+                                       callback=_show_version,
+                                       help="Print the version and exit.")) -> None:
+    """Constraint-programming Sudoku solver with interchangeable backends (native, naive,
+    python-constraint, cpsat) and variant rules."""
 
 
 class Format(str, Enum):
     pretty = "pretty"
     line = "line"
+    numbers = "numbers"
     json = "json"
     jsonl = "jsonl"
+
+
+def backend_name(name: str) -> str:
+    """A backend name as registered, matched case-insensitively; an unknown one is
+    refused naming the closest ("did you mean") and every choice."""
+    import difflib
+
+    from .. import backends as registry
+    known = registry.names()
+    by_lower = {k.lower(): k for k in known}
+    if name in known:
+        return name
+    if name.strip().lower() in by_lower:
+        return by_lower[name.strip().lower()]
+    close = difflib.get_close_matches(name.lower(), list(by_lower), n=1, cutoff=0.6)
+    hint = f"; did you mean {by_lower[close[0]]!r}?" if close else ""
+    raise BackendError(f"unknown backend {name!r}{hint} (choose one of: {', '.join(known)})")
+
+
+def backend_list(text: str) -> list[str]:
+    """`--backends native,cpsat` or `all`, each name as `backend_name` matches it."""
+    from .. import backends as registry
+    if text.strip().lower() == "all":
+        return registry.names()
+    chosen = [backend_name(t.strip()) for t in text.split(",") if t.strip()]
+    if not chosen:
+        raise BackendError("no backend named; choose from: " + ", ".join(registry.names()))
+    return chosen
+
+
+def complete_backend(incomplete: str) -> list[str]:
+    from .. import backends as registry
+    return [n for n in registry.names() if n.lower().startswith(incomplete.lower())]
 
 
 # Options shared by several commands.
 PuzzlesArg = typer.Argument(..., metavar="PUZZLE...",
                             help="Files (one or many puzzles each), '-' for standard input, "
                                  "or a grid given inline.")
-BackendOpt = typer.Option("native", "--backend", "-b",
+BackendOpt = typer.Option("native", "--backend", "-b", autocompletion=complete_backend,
                           help="native, naive, python-constraint or cpsat "
-                               "(see `cpsudoku backends`).")
+                               "(see `cpsudoku backends`; any letter case).")
 TimeLimitOpt = typer.Option(None, "--time-limit", "-t", metavar="SECONDS",
                             help="Give up on a puzzle after this many seconds (status timeout).")
 SizeOpt = typer.Option(None, "--size", help="Grid size N (default: inferred from the cell count).")
@@ -77,6 +182,9 @@ PresolveOpt = typer.Option(False, "--presolve/--no-presolve",
 WorkersOpt = typer.Option(None, "--workers", min=1, max=64,
                           help="cpsat only: number of search workers (default 1; counting "
                                "always uses 1).")
+OutputOpt = typer.Option(None, "--output", "-o",
+                         help="Write results to this file as they finish (plain text, "
+                              "no terminal styles).")
 OptionOpt = typer.Option(None, "--option", "-O", metavar="KEY=VALUE",
                          help="A backend-specific setting, e.g. -O hidden_singles=false "
                               "(python-constraint); repeatable.")
@@ -140,7 +248,8 @@ class Output:
 
     def __init__(self, path: Path | None):
         self.path = path
-        self.stream = None
+        self.stream: TextIO = sys.stdout
+        self.written = 0  # results written, for the message when interrupted
 
     def __enter__(self):
         if self.path is None:
@@ -153,15 +262,65 @@ class Output:
         return self
 
     def write(self, text: str) -> None:
-        self.stream.write(text if text.endswith("\n") else text + "\n")
+        self.raw(text if text.endswith("\n") else text + "\n")
+
+    def raw(self, text: str) -> None:
+        """Write text as it is (no newline added), flushed at once."""
+        self.stream.write(text)
         self.stream.flush()
 
+    @property
+    def color(self) -> bool:
+        """Styles for a terminal only (and not under NO_COLOR): files stay plain text."""
+        isatty = getattr(self.stream, "isatty", None)
+        return bool(isatty and isatty()) and not os.environ.get("NO_COLOR")
+
+    @property
+    def where(self) -> str:
+        return str(self.path) if self.path is not None else "standard output"
+
     def __exit__(self, *exc):
-        if self.path is not None and self.stream is not None:
+        if self.path is not None:
             self.stream.close()
 
 
 def solve_all(loaded, backend, **kw) -> Iterator:
     from ..api import solve
+    backend = backend_name(backend)
     for puzzle in loaded:
         yield puzzle, solve(puzzle, backend, **kw)
+
+
+def report_console():
+    """A rich Console for tables on stdout: the terminal's own width on a terminal
+    (tables fold or drop columns to fit); a fixed 120 columns for files and pipes,
+    where rich would otherwise assume 80 and fold numbers kept for later."""
+    from rich.console import Console
+    out = Console()
+    return out if out.is_terminal else Console(width=120)
+
+
+class _Stopped:
+    signal: int | None = None
+
+
+@contextmanager
+def stop_on_sigterm():
+    """Within the block SIGTERM stops work as Ctrl-C does (KeyboardInterrupt), so that
+    a batch keeps and writes what it finished; `.signal` says whether it came."""
+    import signal
+    stopped = _Stopped()
+
+    def handler(signum, frame):
+        stopped.signal = signum
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGTERM, handler)
+    except ValueError:  # not the main thread: leave signals alone
+        yield stopped
+        return
+    try:
+        yield stopped
+    finally:
+        signal.signal(signal.SIGTERM, previous)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from enum import Enum
 from pathlib import Path
 
 import typer
@@ -13,6 +14,7 @@ from .app import (
     Format,
     OptionOpt,
     Output,
+    OutputOpt,
     PresolveOpt,
     PuzzlesArg,
     RulesOpt,
@@ -31,7 +33,9 @@ from .app import (
 def solve(
     puzzles: list[str] = PuzzlesArg,
     backend: str = BackendOpt,
-    fmt: Format = typer.Option(Format.pretty, "--format", "-f", help="Output format."),
+    fmt: Format = typer.Option(Format.pretty, "--format", "-f",
+                               help="Output format; json is one object for one puzzle, an "
+                                    "array for several."),
     max_solutions: int = typer.Option(1, "--max-solutions", "-n",
                                       help="Stop after this many solutions (2 checks uniqueness)."),
     time_limit: float | None = TimeLimitOpt,
@@ -44,32 +48,14 @@ def solve(
     presolve: bool = PresolveOpt,
     workers: int | None = WorkersOpt,
     option: list[str] | None = OptionOpt,
-    output: Path | None = typer.Option(None, "--output", "-o",
-                                          help="Write results to this file as they finish."),
+    output: Path | None = OutputOpt,
 ):
     """Solve puzzles and print their solutions."""
-    from ..render import render_result
-    from ..result import exit_code_for
-    from ..trace import render_trace
-
     check_limits(max_solutions, time_limit)
     loaded = load_puzzles(puzzles, size, box, rules)
-    statuses = []
-    with Output(output) as out:
-        for index, (puzzle, result) in enumerate(
-                solve_all(loaded, backend, max_solutions=max_solutions, time_limit=time_limit,
-                           trace=trace, presolve=presolve, **backend_options(workers, option))):
-            statuses.append(result.status)
-            if trace and result.trace is not None and fmt in (Format.pretty, Format.line):
-                out.write(render_trace(result.trace, puzzle.size))
-            if fmt in (Format.json, Format.jsonl) and trace and result.trace is not None:
-                import json
-                record = result.as_dict(index)
-                record["trace"] = [e.describe(puzzle.size).strip() for e in result.trace]
-                out.write(json.dumps(record, indent=2 if fmt is Format.json else None))
-            else:
-                out.write(render_result(result, fmt.value, index=index, stats=stats))
-    raise typer.Exit(exit_code_for(statuses))
+    results = solve_all(loaded, backend, max_solutions=max_solutions, time_limit=time_limit,
+                        trace=trace, presolve=presolve, **backend_options(workers, option))
+    _write_results(results, fmt, output, limit=max_solutions, stats=stats, trace=trace)
 
 
 @app.command()
@@ -79,7 +65,7 @@ def count(
     backend: str = BackendOpt,
     fmt: Format = typer.Option(Format.line, "--format", "-f",
                                help="line: a verdict per puzzle; jsonl/json: the machine "
-                                    "interface."),
+                                    "interface; pretty/numbers: the solutions as well."),
     time_limit: float | None = TimeLimitOpt,
     size: int | None = SizeOpt,
     box: str | None = BoxOpt,
@@ -87,44 +73,62 @@ def count(
     presolve: bool = PresolveOpt,
     workers: int | None = WorkersOpt,
     option: list[str] | None = OptionOpt,
+    output: Path | None = OutputOpt,
 ):
     """Count solutions up to --limit and say: unique, multiple or none."""
-    import json
-
-    from ..result import Status
-
     if limit < 1:
         raise UsageError(f"--limit must be at least 1, not {limit}")
     check_limits(limit, time_limit)
     loaded = load_puzzles(puzzles, size, box, rules)
-    worst = ExitCode.OK
-    for index, (puzzle, result) in enumerate(
-            solve_all(loaded, backend, max_solutions=limit, time_limit=time_limit,
-                       presolve=presolve, **backend_options(workers, option))):
-        found = len(result.solutions)
-        verdict = {
-            Status.UNIQUE: "unique",
-            Status.MULTIPLE: f"multiple (at least {found})" if found >= limit
-            else f"multiple ({found})",
-            Status.SOLVED: "at least 1 (limit 1)" if limit == 1 else "at least 1 (time ran out)",
-            Status.UNSOLVABLE: "none",
-            Status.TIMEOUT: "unknown (time ran out)",
-        }[result.status]
-        if fmt in (Format.json, Format.jsonl):
-            record = result.as_dict(index)
-            record["count"] = found
-            record["verdict"] = verdict
-            typer.echo(json.dumps(record, indent=2 if fmt is Format.json else None))
-        else:
-            label = puzzle.source or f"#{index + 1}"
-            extra = f"  ({result.reason})" if result.reason else ""
-            typer.echo(f"{label}: {verdict}{extra}")
-        code = {Status.MULTIPLE: ExitCode.NOT_UNIQUE, Status.UNSOLVABLE: ExitCode.UNSOLVABLE,
-                Status.TIMEOUT: ExitCode.TIMEOUT}.get(result.status, ExitCode.OK)
-        if (result.status is Status.SOLVED and limit > 1):
-            code = ExitCode.TIMEOUT
-        worst = max(worst, code, key=lambda c: (c != ExitCode.OK, c))
-    raise typer.Exit(worst)
+    results = solve_all(loaded, backend, max_solutions=limit, time_limit=time_limit,
+                        presolve=presolve, **backend_options(workers, option))
+    _write_results(results, fmt, output, limit=limit, counting=True)
+
+
+def _write_results(results, fmt: Format, output: Path | None, *, limit: int,
+                   stats: bool = False,
+                   trace: bool = False, counting: bool = False) -> None:
+    """Write each result as it finishes; the exit code is the batch's worst status.
+    Ctrl-C stops the batch and says what was kept."""
+    from ..render import JsonStream, render_result, verdict
+    from ..result import exit_code_for
+
+    statuses = []
+    with Output(output) as out:
+        stream = JsonStream(out.raw) if fmt is Format.json else None
+        try:
+            for index, (puzzle, result) in enumerate(results):
+                statuses.append(result.status)
+                extra = None
+                if counting:
+                    extra = {"count": len(result.solutions), "verdict": verdict(result, limit)}
+                if counting and fmt is Format.line:
+                    label = puzzle.source or f"#{index + 1}"
+                    text = f"{label}: {verdict(result, limit)}"
+                else:
+                    text = render_result(result, fmt.value, index=index, stats=stats,
+                                         trace=trace, color=out.color, extra=extra,
+                                         limit=limit)
+                if stream is not None:
+                    stream.add(text)
+                else:
+                    out.write(text)
+                out.written += 1
+        except KeyboardInterrupt:
+            if stream is not None:
+                stream.close()
+            typer.echo(f"cpsudoku: interrupted; the {out.written} result(s) finished before "
+                       f"are written to {out.where}", err=True)
+            raise typer.Exit(130) from None
+        if stream is not None:
+            stream.close()
+    raise typer.Exit(exit_code_for(statuses, counting=counting))
+
+
+class CheckFormat(str, Enum):
+    text = "text"
+    json = "json"
+    jsonl = "jsonl"
 
 
 @app.command()
@@ -133,35 +137,58 @@ def check(
     original: str | None = typer.Option(None, "--puzzle", "-p", metavar="PUZZLE",
                                            help="The original puzzle: also check its givens "
                                                 "are kept."),
+    fmt: CheckFormat = typer.Option(CheckFormat.text, "--format", "-f",
+                                    help="text: a verdict and the conflicts per grid; "
+                                         "jsonl/json: one object per grid (index, source, "
+                                         "valid, complete, empty, conflicts)."),
     size: int | None = SizeOpt,
     box: str | None = BoxOpt,
     rules: str | None = RulesOpt,
+    output: Path | None = OutputOpt,
 ):
     """Validate filled or partial grids and list every conflict."""
+    import json
+
     from ..check import conflicts
+    from ..render import JsonStream
 
     loaded = load_puzzles(puzzles, size, box, rules)
     base = load_puzzles([original], size, box, rules)[0] if original else None
     failed = False
-    for index, grid in enumerate(loaded):
-        label = grid.source or f"#{index + 1}"
-        problems = [c.message for c in conflicts(grid)]
-        if base is not None:
-            if base.size != grid.size:
-                raise CpsudokuError(f"{label}: a {grid.size}x{grid.size} grid cannot fill "
-                                    f"a {base.size}x{base.size} puzzle")
-            name = grid.geometry.cell_name
-            problems += [f"{name(c)} was given as {g} but holds {v or 'nothing'}"
-                         for c, (g, v) in enumerate(zip(base.givens, grid.givens))
-                         if g and g != v]
-        empty = sum(1 for v in grid.givens if not v)
-        if problems:
-            failed = True
-            typer.echo(f"{label}: {len(problems)} conflict{'s' if len(problems) > 1 else ''}")
-            for message in problems:
-                typer.echo(f"  {message}")
-        elif empty:
-            typer.echo(f"{label}: no conflict so far ({empty} empty cells)")
-        else:
-            typer.echo(f"{label}: valid solution")
+    with Output(output) as out:
+        stream = JsonStream(out.raw) if fmt is CheckFormat.json else None
+        for index, grid in enumerate(loaded):
+            label = grid.source or f"#{index + 1}"
+            problems = [c.message for c in conflicts(grid)]
+            if base is not None:
+                if base.size != grid.size:
+                    raise CpsudokuError(f"{label}: a {grid.size}x{grid.size} grid cannot fill "
+                                        f"a {base.size}x{base.size} puzzle")
+                name = grid.geometry.cell_name
+                problems += [f"{name(c)} was given as {g} but holds {v or 'nothing'}"
+                             for c, (g, v) in enumerate(zip(base.givens, grid.givens))
+                             if g and g != v]
+            empty = sum(1 for v in grid.givens if not v)
+            failed = failed or bool(problems)
+            if fmt is CheckFormat.text:
+                out.write(_check_text(label, problems, empty))
+                continue
+            record = {"index": index, "source": label, "valid": not problems,
+                      "complete": not problems and not empty, "empty": empty,
+                      "conflicts": problems}
+            if stream is not None:
+                stream.add(json.dumps(record, indent=2))
+            else:
+                out.write(json.dumps(record))
+        if stream is not None:
+            stream.close()
     raise typer.Exit(ExitCode.NOT_UNIQUE if failed else ExitCode.OK)
+
+
+def _check_text(label: str, problems: list[str], empty: int) -> str:
+    if problems:
+        head = f"{label}: {len(problems)} conflict{'s' if len(problems) > 1 else ''}"
+        return "\n".join([head] + [f"  {message}" for message in problems])
+    if empty:
+        return f"{label}: no conflict so far ({empty} empty cells)"
+    return f"{label}: valid solution"

@@ -84,7 +84,7 @@ def compile_model(model: Model) -> Plan:
 @lru_cache(maxsize=32)
 def structure_of(n: int, constraints) -> Structure:
     ncells = n * n
-    peer_sets = [set() for _ in range(ncells)]
+    peer_sets: list[set[int]] = [set() for _ in range(ncells)]
     units, labels, others = [], [], []
     seen_units = set()
     for con in constraints:
@@ -101,7 +101,7 @@ def structure_of(n: int, constraints) -> Structure:
             others.append(con)
     for c in range(ncells):
         peer_sets[c].discard(c)
-    cell_units = [[] for _ in range(ncells)]
+    cell_units: list[list[int]] = [[] for _ in range(ncells)]
     for u, cells in enumerate(units):
         for c in cells:
             cell_units[c].append(u)
@@ -140,10 +140,10 @@ def implied_sums(n: int, units, labels, constraints) -> list[Sum]:
     covered: set[int] = set()
     for con in constraints:  # disjoint plain sums only, so that no cell counts twice
         if isinstance(con, Sum) and (con.coeffs is None or all(w == 1 for w in con.coeffs)):
-            cells = set(con.cells)
-            if len(cells) == len(con.cells) and not cells & covered:
-                covered |= cells
-                sums.append((frozenset(cells), con.total))
+            members = set(con.cells)
+            if len(members) == len(con.cells) and not members & covered:
+                covered |= members
+                sums.append((frozenset(members), con.total))
     if not sums:
         return []
     unit_total = n * (n + 1) // 2
