@@ -29,6 +29,7 @@ from collections import Counter
 from .errors import ModelError, ParseError
 from .geometry import Geometry, boxed, cell_name, infer_box, parse_box
 from .puzzle import Puzzle
+from .safeload import check_bounds
 from .symbols import ALPHABET, BLANKS, MAX_SIZE, symbol
 
 # --- symbol tables --------------------------------------------------------------
@@ -65,6 +66,8 @@ def _has_box(n: int) -> bool:
 _FULL_COUNTS = {n * n: n for n in range(1, MAX_SIZE + 1) if _has_box(n)}
 
 _LINK_PAYLOAD = re.compile(r"[A-Za-z0-9+/=]{40,}")
+_WORD = re.compile(r"[^\W\d_]{3,}")
+_SYMBOL_LETTERS = frozenset(ALPHABET[9:] + ALPHABET[9:].lower())
 _TITLE = re.compile(r"^(grid|puzzle)(?![a-z])", re.IGNORECASE)
 _TOML_LINE = re.compile(r"^(\[\[?\s*[A-Za-z_][\w.\- \"]*\]\]?|[A-Za-z_][\w\-]*\s*=)")
 # .sdk metadata codes (SudoCue's documentation of the format).
@@ -84,7 +87,7 @@ def parse(text: str, *, size=None, box=None, source: str = "<string>") -> list[P
         fast = reader.fast(body)
         if fast is not None:
             reader.emit(*fast, 1 + text[:text.find(body)].count("\n"), _blank_of(body),
-                        checked=True)
+                        checked=True, chars=body)
             return reader.puzzles
     if not body:
         raise ParseError("empty input: no puzzle found", source)
@@ -105,6 +108,16 @@ def parse(text: str, *, size=None, box=None, source: str = "<string>") -> list[P
 def parse_one(text: str, **kw) -> Puzzle:
     """The single puzzle in `text` (the first one if there are several)."""
     return parse(text, **kw)[0]
+
+
+def parse_output_line(text: str, *, size=None, box=None, source: str = "<string>") -> Puzzle:
+    """One grid line as cpsudoku writes it (a result's `solutions` and `puzzle`), where
+    `0` is only ever a blank."""
+    size, box = _shape(size, box)
+    puzzles = _GridReader(size, box, source, own_notation=True).read(text)
+    if len(puzzles) != 1:
+        raise ParseError(f"expected one grid line, found {len(puzzles)} puzzles", source)
+    return puzzles[0]
 
 
 def _shape(size, box) -> tuple[int | None, tuple[int, int] | None]:
@@ -167,11 +180,41 @@ def _blank_of(chars) -> str:
     return "0" if "0" in chars and "." not in chars else "."
 
 
+_OTHER_BLANKS = BLANKS - {"0"}
+
+
+def zero_based(chars: str, values, n: int, source: str, line: int | None):
+    """The values of a grid written in 0-based notation (`0`-`F` for 16x16: `0` is the
+    value 16, `.` the blank), or None when `0` is a blank as usual.
+
+    From 10x10 up `0` can be a blank or the value N. It is a blank when the grid also
+    writes N the usual way (`G` on 16x16); it is N when the grid blanks with `.` (or
+    another blank) too. Otherwise a row with two `0`s shows them to be blanks, and one
+    `0` in every row is a complete grid in 0-based notation; anything else could be
+    either, and is refused rather than guessed."""
+    if n < 10 or "0" not in chars:
+        return None
+    top = ALPHABET[n - 1]
+    if top in chars or top.lower() in chars:
+        return None
+    if _OTHER_BLANKS.isdisjoint(chars):
+        zeros = [chars.count("0", r * n, r * n + n) for r in range(n)]
+        if max(zeros) > 1:
+            return None
+        if min(zeros) == 0:
+            raise ParseError(
+                f"{n}x{n} grid with 0 but no '.' blank and no {top}: 0 could be a blank "
+                f"(symbols 1-9, A-{top}) or the value {n} (0-9, A-{ALPHABET[n - 2]} notation); "
+                f"write blanks as '.' for the 0-based notation, or {n} as {top}", source, line)
+    return tuple(n if ch == "0" else v for ch, v in zip(chars, values))
+
+
 class _Builder:
     """Turns cell values into Puzzles: geometry, metadata, source positions."""
 
-    def __init__(self, size, box, source):
+    def __init__(self, size, box, source, own_notation: bool = False):
         self.size, self.box, self.source = size, box, source
+        self.own_notation = own_notation  # cpsudoku's own output: `0` is only ever a blank
         self.puzzles: list[Puzzle] = []
         self.meta: dict = {}
         self.name: str | None = None
@@ -193,9 +236,12 @@ class _Builder:
             raise ParseError(str(exc), self.source, line) from None
 
     def emit(self, values, n: int, line: int | None, blank: str, where=None, drawn=None,
-             checked: bool = False):
+             checked: bool = False, chars: str | None = None):
         """Add one puzzle. `where(cell)` -> (line, column) of a cell, for messages;
-        `drawn` is the box shape the grid's borders show."""
+        `drawn` is the box shape the grid's borders show; `chars` the cells' symbols
+        when written one character a cell (where `0` may be the value N)."""
+        if chars is not None and not self.own_notation:
+            values = zero_based(chars, values, n, self.source, line) or values
         if not checked and max(values, default=0) > n:
             cell = next(i for i, v in enumerate(values) if v > n)
             at = where(cell) if where else (line, None)
@@ -282,7 +328,8 @@ def _numeric(rows: list[_Row]) -> bool:
             if len(tok) == 1:
                 if tok not in BLANKS and not tok.isdigit():
                     return False
-            elif tok.isascii() and tok.isdigit() and tok[0] != "0" and int(tok) <= MAX_SIZE:
+            elif (len(tok) <= 2 and tok.isascii() and tok.isdigit() and tok[0] != "0"
+                  and int(tok) <= MAX_SIZE):
                 several = True
             else:
                 return False
@@ -313,7 +360,14 @@ def _drawn_box(rows: list[_Row], n: int, numeric: bool) -> tuple[int, int] | Non
     return (height, cols) if height * cols == n else None
 
 
+def _is_label(s: str) -> bool:
+    """A line of words (a status, a name, `solution 1:`), as output puts above a grid:
+    a word of three letters or more, one of them not a cell symbol."""
+    return any(not _SYMBOL_LETTERS.issuperset(word) for word in _WORD.findall(s))
+
+
 class _GridReader(_Builder):
+    after_label = False  # the last line read was a label: a drawing may follow
 
     def read(self, text: str) -> list[Puzzle]:
         block: list[_Row] = []
@@ -334,12 +388,17 @@ class _GridReader(_Builder):
                 if fast is not None:
                     self._block(block, decorated)
                     block, decorated = [], False
-                    self.emit(*fast, line, _blank_of(s), checked=True)
+                    self.emit(*fast, line, _blank_of(s), checked=True, chars=s)
                     continue
             if s[0] in "GgPp" and _TITLE.match(s):
                 self._block(block, decorated)
                 block, decorated = [], False
                 self.name = s
+                continue
+            if _is_label(s):
+                self._block(block, decorated)
+                block, decorated = [], False
+                self.after_label = True
                 continue
             if _is_rule(s):
                 decorated = True
@@ -384,10 +443,13 @@ class _GridReader(_Builder):
         rows = self._settle_dashes(rows)
         if not rows:
             return
+        after_label, self.after_label = self.after_label, False
         numeric = _numeric(rows)
         if numeric and not self._plausible(rows, True):
             numeric = False
         counts = [row.count(numeric) for row in rows]
+        if after_label and decorated and (len(set(counts)) > 1 or not min(counts)):
+            return  # a drawing under a label (killer cages with their sums), not a grid
         width = Counter(counts).most_common(1)[0][0]
         n = self.full(width)
         one_per_row = n is not None
@@ -400,7 +462,8 @@ class _GridReader(_Builder):
                 if n is None:
                     raise ParseError(_count_problem(count, self.size), self.source, row.line)
                 self.emit(row.values(numeric), n, row.line, _blank_of(row.blanks(numeric)),
-                          where=lambda i, r=row: (r.line, r.col(i, numeric)))
+                          where=lambda i, r=row: (r.line, r.col(i, numeric)),
+                          chars=None if numeric else row.chars)
             return
         self._grids(rows, width, numeric)
 
@@ -454,7 +517,8 @@ class _GridReader(_Builder):
                 blanks.append(row.blanks(numeric))
             self.emit(values, n, grid[0].line, _blank_of("".join(blanks)),
                       where=lambda i, g=grid: (g[i // n].line, g[i // n].col(i % n, numeric)),
-                      drawn=_drawn_box(grid, n, numeric))
+                      drawn=_drawn_box(grid, n, numeric),
+                      chars=None if numeric else "".join(row.chars for row in grid))
 
 
 # --- JSON ------------------------------------------------------------------------
@@ -466,6 +530,7 @@ class _JsonReader(_Builder):
     def read(self, text: str) -> list[Puzzle] | None:
         # `#` comment lines are allowed around JSON too; blanked to keep line numbers.
         text = "\n".join("" if s.lstrip().startswith("#") else s for s in text.splitlines())
+        check_bounds(text, self.source)
         try:
             docs = [(json.loads(text), 1)]
         except json.JSONDecodeError as exc:
@@ -513,8 +578,8 @@ class _JsonReader(_Builder):
             for c, cell in enumerate(row, 1):
                 v = _json_cell(cell)
                 if v is None:
-                    raise ParseError(f"{where}row {r}, column {c}: {cell!r} is not a cell "
-                                     f"value; expected a number 0-{MAX_SIZE} or a symbol",
+                    raise ParseError(f"{where}row {r}, column {c}: {json.dumps(cell)} is not "
+                                     f"a cell value; expected a number 0-{MAX_SIZE} or a symbol",
                                      self.source, line)
                 zero_blank |= cell == 0 or cell == "0"
                 values.append(v)
@@ -551,9 +616,9 @@ def _is_grid(x) -> bool:
 
 def _json_cell(cell) -> int | None:
     if cell is None:
-        return 0
+        return None  # a blank is 0 or ".": null may be a value lost on the way
     if isinstance(cell, int):
-        return cell if cell >= 0 else None
+        return cell if 0 <= cell <= MAX_SIZE else None
     if len(cell) == 1:
         return _VALUE.get(cell)
     return int(cell) if cell.isdigit() else None
