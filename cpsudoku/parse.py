@@ -21,10 +21,12 @@ Errors name the source, the 1-based line and column, and what was expected.
 
 from __future__ import annotations
 
+import csv
 import json
 import math
 import re
 from collections import Counter
+from dataclasses import replace
 
 from .errors import ModelError, ParseError
 from .geometry import Geometry, boxed, cell_name, infer_box, parse_box
@@ -92,7 +94,9 @@ def parse(text: str, *, size=None, box=None, source: str = "<string>") -> list[P
     if not body:
         raise ParseError("empty input: no puzzle found", source)
     kind = _kind(body)
-    if kind == "variant":
+    if kind == "csv":
+        puzzles = _CsvReader(size, box, source).read(text)
+    elif kind == "variant":
         puzzles = _load_variant(text, source)
     elif kind == "json":
         puzzles = _JsonReader(size, box, source).read(text)
@@ -146,6 +150,8 @@ def _kind(body: str) -> str:
                   if s.strip() and not s.lstrip().startswith("#")), "")
     if first.startswith("{") or _TOML_LINE.match(first):
         return "variant"
+    if _csv_header(first) is not None:
+        return "csv"
     return "json" if first.startswith("[") else "grid"
 
 
@@ -519,6 +525,89 @@ class _GridReader(_Builder):
                       where=lambda i, g=grid: (g[i // n].line, g[i // n].col(i % n, numeric)),
                       drawn=_drawn_box(grid, n, numeric),
                       chars=None if numeric else "".join(row.chars for row in grid))
+
+
+# --- CSV with a header -------------------------------------------------------------
+
+_PUZZLE_COLUMNS = ("puzzle", "puzzles", "quizzes", "quiz")
+_SOLUTION_COLUMNS = ("solution", "solutions")
+_CSV_NAME = re.compile(r'\s*"?\s*[A-Za-z_][\w .-]*"?\s*')
+
+
+def _csv_header(line: str) -> list[str] | None:
+    """The column names of a CSV header line that names a puzzle or solution column
+    (`puzzle,solution,...` as the Kaggle data sets have it), else None."""
+    if "," not in line:
+        return None
+    names = line.split(",")
+    if not all(_CSV_NAME.fullmatch(n) for n in names):
+        return None
+    names = [n.strip().strip('"').strip() for n in names]
+    known = {n.lower() for n in names} & {*_PUZZLE_COLUMNS, *_SOLUTION_COLUMNS}
+    return names if known else None
+
+
+class _CsvReader(_Builder):
+    """One puzzle a row from the puzzle column; the solution column, if any, goes into
+    `meta["solution"]` and the other columns into `meta`. Errors name the line and the
+    column (and the column's name)."""
+
+    def read(self, text: str) -> list[Puzzle]:
+        lines = text.splitlines()
+        start = next(i for i, s in enumerate(lines) if s.strip() and not s.lstrip().startswith("#"))
+        names = _csv_header(lines[start].lstrip("\ufeff"))
+        assert names is not None  # _kind saw this header
+        lower = [n.lower() for n in names]
+        puzzle_col = next((lower.index(c) for c in _PUZZLE_COLUMNS if c in lower), None)
+        if puzzle_col is None:
+            raise ParseError(f"CSV header has no puzzle column (one of "
+                             f"{', '.join(_PUZZLE_COLUMNS)}); columns: {', '.join(names)}",
+                             self.source, start + 1)
+        solution_col = next((lower.index(c) for c in _SOLUTION_COLUMNS if c in lower), None)
+        for lineno, fields in zip(range(start + 2, len(lines) + 1),
+                                  csv.reader(lines[start + 1:])):
+            if not fields or (len(fields) == 1 and not fields[0].strip()):
+                continue
+            if fields[0].lstrip().startswith("#"):
+                continue
+            raw = lines[lineno - 1]
+            if len(fields) != len(names):
+                raise ParseError(f"{len(fields)} fields, expected {len(names)} "
+                                 f"({', '.join(names)})", self.source, lineno)
+            puzzle = self._field(fields, puzzle_col, names, lineno, raw)
+            meta = {name: value for i, (name, value) in enumerate(zip(names, fields))
+                    if i not in (puzzle_col, solution_col)}
+            if solution_col is not None and fields[solution_col].strip():
+                solution = self._field(fields, solution_col, names, lineno, raw)
+                if solution.size != puzzle.size:
+                    raise ParseError(f"column {names[solution_col]!r}: a {solution.size}x"
+                                     f"{solution.size} solution for a {puzzle.size}x"
+                                     f"{puzzle.size} puzzle", self.source, lineno,
+                                     _field_column(raw, fields, solution_col))
+                meta["solution"] = solution.givens
+            self.puzzles.append(replace(puzzle, source=f"{self.source}:{lineno}", meta=meta))
+        return self.puzzles
+
+    def _field(self, fields, col: int, names, lineno: int, raw: str) -> Puzzle:
+        """The one grid in a field, errors placed in the file."""
+        where = _field_column(raw, fields, col)
+        try:
+            found = _GridReader(self.size, self.box, self.source).read(fields[col].strip())
+            if len(found) != 1:
+                raise ParseError(f"{len(found)} grids in one field, expected one", self.source)
+        except ParseError as exc:
+            column = where + (exc.column or 1) - 1 if where and exc.column else where
+            raise ParseError(f"column {names[col]!r}: {exc.message}", self.source, lineno,
+                             column) from None
+        return found[0]
+
+
+def _field_column(raw: str, fields: list[str], col: int) -> int | None:
+    """The 1-based column where field `col` starts (None when quoting hides it)."""
+    if '"' in raw:
+        return None
+    start = sum(len(f) + 1 for f in fields[:col])
+    return start + len(fields[col]) - len(fields[col].lstrip()) + 1
 
 
 # --- JSON ------------------------------------------------------------------------

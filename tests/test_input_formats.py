@@ -164,3 +164,52 @@ def test_label_lines_do_not_hide_a_bad_grid_row():
     assert parse_one(text).line() == INKALA_SOLUTION
     with pytest.raises(ParseError, match="unexpected character"):
         parse_one(text.replace("812753649", "81275364x"))
+
+
+# --- CSV with a header -------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["kaggle_radcliffe_sample7034.csv", "kaggle_rohanrao_10k.csv"])
+def test_kaggle_csv_files_read_with_their_solutions(data_dir, name):
+    from cpsudoku.check import is_solution
+    from cpsudoku.sources import read_puzzles
+    path = data_dir / "classic" / name
+    puzzles = read_puzzles(path)
+    lines = path.read_text().splitlines()
+    assert len(puzzles) == len(lines) - 1
+    assert puzzles[0].line() == lines[1].split(",")[0]
+    assert puzzles[-1].source == f"{path}:{len(lines)}"
+    assert all(is_solution(p, p.meta["solution"]) for p in puzzles[:500])
+
+
+def test_csv_keeps_other_columns_as_metadata():
+    [puzzle] = parse(f"quizzes,solutions,difficulty\n{INKALA},{INKALA_SOLUTION},hard\n")
+    assert puzzle.meta == {"difficulty": "hard", "solution": parse_one(INKALA_SOLUTION).givens}
+
+
+def test_csv_solution_column_is_optional_and_may_be_empty():
+    puzzles = parse(f"id,puzzle\n1,{INKALA}\n\n2,{INKALA}\n")
+    assert [p.meta for p in puzzles] == [{"id": "1"}, {"id": "2"}]
+    assert [p.source for p in puzzles] == ["<string>:2", "<string>:4"]
+
+
+@pytest.mark.parametrize("text, where, what", [
+    (f"puzzle,solution\n{INKALA[:-1]},\n", "f.csv:2:1:", "column 'puzzle': 80 cells"),
+    (f"id,puzzle\n17,{INKALA[:40]}x{INKALA[41:]}\n", "f.csv:2:44:",
+     "column 'puzzle': unexpected character 'x'"),
+    (f"puzzle,solution\n{INKALA},{INKALA_SOLUTION}1\n", "f.csv:2:83:",
+     "column 'solution': 82 cells"),
+    (f"puzzle,solution\n{INKALA},{INKALA},3\n", "f.csv:2:", "3 fields, expected 2"),
+    ("id,grid,solution\n1,2,3\n", "f.csv:1:", "no puzzle column"),
+    (f"puzzle,solution\n{INKALA},{'1' * 256}\n", "f.csv:2:", "a 16x16 solution for a 9x9"),
+])
+def test_csv_errors_name_file_line_and_column(text, where, what):
+    with pytest.raises(ParseError) as info:
+        parse(text, source="f.csv")
+    assert str(info.value).startswith(where) and what in str(info.value)
+
+
+def test_csv_through_the_command_line(tmp_path):
+    path = tmp_path / "p.csv"
+    path.write_text(f"puzzle,solution\n{INKALA},{INKALA_SOLUTION}\n")
+    result = runner.invoke(app, ["solve", str(path), "-f", "line"])
+    assert result.exit_code == 0 and result.stdout.split() == [INKALA_SOLUTION]
