@@ -574,9 +574,9 @@ class _CsvReader(_Builder):
             if len(fields) != len(names):
                 raise ParseError(f"{len(fields)} fields, expected {len(names)} "
                                  f"({', '.join(names)})", self.source, lineno)
-            puzzle = self._field(fields, puzzle_col, names, lineno, raw)
             meta = {name: value for i, (name, value) in enumerate(zip(names, fields))
                     if i not in (puzzle_col, solution_col)}
+            puzzle = self._field(fields, puzzle_col, names, lineno, raw, meta)
             if solution_col is not None and fields[solution_col].strip():
                 solution = self._field(fields, solution_col, names, lineno, raw)
                 if solution.size != puzzle.size:
@@ -584,22 +584,28 @@ class _CsvReader(_Builder):
                                      f"{solution.size} solution for a {puzzle.size}x"
                                      f"{puzzle.size} puzzle", self.source, lineno,
                                      _field_column(raw, fields, solution_col))
-                meta["solution"] = solution.givens
-            self.puzzles.append(replace(puzzle, source=f"{self.source}:{lineno}", meta=meta))
+                meta["solution"] = solution.givens  # the same dict the puzzle holds
+            self.puzzles.append(puzzle)
         return self.puzzles
 
-    def _field(self, fields, col: int, names, lineno: int, raw: str) -> Puzzle:
-        """The one grid in a field, errors placed in the file."""
+    def _field(self, fields, col: int, names, lineno: int, raw: str, meta=None) -> Puzzle:
+        """The one grid in a field (with `meta`), errors placed in the file."""
         where = _field_column(raw, fields, col)
+        reader, text = _GridReader(self.size, self.box, self.source), fields[col].strip()
+        fast = reader.fast(text) if len(text) > MAX_SIZE else None
         try:
-            found = _GridReader(self.size, self.box, self.source).read(fields[col].strip())
+            if fast is not None:  # the common case: one plain line
+                reader.meta = meta or {}
+                reader.emit(*fast, lineno, _blank_of(text), checked=True, chars=text)
+                return reader.puzzles[0]
+            found = reader.read(text)
             if len(found) != 1:
                 raise ParseError(f"{len(found)} grids in one field, expected one", self.source)
         except ParseError as exc:
             column = where + (exc.column or 1) - 1 if where and exc.column else where
             raise ParseError(f"column {names[col]!r}: {exc.message}", self.source, lineno,
                              column) from None
-        return found[0]
+        return replace(found[0], source=f"{self.source}:{lineno}", meta=meta or {})
 
 
 def _field_column(raw: str, fields: list[str], col: int) -> int | None:

@@ -168,7 +168,10 @@ def test_label_lines_do_not_hide_a_bad_grid_row():
 
 # --- CSV with a header -------------------------------------------------------------------
 
-@pytest.mark.parametrize("name", ["kaggle_radcliffe_sample7034.csv", "kaggle_rohanrao_10k.csv"])
+@pytest.mark.parametrize("name", [
+    "kaggle_radcliffe_sample7034.csv",
+    pytest.param("kaggle_rohanrao_10k.csv", marks=pytest.mark.slow),
+])
 def test_kaggle_csv_files_read_with_their_solutions(data_dir, name):
     from cpsudoku.check import is_solution
     from cpsudoku.sources import read_puzzles
