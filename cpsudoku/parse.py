@@ -27,9 +27,11 @@ import math
 import re
 from collections import Counter
 from dataclasses import replace
+from typing import Any
 
+from . import validate
 from .errors import ModelError, ParseError
-from .geometry import Geometry, boxed, cell_name, infer_box, parse_box
+from .geometry import Geometry, boxed, cell_name, infer_box
 from .puzzle import Puzzle
 from .safeload import check_bounds
 from .symbols import ALPHABET, BLANKS, MAX_SIZE, symbol
@@ -41,11 +43,11 @@ for _i, _ch in enumerate(ALPHABET, 1):
     _VALUE[_ch] = _VALUE[_ch.lower()] = _i
 
 # Fast path: ASCII bytes -> values in one `bytes.translate`; 255 marks anything else.
-_BYTE_VALUES = bytearray([255] * 256)
+_TABLE = bytearray([255] * 256)
 for _ch, _v in _VALUE.items():
     if _ch.isascii():
-        _BYTE_VALUES[ord(_ch)] = _v
-_BYTE_VALUES = bytes(_BYTE_VALUES)
+        _TABLE[ord(_ch)] = _v
+_BYTE_VALUES = bytes(_TABLE)
 
 # Grid decoration: ASCII borders and every box-drawing character (U+2500-U+257F).
 DECORATION = frozenset("|+") | frozenset(chr(c) for c in range(0x2500, 0x2580))
@@ -82,6 +84,8 @@ _SDK_KEYS = {"A": "author", "B": "date", "C": "comment", "D": "description",
 def parse(text: str, *, size=None, box=None, source: str = "<string>") -> list[Puzzle]:
     """Every puzzle in `text`. `size` (N) and `box` ((r, c) or "RxC") override what the
     text implies; with `box` alone the size is r*c."""
+    text = validate.text(text)
+    source = validate.text(source, "source")
     size, box = _shape(size, box)
     body = text.strip("\ufeff \t\r\n")
     if len(body) > MAX_SIZE and "\n" not in body and body[0] not in "[{#":
@@ -94,6 +98,7 @@ def parse(text: str, *, size=None, box=None, source: str = "<string>") -> list[P
     if not body:
         raise ParseError("empty input: no puzzle found", source)
     kind = _kind(body)
+    puzzles: list[Puzzle] | None
     if kind == "csv":
         puzzles = _CsvReader(size, box, source).read(text)
     elif kind == "variant":
@@ -109,7 +114,7 @@ def parse(text: str, *, size=None, box=None, source: str = "<string>") -> list[P
     return puzzles
 
 
-def parse_one(text: str, **kw) -> Puzzle:
+def parse_one(text: str, **kw: Any) -> Puzzle:
     """The single puzzle in `text` (the first one if there are several)."""
     return parse(text, **kw)[0]
 
@@ -125,14 +130,7 @@ def parse_output_line(text: str, *, size=None, box=None, source: str = "<string>
 
 
 def _shape(size, box) -> tuple[int | None, tuple[int, int] | None]:
-    if isinstance(box, str):
-        box = parse_box(box)
-    elif box is not None:
-        box = (int(box[0]), int(box[1]))
-    if size is not None:
-        size = int(size)
-        if not 1 <= size <= MAX_SIZE:
-            raise ModelError(f"size {size} is outside 1..{MAX_SIZE}")
+    size, box = validate.size(size), validate.box(box)
     if box is not None:
         if size is None:
             size = box[0] * box[1]
@@ -584,7 +582,7 @@ class _CsvReader(_Builder):
                                      f"{solution.size} solution for a {puzzle.size}x"
                                      f"{puzzle.size} puzzle", self.source, lineno,
                                      _field_column(raw, fields, solution_col))
-                meta["solution"] = solution.givens  # the same dict the puzzle holds
+                puzzle.meta["solution"] = solution.givens
             self.puzzles.append(puzzle)
         return self.puzzles
 

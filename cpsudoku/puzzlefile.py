@@ -83,7 +83,7 @@ from dataclasses import replace
 from typing import Any
 
 from . import rules as R
-from .errors import CpsudokuError, ModelError, ParseError
+from .errors import ArgumentError, CpsudokuError, ModelError, ParseError
 from .geometry import Geometry, boxed, infer_box, irregular, parse_box, regions_from_labels
 from .lzstring import decompress_from_base64
 from .parse import zero_based
@@ -153,7 +153,8 @@ def _json_documents(text: str, source: str) -> list[tuple[Any, int]]:
     """Every JSON value in `text` with the line it starts on."""
     check_bounds(text, source)
     decoder = json.JSONDecoder()
-    docs, pos, line, counted = [], 0, 1, 0
+    docs: list[tuple[Any, int]] = []
+    pos, line, counted = 0, 1, 0
     while True:
         pos = _BETWEEN.match(text, pos).end()  # type: ignore[union-attr]
         if pos >= len(text):
@@ -191,7 +192,11 @@ def _objects(data: dict, source: str) -> list[Puzzle]:
     """The puzzles of one JSON object: a puzzle, an f-puzzles puzzle, a `puzzles` list,
     or a result as `solve --format json/jsonl` writes it."""
     if "puzzles" in data:
-        return _many(data, source, _objects)
+        return _many(data, source, _object)
+    return _object(data, source)
+
+
+def _object(data: dict, source: str) -> list[Puzzle]:
     if is_result(data):
         return from_result(data, source)
     return [from_fpuzzles(data, source) if is_fpuzzles(data) else from_dict(data, source)]
@@ -291,7 +296,9 @@ def _reading(read, data: dict, source: str, what: str) -> Puzzle:
     except CpsudokuError as exc:
         if isinstance(exc, ParseError) or str(exc).startswith(source):
             raise
-        raise type(exc)(f"{source}: {exc}") from None
+        # The file's data, not the caller's arguments, was wrong: bad input, not usage.
+        kind = ModelError if isinstance(exc, ArgumentError) else type(exc)
+        raise kind(f"{source}: {exc}") from None
     except RecursionError:
         raise ModelError(f"{source}: {what} data nested too deep") from None
     except (KeyError, TypeError, AttributeError, IndexError, ValueError) as exc:
@@ -416,7 +423,7 @@ def _box_or_none(n: int):
 
 def _elements(data: dict, size: int) -> list:
     """The per-puzzle element rules present in `data`."""
-    out = []
+    out: list[Any] = []
     if "cages" in data:
         cages = []
         for i, c in enumerate(_list(data["cages"], "cages"), 1):
@@ -548,7 +555,7 @@ def _from_fpuzzles(data: dict, source: str) -> Puzzle:
     geometry = regions_from_labels(labels, size) if irregular else boxed(size, box)
 
     rules = [R.get(name) for key, name in _FP_FLAGS.items() if data.get(key)]
-    out_elements = []
+    out_elements: list[Any] = []
     if data.get("killercage"):
         out_elements.append(R.Killer(
             R.Cage(_fp_cells(c.get("cells"), f"cage {i}"),
