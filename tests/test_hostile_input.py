@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -19,6 +20,7 @@ from cpsudoku.errors import ArgumentError, CpsudokuError, ExitCode, ModelError, 
 from cpsudoku.geometry import boxed
 from cpsudoku.safeload import MAX_DEPTH, MAX_DIGITS
 
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
 SIX = "1.....\n..3...\n......\n......\n...4..\n.....6\n"
 TOML_PUZZLE = f'name = "p"\ngrid = "{INKALA}"\n'
@@ -345,6 +347,8 @@ def samples() -> dict[str, str]:
         "json puzzle": json.dumps({"grid": INKALA, "rules": ["diagonal"],
                                    "thermometers": [["r1c1", "r2c2"]]}),
         "hex 16x16": "." + "0123456789ABCDEF"[1:] + "0" + "." * 239,
+        "f-puzzles": (EXAMPLES / "variants" / "fpuzzles-mixed.json").read_text(),
+        "jigsaw toml": (EXAMPLES / "variants" / "jigsaw.toml").read_text(),
     }
 
 
