@@ -110,7 +110,7 @@ def parse(text: str, *, size=None, box=None, source: str = "<string>") -> list[P
     else:
         puzzles = _GridReader(size, box, source).read(text)
     if not puzzles:
-        raise ParseError("no puzzle found (only comments and blank lines)", source)
+        raise ParseError("no puzzle found (only comments, labels and blank lines)", source)
     return puzzles
 
 
@@ -366,8 +366,11 @@ def _drawn_box(rows: list[_Row], n: int, numeric: bool) -> tuple[int, int] | Non
 
 def _is_label(s: str) -> bool:
     """A line of words (a status, a name, `solution 1:`), as output puts above a grid:
-    a word of three letters or more, one of them not a cell symbol."""
-    return any(not _SYMBOL_LETTERS.issuperset(word) for word in _WORD.findall(s))
+    a word of three letters or more, one of them not a cell symbol, and words make at
+    least a quarter of the line (so a grid row with a typo stays an error)."""
+    words = _WORD.findall(s)
+    return (any(not _SYMBOL_LETTERS.issuperset(word) for word in words)
+            and 4 * sum(map(len, words)) >= len(s) - s.count(" "))
 
 
 class _GridReader(_Builder):

@@ -159,6 +159,11 @@ def test_malformed_result_objects_are_refused(bad, what):
         parse(json.dumps(bad))
 
 
+def test_a_puzzle_line_with_a_typo_is_an_error_not_a_label():
+    with pytest.raises(ParseError, match="unexpected character 'x'"):
+        parse(INKALA + "\n" + INKALA[:40] + "xyz" + INKALA[43:] + "\n")
+
+
 def test_label_lines_do_not_hide_a_bad_grid_row():
     text = "unique solution\n" + "\n".join(INKALA_SOLUTION[i:i + 9] for i in range(0, 81, 9))
     assert parse_one(text).line() == INKALA_SOLUTION
