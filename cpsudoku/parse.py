@@ -196,8 +196,10 @@ def zero_based(chars: str, values, n: int, source: str, line: int | None):
     another blank) too. Otherwise a row with two `0`s shows them to be blanks, and one
     `0` in every row is a complete grid in 0-based notation; anything else could be
     either, and is refused rather than guessed."""
-    if n < 10 or "0" not in chars:
+    if n < 10:
         return None
+    if "0" not in chars:
+        return _letters_only(chars, values, n, source, line)
     top = ALPHABET[n - 1]
     if top in chars or top.lower() in chars:
         return None
@@ -211,6 +213,23 @@ def zero_based(chars: str, values, n: int, source: str, line: int | None):
                 f"(symbols 1-9, A-{top}) or the value {n} (0-9, A-{ALPHABET[n - 2]} notation); "
                 f"write blanks as '.' for the 0-based notation, or {n} as {top}", source, line)
     return tuple(n if ch == "0" else v for ch, v in zip(chars, values))
+
+
+_DIGITS = frozenset("123456789")
+
+
+def _letters_only(chars: str, values, n: int, source: str, line: int | None):
+    """A grid of letters without a digit may be in letter notation (A=1 ... P=16 on
+    16x16): it is when some letter is too big for the grid in the usual notation
+    (`H` = 17), and refused when it could be either."""
+    if not _DIGITS.isdisjoint(chars) or not any(ch.isalpha() for ch in chars):
+        return None
+    if max(values) > n:
+        return tuple(v - 9 if v else 0 for v in values)
+    also = (f", or use letters up to {ALPHABET[8 + n]} for letter notation"
+            if 9 + n <= MAX_SIZE else "")
+    raise ParseError(f"{n}x{n} grid of letters without a digit: A could be 1 (letter "
+                     f"notation) or 10; write 1-9 as digits{also}", source, line)
 
 
 class _Builder:

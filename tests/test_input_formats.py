@@ -85,6 +85,19 @@ def test_ambiguous_zero_is_refused_in_one_line(n, box):
     assert "\n" not in message and "0 could be a blank" in message and top in message
 
 
+@pytest.mark.parametrize("n", [10, 12, 16])
+def test_letter_notation_is_recognised_when_a_letter_is_too_big(n):
+    values = latin(n, {10: (2, 5), 12: (3, 4), 16: (4, 4)}[n])
+    text = "".join(chr(64 + v) if i % 5 else "." for i, v in enumerate(values))  # A=1
+    assert list(parse_one(text).givens) == [v if i % 5 else 0 for i, v in enumerate(values)]
+
+
+@pytest.mark.parametrize("text", ["G" + "." * 255, "A" + "." * 99, "A" + "." * 624])
+def test_letters_without_a_digit_are_refused_when_ambiguous(text):
+    with pytest.raises(ParseError, match="A could be 1"):
+        parse_one(text)
+
+
 def test_sizes_up_to_9_have_no_zero_ambiguity():
     assert parse_one("0" * 81).givens == (0,) * 81
 
