@@ -391,10 +391,15 @@ def _givens(grid, geometry, source: str) -> tuple[int, ...]:
     if grid is None or grid == "":
         return (0,) * (n * n)
     if isinstance(grid, list) and grid and all(isinstance(r, list) for r in grid):
-        flat = [v for row in grid for v in row]
-        if len(flat) != n * n or not all(isinstance(v, int) and 0 <= v <= n for v in flat):
+        if len(grid) != n or any(len(row) != n for row in grid):
             raise ModelError(f"grid: expected {n} rows of {n} numbers 0..{n}")
-        return tuple(flat)
+        for r, row in enumerate(grid, 1):
+            for c, v in enumerate(row, 1):
+                if type(v) is not int or not 0 <= v <= n:  # null and true are not numbers
+                    shown = json.dumps(v, default=str)
+                    raise ModelError(f"grid: row {r}, column {c}: {shown} is not a number "
+                                     f"0..{n}")
+        return tuple(v for row in grid for v in row)
     if isinstance(grid, list):
         grid = "\n".join(str(r) for r in grid)
     if not isinstance(grid, str):
