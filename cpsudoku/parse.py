@@ -70,6 +70,7 @@ def _has_box(n: int) -> bool:
 _FULL_COUNTS = {n * n: n for n in range(1, MAX_SIZE + 1) if _has_box(n)}
 
 _LINK_PAYLOAD = re.compile(r"[A-Za-z0-9+/=]{40,}")
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _WORD = re.compile(r"[^\W\d_]{3,}")
 _SYMBOL_LETTERS = frozenset(ALPHABET[9:] + ALPHABET[9:].lower())
 _TITLE = re.compile(r"^(grid|puzzle)(?![a-z])", re.IGNORECASE)
@@ -86,6 +87,8 @@ def parse(text: str, *, size=None, box=None, source: str = "<string>") -> list[P
     text implies; with `box` alone the size is r*c."""
     text = validate.text(text)
     source = validate.text(source, "source")
+    if "\x1b" in text:  # terminal colours (givens in bold) saved along with a grid
+        text = _ANSI.sub("", text)
     size, box = _shape(size, box)
     body = text.strip("\ufeff \t\r\n")
     if len(body) > MAX_SIZE and "\n" not in body and body[0] not in "[{#":

@@ -155,6 +155,12 @@ def test_result_keeps_its_box_shape():
     assert parse_one(json.dumps(result)).geometry.box == (3, 2)
 
 
+def test_terminal_colours_are_ignored():
+    rows = [INKALA[i:i + 9] for i in range(0, 81, 9)]
+    coloured = "\n".join("\x1b[1m" + r[:3] + "\x1b[0m" + r[3:] for r in rows)
+    assert parse_one("\x1b[32munique solution\x1b[0m\n" + coloured).line() == INKALA
+
+
 def test_numbers_format_reads_back():
     from cpsudoku import render
     from cpsudoku.geometry import boxed
