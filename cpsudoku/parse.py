@@ -32,6 +32,7 @@ from typing import Any
 from . import validate
 from .errors import ModelError, ParseError
 from .geometry import Geometry, boxed, cell_name, infer_box
+from .notation import read_notation
 from .puzzle import Puzzle
 from .safeload import check_bounds
 from .symbols import ALPHABET, BLANKS, MAX_SIZE, symbol
@@ -187,54 +188,6 @@ def _blank_of(chars) -> str:
     return "0" if "0" in chars and "." not in chars else "."
 
 
-_OTHER_BLANKS = BLANKS - {"0"}
-
-
-def zero_based(chars: str, values, n: int, source: str, line: int | None):
-    """The values of a grid written in 0-based notation (`0`-`F` for 16x16: `0` is the
-    value 16, `.` the blank), or None when `0` is a blank as usual.
-
-    From 10x10 up `0` can be a blank or the value N. It is a blank when the grid also
-    writes N the usual way (`G` on 16x16); it is N when the grid blanks with `.` (or
-    another blank) too. Otherwise a row with two `0`s shows them to be blanks, and one
-    `0` in every row is a complete grid in 0-based notation; anything else could be
-    either, and is refused rather than guessed."""
-    if n < 10:
-        return None
-    if "0" not in chars:
-        return _letters_only(chars, values, n, source, line)
-    top = ALPHABET[n - 1]
-    if top in chars or top.lower() in chars:
-        return None
-    if _OTHER_BLANKS.isdisjoint(chars):
-        zeros = [chars.count("0", r * n, r * n + n) for r in range(n)]
-        if max(zeros) > 1:
-            return None
-        if min(zeros) == 0:
-            raise ParseError(
-                f"{n}x{n} grid with 0 but no '.' blank and no {top}: 0 could be a blank "
-                f"(symbols 1-9, A-{top}) or the value {n} (0-9, A-{ALPHABET[n - 2]} notation); "
-                f"write blanks as '.' for the 0-based notation, or {n} as {top}", source, line)
-    return tuple(n if ch == "0" else v for ch, v in zip(chars, values))
-
-
-_DIGITS = frozenset("123456789")
-
-
-def _letters_only(chars: str, values, n: int, source: str, line: int | None):
-    """A grid of letters without a digit may be in letter notation (A=1 ... P=16 on
-    16x16): it is when some letter is too big for the grid in the usual notation
-    (`H` = 17), and refused when it could be either."""
-    if not _DIGITS.isdisjoint(chars) or not any(ch.isalpha() for ch in chars):
-        return None
-    if max(values) > n:
-        return tuple(v - 9 if v else 0 for v in values)
-    also = (f", or use letters up to {ALPHABET[8 + n]} for letter notation"
-            if 9 + n <= MAX_SIZE else "")
-    raise ParseError(f"{n}x{n} grid of letters without a digit: A could be 1 (letter "
-                     f"notation) or 10; write 1-9 as digits{also}", source, line)
-
-
 class _Builder:
     """Turns cell values into Puzzles: geometry, metadata, source positions."""
 
@@ -267,7 +220,7 @@ class _Builder:
         `drawn` is the box shape the grid's borders show; `chars` the cells' symbols
         when written one character a cell (where `0` may be the value N)."""
         if chars is not None and not self.own_notation:
-            values = zero_based(chars, values, n, self.source, line) or values
+            values = read_notation(chars, values, n, self.source, line) or values
         if not checked and max(values, default=0) > n:
             cell = next(i for i, v in enumerate(values) if v > n)
             at = where(cell) if where else (line, None)

@@ -86,7 +86,7 @@ from . import rules as R
 from .errors import ArgumentError, CpsudokuError, ModelError, ParseError
 from .geometry import Geometry, boxed, infer_box, irregular, parse_box, regions_from_labels
 from .lzstring import decompress_from_base64
-from .parse import zero_based
+from .notation import read_notation
 from .puzzle import Puzzle
 from .rules import cells as cellrefs
 from .safeload import check_bounds, json_value, toml_value
@@ -407,7 +407,7 @@ def _givens(grid, geometry, source: str) -> tuple[int, ...]:
     compact = "".join(grid.split())
     if len(compact) == n * n and all(value_of(ch) is not None for ch in compact):
         values = tuple(value_of(ch) or 0 for ch in compact)  # the common case, any geometry
-        values = zero_based(compact, values, n, source, None) or values
+        values = read_notation(compact, values, n, source, None) or values
     else:
         from .parse import parse_one  # the full parser reads every other notation
         box = geometry.box or _box_or_none(n)
