@@ -11,25 +11,10 @@ from __future__ import annotations
 
 import time
 
-from . import backends
+from . import backends, validate
 from .backends.base import Request
-from .errors import ModelError, UsageError
 from .model import build_model, find_conflicts, lower_for
-from .parse import parse_one
-from .puzzle import Puzzle
 from .result import Result, finish, unsolvable_before_search
-
-
-def _as_puzzle(puzzle) -> Puzzle:
-    if isinstance(puzzle, Puzzle):
-        return puzzle
-    if isinstance(puzzle, str):
-        return parse_one(puzzle)
-    if isinstance(puzzle, (list, tuple)):
-        nested = bool(puzzle) and isinstance(puzzle[0], (list, tuple))
-        flat = [v for row in puzzle for v in row] if nested else list(puzzle)
-        return Puzzle.from_values(flat)
-    raise ModelError(f"cannot make a puzzle from {type(puzzle).__name__}")
 
 
 def solve(puzzle, backend: str = "native", *, max_solutions: int = 1,
@@ -42,13 +27,12 @@ def solve(puzzle, backend: str = "native", *, max_solutions: int = 1,
     presolve: run the native propagation first and hand the reduced domains on.
     options: backend-specific settings (e.g. `workers=4` for cpsat).
     """
-    if max_solutions < 1:
-        raise UsageError(f"max_solutions must be at least 1, not {max_solutions}")
-    if time_limit is not None and not time_limit > 0:
-        raise UsageError(f"time limit must be a positive number of seconds, not {time_limit}")
+    max_solutions = validate.whole(max_solutions, "max_solutions", least=1)
+    time_limit = validate.seconds(time_limit)
+    trace, presolve = validate.flag(trace, "trace"), validate.flag(presolve, "presolve")
     started = time.monotonic()
-    puzzle = _as_puzzle(puzzle)
-    engine = backends.get(backend)
+    puzzle = validate.puzzle(puzzle)
+    engine = backends.get(validate.text(backend, "backend"))
     request = Request(max_solutions, time_limit, trace, dict(options), started)
     engine.check_request(request)
     model = build_model(puzzle)
@@ -74,4 +58,5 @@ def solve(puzzle, backend: str = "native", *, max_solutions: int = 1,
 def count(puzzle, backend: str = "native", *, limit: int = 2,
           time_limit: float | None = None, **options) -> Result:
     """Count solutions up to `limit` (2 is enough to tell unique from multiple)."""
+    limit = validate.whole(limit, "limit", least=1)
     return solve(puzzle, backend, max_solutions=limit, time_limit=time_limit, **options)
