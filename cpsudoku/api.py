@@ -1,8 +1,8 @@
 """The Python API: solve, count and check puzzles. The CLI is a thin layer over this.
 
     >>> from cpsudoku import parse, solve
-    >>> result = solve(parse("8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."),
-    ...                backend="native", max_solutions=2)
+    >>> inkala = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+    >>> result = solve(parse(inkala), backend="native", max_solutions=2)
     >>> result.status.value
     'unique'
 """

@@ -110,7 +110,7 @@ class _PairMarks(ElementRule):
 
     def validate(self, geometry):
         super().validate(geometry)
-        seen: dict = {}
+        seen: dict[frozenset, int] = {}
         for i, mark in enumerate(self.elements, 1):
             pair = frozenset(mark.cells)
             if pair in seen:
