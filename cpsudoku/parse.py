@@ -44,11 +44,11 @@ for _i, _ch in enumerate(ALPHABET, 1):
     _VALUE[_ch] = _VALUE[_ch.lower()] = _i
 
 # Fast path: ASCII bytes -> values in one `bytes.translate`; 255 marks anything else.
-_TABLE = bytearray([255] * 256)
+_byte_values = bytearray([255] * 256)
 for _ch, _v in _VALUE.items():
     if _ch.isascii():
-        _TABLE[ord(_ch)] = _v
-_BYTE_VALUES = bytes(_TABLE)
+        _byte_values[ord(_ch)] = _v
+_BYTE_VALUES = bytes(_byte_values)
 
 # Grid decoration: ASCII borders and every box-drawing character (U+2500-U+257F).
 DECORATION = frozenset("|+") | frozenset(chr(c) for c in range(0x2500, 0x2580))
@@ -102,7 +102,6 @@ def parse(text: str, *, size=None, box=None, source: str = "<string>") -> list[P
     if not body:
         raise ParseError("empty input: no puzzle found", source)
     kind = _kind(body)
-    puzzles: list[Puzzle] | None
     if kind == "csv":
         puzzles = _CsvReader(size, box, source).read(text)
     elif kind == "variant":

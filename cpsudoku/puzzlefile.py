@@ -428,7 +428,7 @@ def _box_or_none(n: int):
 
 def _elements(data: dict, size: int) -> list:
     """The per-puzzle element rules present in `data`."""
-    out: list[Any] = []
+    out: list = []
     if "cages" in data:
         cages = []
         for i, c in enumerate(_list(data["cages"], "cages"), 1):
@@ -560,7 +560,7 @@ def _from_fpuzzles(data: dict, source: str) -> Puzzle:
     geometry = regions_from_labels(labels, size) if irregular else boxed(size, box)
 
     rules = [R.get(name) for key, name in _FP_FLAGS.items() if data.get(key)]
-    out_elements: list[Any] = []
+    out_elements: list = []
     if data.get("killercage"):
         out_elements.append(R.Killer(
             R.Cage(_fp_cells(c.get("cells"), f"cage {i}"),

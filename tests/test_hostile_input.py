@@ -25,7 +25,7 @@ INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...
 SIX = "1.....\n..3...\n......\n......\n...4..\n.....6\n"
 TOML_PUZZLE = f'name = "p"\ngrid = "{INKALA}"\n'
 runner = CliRunner()
-FUZZ = settings(max_examples=100, deadline=None,
+FUZZ = settings(max_examples=80, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
 
@@ -397,7 +397,7 @@ def test_samples_parse(fmt):
 
 
 @pytest.mark.parametrize("fmt", sorted(SAMPLES))
-@settings(max_examples=60, deadline=None,
+@settings(max_examples=40, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_fuzz_every_format_gives_puzzles_or_a_clean_error(fmt, data):
