@@ -285,10 +285,11 @@ class Output:
 
 
 def solve_all(loaded, backend, **kw) -> Iterator:
+    """(puzzle, result) pairs, each solved when asked for; the backend's name is
+    checked at once, before any output is opened."""
     from ..api import solve
-    backend = backend_name(backend)
-    for puzzle in loaded:
-        yield puzzle, solve(puzzle, backend, **kw)
+    name = backend_name(backend)
+    return ((puzzle, solve(puzzle, name, **kw)) for puzzle in loaded)
 
 
 def report_console():
