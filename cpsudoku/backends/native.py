@@ -82,6 +82,7 @@ class NativeBackend(Backend):
                                   "and probing")
     native_kinds: ClassVar[frozenset[str]] = frozenset(KINDS)
     supports_trace: ClassVar[bool] = True
+    finds_conflicts_fast: ClassVar[bool] = True  # its first propagation fails on them
     option_names: ClassVar[frozenset[str]] = frozenset({"locked_candidates", "pairs", "probing",
                                                            "kernel"})
 

@@ -181,7 +181,7 @@ def _correct(line: str, expected: str, nsol: int, values, status: str | None) ->
 
 
 def measure_backend(rows, backend: str, *, mode: str = "api", count: bool = False,
-                    time_limit: float | None = None) -> Figures:
+                    time_limit: float | None = None, options: dict | None = None) -> Figures:
     from ..api import solve
     from ..backends import get
     from ..backends.base import Request
@@ -190,10 +190,12 @@ def measure_backend(rows, backend: str, *, mode: str = "api", count: bool = Fals
 
     fig = Figures(backend, puzzles=len(rows))
     max_solutions = 2 if count else 1
+    options = options or {}  # backend settings, e.g. {"kernel": "python"} for native
     engine = get(backend)
     clock = time.perf_counter
     if rows:  # warm up: the first solve of a geometry builds and caches its tables
-        solve(puzzle_of(rows[0][0]), backend, max_solutions=max_solutions, time_limit=time_limit)
+        solve(puzzle_of(rows[0][0]), backend, max_solutions=max_solutions, time_limit=time_limit,
+              **options)
     if mode == "direct":
         prepared = [lower_for(build_model(puzzle_of(p)), engine.native_kinds) for p, _, _ in rows]
     try:
@@ -201,7 +203,8 @@ def measure_backend(rows, backend: str, *, mode: str = "api", count: bool = Fals
             if mode == "direct":
                 model = prepared[i]
                 t0 = clock()
-                outcome = engine.search(model, Request(max_solutions, time_limit))
+                outcome = engine.search(model, Request(max_solutions, time_limit,
+                                                       options=options))
                 elapsed = clock() - t0
                 result = finish(outcome, backend=backend, max_solutions=max_solutions,
                                 elapsed=elapsed)
@@ -209,7 +212,7 @@ def measure_backend(rows, backend: str, *, mode: str = "api", count: bool = Fals
                 puzzle = puzzle_of(line)
                 t0 = clock()
                 result = solve(puzzle, backend, max_solutions=max_solutions,
-                               time_limit=time_limit)
+                               time_limit=time_limit, **options)
                 elapsed = clock() - t0
             correct = _correct(line, expected, nsol, result.solution,
                                result.status.value if count else None)
@@ -343,13 +346,22 @@ def main(argv=None, prog: str = "python -m cpsudoku.bench") -> int:
     parser.add_argument("--data", default=None,
                         help="puzzle data folder (default: ../shared/data)")
     parser.add_argument("--list", action="store_true", help="list the available sets and exit")
+    parser.add_argument("--peers", action="store_true", help="native's C kernel, Python engine, "
+                        "the reference and hodoku-py side by side (see bench.peers)")
     args = parser.parse_args(argv)
     try:
         if args.list:
             print("\n".join(set_names(find_data_dir(args.data))))
             return 0
-        reports = run(args.sets, args.backend, limit=args.limit, reference=args.reference,
-                      time_limit=args.time_limit, data=args.data, mode=args.mode, count=args.count)
+        if args.peers:
+            from .peers import PEER_SETS, run_peers
+            sets = PEER_SETS if args.sets == ",".join(DEFAULT_SETS) else args.sets
+            reports = run_peers(sets, limit=args.limit, time_limit=args.time_limit,
+                                data=args.data)
+        else:
+            reports = run(args.sets, args.backend, limit=args.limit, reference=args.reference,
+                          time_limit=args.time_limit, data=args.data, mode=args.mode,
+                          count=args.count)
     except CpsudokuError as exc:
         print(f"{prog}: error: {exc}", file=sys.stderr)
         return getattr(exc, "exit_code", 5)
