@@ -277,6 +277,7 @@ def test_bad_domains_are_refused(domains, message):
 @needs_kernel
 @pytest.mark.parametrize("kw,message", [({"max_solutions": 0}, "max_solutions"),
                                         ({"locked_depth": -1}, "locked_depth"),
+                                        ({"probing": 3}, "probing must be 0, 1"),
                                         ({"time_limit": float("nan")}, "time_limit")])
 def test_bad_search_settings_are_refused(kw, message):
     _, args = good_structure()

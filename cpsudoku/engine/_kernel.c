@@ -309,10 +309,6 @@ typedef struct {
     uint8_t *dirty;        /* units whose candidates changed since their last scan */
     int any_dirty;
     int locked_depth, pairs, probing;
-    unsigned long long restart_base; /* 0: no restarts */
-    unsigned long long run_nodes, run_limit, restarts;
-    int randomize;         /* after the first restart: random tie-breaks */
-    uint64_t rng;
     long max_solutions;
     uint8_t *sols;         /* found solutions, ncells values each */
     long nsols, solcap;
@@ -617,29 +613,6 @@ static int choose(Search *S, const uint32_t *cands, int dual, uint32_t *bit)
     return best;
 }
 
-static inline uint64_t next_random(Search *S)
-{
-    uint64_t x = S->rng; /* xorshift64 */
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    return S->rng = x;
-}
-
-/* The Luby sequence 1 1 2 1 1 2 4 1 1 2 ...: restart lengths that waste at
- * most a log factor against the best fixed length. */
-static unsigned long long luby(unsigned long long i)
-{
-    for (;;) {
-        unsigned long long k = 1;
-        while ((1ULL << k) - 1 < i)
-            k++;
-        if ((1ULL << k) - 1 == i)
-            return 1ULL << (k - 1);
-        i -= (1ULL << (k - 1)) - 1;
-    }
-}
-
 #define PROBE_NONE 0
 #define PROBE_PICK 1
 #define PROBE_FAIL (-1)
@@ -707,8 +680,6 @@ static int probe(Search *S, uint32_t *s, int locked, int *cell, uint32_t *bit)
             }
             if (bad)
                 continue;
-            if (S->randomize)
-                score *= 1.0 + (double)(next_random(S) & 1023) / 2048.0;
             if (score > best_score) {
                 best = c;
                 best_bit = a;
@@ -747,8 +718,6 @@ static int probe(Search *S, uint32_t *s, int locked, int *cell, uint32_t *bit)
                 }
                 if (bad)
                     break; /* this unit's masks changed */
-                if (S->randomize)
-                    score *= 1.0 + (double)(next_random(S) & 1023) / 2048.0;
                 if (score > best_score) {
                     best = place[0];
                     best_bit = v;
@@ -786,11 +755,8 @@ static int record(Search *S, const uint32_t *grid)
     return 0;
 }
 
-#define RESTART (-2)
-
 /* Explore the propagated state at `depth`: 1 once enough solutions are found,
- * 0 when the subtree is exhausted, -1 when the search must stop, RESTART when
- * this run's node budget is spent. */
+ * 0 when the subtree is exhausted, -1 when the search must stop. */
 static int dfs(Search *S, int depth)
 {
     const Kernel *k = S->k;
@@ -801,8 +767,6 @@ static int dfs(Search *S, int depth)
         S->nodes++;
         if (!(S->nodes & S->clock_mask) && must_stop(S))
             return -1;
-        if (S->restart_base && ++S->run_nodes > S->run_limit)
-            return RESTART;
         int best = -1;
         uint32_t b = 0;
         int picked = PROBE_NONE;
@@ -820,8 +784,6 @@ static int dfs(Search *S, int depth)
                 return -1;
             return S->nsols >= S->max_solutions;
         }
-        if (S->randomize && popcount32(s[best]) == 2 && (next_random(S) & 1))
-            b = s[best] ^ b; /* the other value first */
         S->guesses++;
         uint32_t *child = s + W;
         memcpy(child, s, (size_t)W * sizeof(uint32_t));
@@ -854,27 +816,19 @@ static int dfs(Search *S, int depth)
 static PyObject *Kernel_solve(Kernel *self, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"domains", "max_solutions", "time_limit", "locked_depth", "pairs",
-                             "probing", "restarts", NULL};
+                             "probing", NULL};
     PyObject *domains_obj, *limit_obj = Py_None;
     long max_solutions = 1;
     int locked_depth = 0, pairs = 0, probing = 0;
-    long restarts = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|lOiiil", kwlist, &domains_obj,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|lOiii", kwlist, &domains_obj,
                                      &max_solutions, &limit_obj, &locked_depth, &pairs,
-                                     &probing, &restarts))
+                                     &probing))
         return NULL;
     if (probing < 0 || probing > 2) {
         PyErr_SetString(PyExc_ValueError, "probing must be 0, 1 (cells) or 2 (cells and places)");
         return NULL;
     }
-    if (restarts < 0) {
-        PyErr_SetString(PyExc_ValueError, "restarts must not be negative");
-        return NULL;
-    }
-    if (restarts && max_solutions != 1) {
-        PyErr_SetString(PyExc_ValueError, "restarts find one solution: max_solutions must be 1");
-        return NULL;
-    }
+
     if (!self->units) {
         PyErr_SetString(PyExc_ValueError, "the Kernel was not initialised");
         return NULL;
@@ -919,10 +873,8 @@ static PyObject *Kernel_solve(Kernel *self, PyObject *args, PyObject *kwds)
     S.locked_depth = locked_depth;
     S.pairs = pairs;
     S.probing = probing;
-    S.restart_base = (unsigned long long)restarts;
-    S.rng = 0x9e3779b97f4a7c15ULL;
     S.clock_mask = self->n <= 9 ? 255 : 15;
-    S.stack = PyMem_Calloc(((size_t)ncells + 3) * S.W, sizeof(uint32_t));
+    S.stack = PyMem_Calloc(((size_t)ncells + 2) * S.W, sizeof(uint32_t));
     S.scratch = PyMem_Malloc((size_t)S.W * sizeof(uint32_t));
     S.queue = PyMem_Malloc((2 * (size_t)ncells + 2) * sizeof(int));
     S.dirty = PyMem_Calloc((size_t)nunits + 1, 1);
@@ -965,20 +917,7 @@ static PyObject *Kernel_solve(Kernel *self, PyObject *args, PyObject *kwds)
         long r = propagate(&S, s, qn, locked_depth > 0, pairs);
         if (r >= 0) {
             S.props += (unsigned long long)r;
-            /* the root state, kept past the deepest level for restarts */
-            uint32_t *root = S.stack + ((size_t)ncells + 2) * S.W;
-            memcpy(root, s, (size_t)S.W * sizeof(uint32_t));
-            int d;
-            for (unsigned long long run = 1;; run++) {
-                S.run_nodes = 0;
-                S.run_limit = S.restart_base * luby(run);
-                d = dfs(&S, 0);
-                if (d != RESTART)
-                    break;
-                S.restarts++;
-                S.randomize = 1;
-                memcpy(s, root, (size_t)S.W * sizeof(uint32_t));
-            }
+            int d = dfs(&S, 0);
             exhausted = d == 0;
         }
     }
@@ -1006,11 +945,11 @@ static PyObject *Kernel_solve(Kernel *self, PyObject *args, PyObject *kwds)
             PyTuple_SET_ITEM(tup, c, PyLong_FromLong(vals[c]));
         PyList_SET_ITEM(sols, i, tup);
     }
-    PyObject *result = Py_BuildValue("(NOO{s:K,s:K,s:K,s:K,s:K})", sols,
+    PyObject *result = Py_BuildValue("(NOO{s:K,s:K,s:K,s:K})", sols,
                                      exhausted ? Py_True : Py_False,
                                      S.timed_out ? Py_True : Py_False, "nodes", S.nodes,
                                      "guesses", S.guesses, "backtracks", S.backtracks,
-                                     "propagations", S.props, "restarts", S.restarts);
+                                     "propagations", S.props);
     Py_DECREF(dseq);
     PyMem_Free(S.stack);
     PyMem_Free(S.scratch);
@@ -1038,8 +977,8 @@ static PyObject *Kernel_get_size(Kernel *self, void *closure)
 static PyMethodDef Kernel_methods[] = {
     {"solve", (PyCFunction)(void (*)(void))Kernel_solve, METH_VARARGS | METH_KEYWORDS,
      "solve(domains, max_solutions=1, time_limit=None, locked_depth=0, pairs=False, "
-     "probing=False, restarts=0) -> (solutions, exhausted, timed_out, stats); restarts: "
-     "the first run's node budget (Luby schedule), 0 for none"},
+     "probing=0) -> (solutions, exhausted, timed_out, stats); probing: 0 none, 1 two-candidate "
+     "cells, 2 also the two places of a value in a unit"},
     {NULL, NULL, 0, NULL}};
 
 static PyGetSetDef Kernel_getset[] = {

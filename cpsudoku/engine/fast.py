@@ -62,8 +62,8 @@ def unit_bits(plan: Plan) -> tuple[int, ...]:
         for u in units:
             m |= 1 << u
         out.append(m)
-    plan.compiled["unit_bits"] = out = tuple(out)
-    return out
+    bits = plan.compiled["unit_bits"] = tuple(out)
+    return bits
 
 
 def _unit_scan(u: int, unit) -> list[str]:

@@ -95,7 +95,7 @@ def compile_model(model: Model) -> Plan:
 @lru_cache(maxsize=32)
 def structure_of(n: int, constraints) -> Structure:
     ncells = n * n
-    peer_sets = [set() for _ in range(ncells)]
+    peer_sets: list[set[int]] = [set() for _ in range(ncells)]
     units, labels, others = [], [], []
     seen_units = set()
     for con in constraints:
@@ -112,7 +112,7 @@ def structure_of(n: int, constraints) -> Structure:
             others.append(con)
     for c in range(ncells):
         peer_sets[c].discard(c)
-    cell_units = [[] for _ in range(ncells)]
+    cell_units: list[list[int]] = [[] for _ in range(ncells)]
     for u, cells in enumerate(units):
         for c in cells:
             cell_units[c].append(u)
@@ -167,8 +167,8 @@ def implied_sums(n: int, units, labels, constraints) -> list[Sum]:
         if len(lines) == n:
             for k in range(2, n):
                 for start in range(0, n - k + 1):
-                    cells = frozenset(c for line in lines[start:start + k] for c in line)
-                    regions.append((cells, k, f"{what} {start + 1}-{start + k}"))
+                    band = frozenset(c for line in lines[start:start + k] for c in line)
+                    regions.append((band, k, f"{what} {start + 1}-{start + k}"))
     out, seen = [], set()
     for region, k, what in regions:
         inside = [(cells, t) for cells, t in sums if cells <= region]
@@ -179,9 +179,9 @@ def implied_sums(n: int, units, labels, constraints) -> list[Sum]:
         if rest and rest <= frozenset().union(*(cells for cells, _ in touching)):
             outside = frozenset().union(*(cells for cells, _ in touching)) - region
             found.append((outside, sum(t for _, t in touching) - total, "outies"))
-        for cells, t, kind in found:
-            key = (cells, t)
-            if 1 <= len(cells) <= MAX_IMPLIED_CELLS and key not in seen:
+        for part, t, kind in found:
+            key = (part, t)
+            if 1 <= len(part) <= MAX_IMPLIED_CELLS and key not in seen:
                 seen.add(key)
-                out.append(Sum(tuple(sorted(cells)), total=t, label=f"{kind} of {what}"))
+                out.append(Sum(tuple(sorted(part)), total=t, label=f"{kind} of {what}"))
     return out
