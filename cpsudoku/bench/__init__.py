@@ -181,7 +181,8 @@ def _correct(line: str, expected: str, nsol: int, values, status: str | None) ->
 
 
 def measure_backend(rows, backend: str, *, mode: str = "api", count: bool = False,
-                    time_limit: float | None = None, options: dict | None = None) -> Figures:
+                    time_limit: float | None = None, options: dict | None = None,
+                    clock=time.perf_counter) -> Figures:
     from ..api import solve
     from ..backends import get
     from ..backends.base import Request
@@ -192,7 +193,6 @@ def measure_backend(rows, backend: str, *, mode: str = "api", count: bool = Fals
     max_solutions = 2 if count else 1
     options = options or {}  # backend settings, e.g. {"kernel": "python"} for native
     engine = get(backend)
-    clock = time.perf_counter
     if rows:  # warm up: the first solve of a geometry builds and caches its tables
         solve(puzzle_of(rows[0][0]), backend, max_solutions=max_solutions, time_limit=time_limit,
               **options)
@@ -225,10 +225,9 @@ def measure_backend(rows, backend: str, *, mode: str = "api", count: bool = Fals
     return fig
 
 
-def measure_reference(rows) -> Figures:
+def measure_reference(rows, clock=time.perf_counter) -> Figures:
     from . import norvig
     fig = Figures("reference", puzzles=len(rows))  # the Norvig-style solver
-    clock = time.perf_counter
     if rows:
         norvig.solve(rows[0][0])  # warm up, as for the backend
     for line, expected, nsol in rows:

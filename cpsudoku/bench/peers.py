@@ -6,8 +6,10 @@ Per set, in one run on the same puzzles: the C kernel and the pure-Python
 engine (both `cpsudoku.api.solve`, counting to 2 so that uniqueness is proven),
 the Norvig-style reference (`bench.norvig`, first solution) and hodoku-py's
 backtracker (`SudokuGenerator.solve_string`, which also counts to 2; 9x9 only,
-and only when `hodoku-py` is installed). The last column is each solver's
-time relative to the kernel's.
+and only when `hodoku-py` is installed). Times are CPU seconds of this process
+(`time.process_time`), so that a busy machine blurs them less; on an idle one
+they equal elapsed time. The last column is each solver's time relative to
+the kernel's.
 """
 
 from __future__ import annotations
@@ -40,12 +42,15 @@ def hodoku_solver():
     return SudokuGenerator()
 
 
+CLOCK = time.process_time
+
+
 def measure_hodoku(rows) -> Figures | None:
     gen = hodoku_solver()
     if gen is None or not rows or len(rows[0][0]) != 81:
         return None
     fig = Figures("hodoku-py", puzzles=len(rows))
-    clock = time.perf_counter
+    clock = CLOCK
     gen.solve_string(rows[0][0])  # warm up, as for the others
     for line, expected, nsol in rows:
         text = line.replace(".", "0")
@@ -71,13 +76,13 @@ def measure_peers(rows, *, time_limit: float | None = DEFAULT_TIME_LIMIT,
         if kernel == "python" and not python:
             continue
         fig = measure_backend(rows, "native", count=True, time_limit=time_limit,
-                              options={"kernel": kernel})
+                              options={"kernel": kernel}, clock=CLOCK)
         fig.solver = label
         figures.append(fig)
         if fig.interrupted:
             return figures
     if rows and len(rows[0][0]) <= REFERENCE_MAX_SIZE ** 2:
-        figures.append(measure_reference(rows))
+        figures.append(measure_reference(rows, clock=CLOCK))
     hodoku = measure_hodoku(rows)
     if hodoku is not None:
         figures.append(hodoku)
@@ -112,7 +117,7 @@ def run_peers(sets=PEER_SETS, *, limit: int | None = None, time_limit: float | N
 def peers_table(name: str, figures: list[Figures]):
     from rich.table import Table
     table = Table(title=f"{name}: the native engine and its peers, same puzzles, same run "
-                        f"(timed per puzzle)", title_justify="left")
+                        f"(CPU time per puzzle)", title_justify="left")
     for col in ("solver", "puzzles", "solved", "correct", "mean ms", "median ms", "max ms",
                 "total s", "time / kernel's"):
         table.add_column(col, justify="left" if col == "solver" else "right")
