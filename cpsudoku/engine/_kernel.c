@@ -34,6 +34,7 @@ typedef struct {
     int *cell_units;
     int *int_start;    /* 3 * nints + 1 offsets into int_cells: shared, rest a, rest b */
     int *int_cells;
+    uint32_t *spare;   /* a search stack kept between calls (NULL while one is in use) */
 } Kernel;
 
 static inline int popcount32(uint32_t x) { return __builtin_popcount(x); }
@@ -111,6 +112,7 @@ static void Kernel_dealloc(Kernel *self)
     PyMem_Free(self->cell_units);
     PyMem_Free(self->int_start);
     PyMem_Free(self->int_cells);
+    PyMem_Free(self->spare);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -621,11 +623,12 @@ static int choose(Search *S, const uint32_t *cands, int dual, uint32_t *bit)
 /* Try cell c = value bit v on a copy of s: placements made, or -1 if it fails. */
 static long try_literal(Search *S, const uint32_t *s, int c, uint32_t v)
 {
-    memcpy(S->scratch, s, (size_t)S->W * sizeof(uint32_t));
-    S->scratch[c] = v;
+    uint32_t *t = S->scratch;
+    memcpy(t, s, (size_t)S->W * sizeof(uint32_t));
+    t[c] = v;
     S->queue[0] = c;
     touch(S, c);
-    return propagate(S, S->scratch, 1, 0, 0);
+    return propagate(S, t, 1, 0, 0);
 }
 
 /* Remove value bit v from cell c and settle the node: -1 on contradiction. */
@@ -813,6 +816,15 @@ static int dfs(Search *S, int depth)
     }
 }
 
+/* Keep a search stack for the next call, or free it if one is kept already. */
+static void give_back(Kernel *self, uint32_t *stack)
+{
+    if (self->spare == NULL)
+        self->spare = stack;
+    else
+        PyMem_Free(stack);
+}
+
 static PyObject *Kernel_solve(Kernel *self, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"domains", "max_solutions", "time_limit", "locked_depth", "pairs",
@@ -874,7 +886,14 @@ static PyObject *Kernel_solve(Kernel *self, PyObject *args, PyObject *kwds)
     S.pairs = pairs;
     S.probing = probing;
     S.clock_mask = self->n <= 9 ? 255 : 15;
-    S.stack = PyMem_Calloc(((size_t)ncells + 2) * S.W, sizeof(uint32_t));
+    /* Reuse the kernel's stack unless another thread's search holds it (the
+     * GIL is held here, so taking it is atomic); only level 0 needs zeros. */
+    S.stack = self->spare;
+    self->spare = NULL;
+    if (!S.stack)
+        S.stack = PyMem_Malloc(((size_t)ncells + 2) * S.W * sizeof(uint32_t));
+    if (S.stack)
+        memset(S.stack, 0, (size_t)S.W * sizeof(uint32_t));
     S.scratch = PyMem_Malloc((size_t)S.W * sizeof(uint32_t));
     S.queue = PyMem_Malloc((2 * (size_t)ncells + 2) * sizeof(int));
     S.dirty = PyMem_Calloc((size_t)nunits + 1, 1);
@@ -951,7 +970,7 @@ static PyObject *Kernel_solve(Kernel *self, PyObject *args, PyObject *kwds)
                                      "guesses", S.guesses, "backtracks", S.backtracks,
                                      "propagations", S.props);
     Py_DECREF(dseq);
-    PyMem_Free(S.stack);
+    give_back(self, S.stack);
     PyMem_Free(S.scratch);
     PyMem_Free(S.queue);
     PyMem_Free(S.dirty);
@@ -960,7 +979,7 @@ static PyObject *Kernel_solve(Kernel *self, PyObject *args, PyObject *kwds)
 
 error:
     Py_DECREF(dseq);
-    PyMem_Free(S.stack);
+    give_back(self, S.stack);
     PyMem_Free(S.scratch);
     PyMem_Free(S.queue);
     PyMem_Free(S.dirty);
