@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import _thread
 import random
+import shutil
 import subprocess
 import sys
 import threading
@@ -308,6 +309,13 @@ def test_any_group_structure_is_searched_safely():
 
 
 # --- packaging: the extension is optional ------------------------------------------
+
+def test_the_kernel_is_built_where_a_compiler_is():
+    # the README's install (pip install -e '.[test]', as CI runs it) compiles it in place
+    if not (shutil.which("cc") or shutil.which("gcc")):
+        pytest.skip("no C compiler here")
+    assert kernel.available(), "a compiler is installed but the C kernel was not built"
+
 
 def test_without_the_extension_the_python_engine_is_used():
     code = ("import sys; sys.modules['cpsudoku.engine._kernel'] = None\n"
