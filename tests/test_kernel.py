@@ -342,3 +342,19 @@ def test_a_build_without_a_compiler_succeeds_with_a_note(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "the C kernel was not built" in done.stderr
     assert not list((tmp_path / "lib").rglob("_kernel*"))
+
+
+@needs_kernel
+@pytest.mark.parametrize("seed", [2])
+def test_agrees_with_python_on_random_25x25(seed):
+    # On 25x25 the kernel probes more than the Python engine (see engine.kernel):
+    # the answers agree, the trees differ.
+    rng = random.Random(seed)
+    grid = random_grid(25, rng)
+    puzzle = Puzzle(boxed(25), tuple(0 if rng.random() < 0.6 else v for v in grid))
+    c, py = both_ways(puzzle, max_solutions=2, time_limit=60)
+    assert c.status is py.status and c.status in (Status.UNIQUE, Status.MULTIPLE)
+    assert len(set(c.solutions)) == len(c.solutions) == len(py.solutions)
+    assert all(is_solution(puzzle, found) for found in c.solutions)
+    if c.status is Status.UNIQUE:
+        assert c.solution == py.solution == tuple(grid)
