@@ -753,7 +753,7 @@ static int record(Search *S, const uint32_t *grid)
     }
     uint8_t *out = S->sols + (size_t)S->nsols * ncells;
     for (int c = 0; c < ncells; c++)
-        out[c] = (uint8_t)(32 - __builtin_clz(grid[c]));
+        out[c] = grid[c] ? (uint8_t)(32 - __builtin_clz(grid[c])) : 0;
     S->nsols++;
     return 0;
 }
