@@ -56,14 +56,14 @@ def unit_bits(plan: Plan) -> tuple[int, ...]:
     cached = plan.compiled.get("unit_bits")
     if cached is not None:
         return cached
-    out = []
+    bits = []
     for units in plan.cell_units:
         m = 0
         for u in units:
             m |= 1 << u
-        out.append(m)
-    bits = plan.compiled["unit_bits"] = tuple(out)
-    return bits
+        bits.append(m)
+    plan.compiled["unit_bits"] = out = tuple(bits)
+    return out
 
 
 def _unit_scan(u: int, unit) -> list[str]:

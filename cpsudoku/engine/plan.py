@@ -151,10 +151,10 @@ def implied_sums(n: int, units, labels, constraints) -> list[Sum]:
     covered: set[int] = set()
     for con in constraints:  # disjoint plain sums only, so that no cell counts twice
         if isinstance(con, Sum) and (con.coeffs is None or all(w == 1 for w in con.coeffs)):
-            cells = set(con.cells)
-            if len(cells) == len(con.cells) and not cells & covered:
-                covered |= cells
-                sums.append((frozenset(cells), con.total))
+            members = set(con.cells)
+            if len(members) == len(con.cells) and not members & covered:
+                covered |= members
+                sums.append((frozenset(members), con.total))
     if not sums:
         return []
     unit_total = n * (n + 1) // 2
@@ -167,8 +167,8 @@ def implied_sums(n: int, units, labels, constraints) -> list[Sum]:
         if len(lines) == n:
             for k in range(2, n):
                 for start in range(0, n - k + 1):
-                    band = frozenset(c for line in lines[start:start + k] for c in line)
-                    regions.append((band, k, f"{what} {start + 1}-{start + k}"))
+                    cells = frozenset(c for line in lines[start:start + k] for c in line)
+                    regions.append((cells, k, f"{what} {start + 1}-{start + k}"))
     out, seen = [], set()
     for region, k, what in regions:
         inside = [(cells, t) for cells, t in sums if cells <= region]
@@ -179,9 +179,9 @@ def implied_sums(n: int, units, labels, constraints) -> list[Sum]:
         if rest and rest <= frozenset().union(*(cells for cells, _ in touching)):
             outside = frozenset().union(*(cells for cells, _ in touching)) - region
             found.append((outside, sum(t for _, t in touching) - total, "outies"))
-        for part, t, kind in found:
-            key = (part, t)
-            if 1 <= len(part) <= MAX_IMPLIED_CELLS and key not in seen:
+        for cells, t, kind in found:
+            key = (cells, t)
+            if 1 <= len(cells) <= MAX_IMPLIED_CELLS and key not in seen:
                 seen.add(key)
-                out.append(Sum(tuple(sorted(part)), total=t, label=f"{kind} of {what}"))
+                out.append(Sum(tuple(sorted(cells)), total=t, label=f"{kind} of {what}"))
     return out
