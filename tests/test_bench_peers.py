@@ -7,9 +7,10 @@ import io
 import pytest
 from conftest import read_set
 from rich.console import Console
+from typer.testing import CliRunner
 
-from cpsudoku.bench import main
 from cpsudoku.bench.peers import hodoku_solver, measure_peers, run_peers
+from cpsudoku.cli import app
 
 
 def test_every_peer_measured_on_the_same_puzzles(data_dir):
@@ -40,10 +41,11 @@ def test_peers_table_printed_per_set(data_dir):
     assert reports[0].backend.correct == 2
 
 
-def test_peers_option_of_the_command(data_dir, capsys):
-    assert main(["--peers", "--sets", "norvig_hardest", "--limit", "2", "--data",
-                 str(data_dir)]) == 0
-    assert "time / kernel's" in capsys.readouterr().out
+def test_peers_option_of_the_command(data_dir):
+    result = CliRunner().invoke(app, ["bench", "--peers", "--sets", "norvig_hardest",
+                                      "--limit", "2", "--data", str(data_dir)])
+    assert result.exit_code == 0, result.output
+    assert "time / kernel's" in result.output
 
 
 @pytest.mark.parametrize("sets", ["", " , "])
