@@ -35,8 +35,10 @@ def solve(puzzle, backend: str = "native", *, max_solutions: int = 1,
     engine = backends.get(validate.text(backend, "backend"))
     request = Request(max_solutions, time_limit, trace, dict(options), started)
     engine.check_request(request)
-    model = build_model(puzzle)
-    problems = find_conflicts(model)
+    model = built = build_model(puzzle)
+    # A found solution proves there is no conflict: a backend that fails fast on
+    # conflicts is asked first (the check costs more than a classic solve).
+    problems = [] if engine.finds_conflicts_fast else find_conflicts(model)
     if problems:
         return unsolvable_before_search(problems, backend=engine.name,
                                         elapsed=time.monotonic() - started, puzzle=puzzle)
@@ -51,6 +53,11 @@ def solve(puzzle, backend: str = "native", *, max_solutions: int = 1,
     model = lower_for(model, engine.native_kinds, f"backend {engine.name!r}")
     setup_s = time.monotonic() - started
     outcome = engine.search(model, request)
+    if engine.finds_conflicts_fast and not outcome.solutions:
+        problems = find_conflicts(built)
+        if problems:
+            return unsolvable_before_search(problems, backend=engine.name,
+                                            elapsed=time.monotonic() - started, puzzle=puzzle)
     return finish(outcome, backend=engine.name, max_solutions=max_solutions,
                   elapsed=time.monotonic() - started, puzzle=puzzle, setup_s=setup_s)
 

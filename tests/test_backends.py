@@ -15,24 +15,43 @@ import random
 import subprocess
 import sys
 import time
+from dataclasses import replace
 
 import pytest
 from conftest import read_set
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cpsudoku import BackendError, Puzzle, is_solution, solve
+from cpsudoku import BackendError, Puzzle, backends, is_solution, solve
 from cpsudoku.backends import Request, get
+from cpsudoku.backends.native import NativeBackend
 from cpsudoku.bench import puzzle_of
 from cpsudoku.constraints import AllDifferent, Allowed, Less, Sum
 from cpsudoku.model import Model, build_model, lower_for
 from cpsudoku.result import Status
 from cpsudoku.symbols import line
 
-BACKENDS = ["native", "naive", "python-constraint", "cpsat"]
+# native-python: the native backend with its C kernel turned off (kernel=python).
+BACKENDS = ["native", "native-python", "naive", "python-constraint", "cpsat"]
 
 # Seconds per puzzle on the published sets: None = no limit (these must finish).
-SET_LIMIT = {"native": None, "naive": 0.1, "python-constraint": None, "cpsat": None}
+SET_LIMIT = {"native": None, "native-python": None, "naive": 0.1, "python-constraint": None,
+             "cpsat": None}
+
+
+class PythonEngineOnly(NativeBackend):
+    """The native backend, always on its pure-Python engine."""
+
+    def search(self, model, request):
+        return super().search(model, replace(request, options={**request.options,
+                                                               "kernel": "python"}))
+
+
+@pytest.fixture(scope="module", autouse=True)
+def native_python_backend():
+    backends.register("native-python", PythonEngineOnly)
+    yield
+    backends.unregister("native-python")
 
 
 @pytest.fixture(params=BACKENDS)

@@ -186,7 +186,8 @@ def _correct(line: str, expected: str, nsol: int, values, status: str | None) ->
 
 def measure_backend(rows, backend: str, *, mode: str = "api", count: bool = False,
                     time_limit: float | None = None,
-                    progress: Callable[[], object] | None = None) -> Figures:
+                    progress: Callable[[], object] | None = None, options: dict | None = None,
+                    clock=time.perf_counter) -> Figures:
     """Time `backend` on every row; `progress()` is called after each puzzle."""
     from ..api import solve
     from ..backends import get
@@ -196,10 +197,11 @@ def measure_backend(rows, backend: str, *, mode: str = "api", count: bool = Fals
 
     fig = Figures(backend, puzzles=len(rows))
     max_solutions = 2 if count else 1
+    options = options or {}  # backend settings, e.g. {"kernel": "python"} for native
     engine = get(backend)
-    clock = time.perf_counter
     if rows:  # warm up: the first solve of a geometry builds and caches its tables
-        solve(puzzle_of(rows[0][0]), backend, max_solutions=max_solutions, time_limit=time_limit)
+        solve(puzzle_of(rows[0][0]), backend, max_solutions=max_solutions, time_limit=time_limit,
+              **options)
     if mode == "direct":
         prepared = [lower_for(build_model(puzzle_of(p)), engine.native_kinds) for p, _, _ in rows]
     try:
@@ -207,7 +209,8 @@ def measure_backend(rows, backend: str, *, mode: str = "api", count: bool = Fals
             if mode == "direct":
                 model = prepared[i]
                 t0 = clock()
-                outcome = engine.search(model, Request(max_solutions, time_limit))
+                outcome = engine.search(model, Request(max_solutions, time_limit,
+                                                       options=options))
                 elapsed = clock() - t0
                 result = finish(outcome, backend=backend, max_solutions=max_solutions,
                                 elapsed=elapsed)
@@ -215,7 +218,7 @@ def measure_backend(rows, backend: str, *, mode: str = "api", count: bool = Fals
                 puzzle = puzzle_of(line)
                 t0 = clock()
                 result = solve(puzzle, backend, max_solutions=max_solutions,
-                               time_limit=time_limit)
+                               time_limit=time_limit, **options)
                 elapsed = clock() - t0
             correct = _correct(line, expected, nsol, result.solution,
                                result.status.value if count else None)
@@ -230,10 +233,10 @@ def measure_backend(rows, backend: str, *, mode: str = "api", count: bool = Fals
     return fig
 
 
-def measure_reference(rows, progress: Callable[[], object] | None = None) -> Figures:
+def measure_reference(rows, progress: Callable[[], object] | None = None,
+                      clock=time.perf_counter) -> Figures:
     from . import norvig
     fig = Figures("reference", puzzles=len(rows))  # the Norvig-style solver
-    clock = time.perf_counter
     if rows:
         norvig.solve(rows[0][0])  # warm up, as for the backend
     for line, expected, nsol in rows:

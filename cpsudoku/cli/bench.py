@@ -45,6 +45,9 @@ def bench(
     data: str | None = typer.Option(None, "--data", metavar="DIR",
                                     help="Puzzle data folder (default: ../shared/data)."),
     list_sets: bool = typer.Option(False, "--list", help="List the available sets and exit."),
+    peers: bool = typer.Option(False, "--peers",
+                               help="The native C kernel, the Python engine, the reference "
+                                    "and hodoku-py side by side, CPU time per puzzle."),
     progress: bool | None = typer.Option(None, "--progress/--no-progress",
                                          help="Show progress on stderr (default: when it "
                                               "is a terminal)."),
@@ -71,9 +74,15 @@ def bench(
         # Not even a disabled Progress: some rich versions still end it with a newline.
         shown = Progress(console=err, transient=err.is_terminal) if show else nullcontext()
         with shown as bar:
-            reports = benchmark.run(chosen, backend_name(backend), limit=limit,
-                                    reference=reference, time_limit=time_limit, data=data,
-                                    mode=mode.value, count=count, progress=bar)
+            if peers:
+                from ..bench.peers import PEER_SETS, run_peers
+                reports = run_peers(PEER_SETS if sets is None else sets, limit=limit,
+                                    time_limit=time_limit, data=data)
+            else:
+                reports = benchmark.run(chosen, backend_name(backend), limit=limit,
+                                        reference=reference, time_limit=time_limit,
+                                        data=data, mode=mode.value, count=count,
+                                        progress=bar)
     except benchmark.BenchInterrupted as stop:
         last = stop.reports[-1]
         typer.echo(f"cpsudoku bench: interrupted in {last.name} after {last.backend.puzzles} "

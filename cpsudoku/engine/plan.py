@@ -68,17 +68,28 @@ def domain_masks(domains) -> list[int]:
     if len(_MASKS) > 4096:
         _MASKS.clear()
     masks = _MASKS
-    out = []
-    for d in domains:
-        m = masks.get(d)
-        if m is None:
-            m = masks[d] = mask_of(d)
-        out.append(m)
-    return out
+    try:
+        return list(map(masks.__getitem__, domains))  # the common case, at C speed
+    except KeyError:
+        for d in domains:
+            if d not in masks:
+                masks[d] = mask_of(d)
+        return list(map(masks.__getitem__, domains))
+
+
+_RECENT: dict[int, tuple] = {}  # id(constraints) -> (constraints, structure)
 
 
 def compile_model(model: Model) -> Plan:
-    return Plan(structure_of(model.size, model.constraints), domain_masks(model.domains))
+    # Puzzles of one geometry share one constraints tuple: finding its structure by
+    # identity saves hashing every constraint of it on each solve.
+    cons = model.constraints
+    hit = _RECENT.get(id(cons))
+    if hit is None or hit[0] is not cons:
+        if len(_RECENT) > 64:
+            _RECENT.clear()
+        hit = _RECENT[id(cons)] = (cons, structure_of(model.size, cons))
+    return Plan(hit[1], domain_masks(model.domains))
 
 
 @lru_cache(maxsize=32)
