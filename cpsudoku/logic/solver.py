@@ -61,6 +61,13 @@ class Solver:
                 best = step
         return best if best is not None else self.guess(state)
 
+    def advance(self, state: State, number: int) -> Step:
+        """Find the next step, apply it to `state` and number it."""
+        step = self.next_step(state)
+        apply(state, step)
+        step.number = number
+        return step
+
     def guess(self, state: State) -> Step:
         """The solution's value in a cell with fewest candidates, marked as a guess."""
         if self.solution is None:  # pragma: no cover - a solvable puzzle has a solution
@@ -82,11 +89,8 @@ class Solver:
                 return
             if deadline is not None and time.monotonic() > deadline:
                 return
-            step = self.next_step(state)
-            apply(state, step)
             count += 1
-            step.number = count
-            yield step
+            yield self.advance(state, count)
             if count > budget:  # pragma: no cover - every step makes progress
                 raise RuntimeError("the logical solver made no progress")
 
