@@ -49,6 +49,7 @@ class Layout:
     houses_of: tuple[tuple[int, ...], ...]  # house indexes per cell
     peers: tuple[frozenset[int], ...]  # cells sharing an all-different constraint
     rules: tuple[Constraint, ...]  # constraints that are not all-different
+    small_groups: tuple[Constraint, ...] = ()  # all-different over fewer than N cells
 
     def name(self, cell: int) -> str:
         return f"r{cell // self.size + 1}c{cell % self.size + 1}"
@@ -64,12 +65,15 @@ def layout_of(puzzle: Puzzle) -> Layout:
     houses: list[House] = []
     peers: list[set[int]] = [set() for _ in range(n * n)]
     rules: list[Constraint] = []
+    small: list[Constraint] = []
     kinds = ["row"] * n + ["col"] * n + ["box"] * n
     for index, con in enumerate(puzzle.constraints()):
         if isinstance(con, AllDifferent):
             if len(con.cells) == n:
                 kind = kinds[index] if index < 3 * n else "extra"
                 houses.append(House(tuple(con.cells), con.label or f"group {index + 1}", kind))
+            else:
+                small.append(con)
             for cell in con.cells:
                 peers[cell].update(con.cells)
         elif con.kind != "inset":
@@ -81,7 +85,7 @@ def layout_of(puzzle: Puzzle) -> Layout:
     for cell in range(n * n):
         peers[cell].discard(cell)
     return Layout(n, tuple(houses), tuple(tuple(h) for h in houses_of),
-                  tuple(frozenset(p) for p in peers), tuple(rules))
+                  tuple(frozenset(p) for p in peers), tuple(rules), tuple(small))
 
 
 class State:

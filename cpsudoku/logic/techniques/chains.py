@@ -33,7 +33,7 @@ def length_term(complexity: int) -> float:
         added += 0.1
         ceil = ceil * 4 // 3 if odd else ceil * 3 // 2
         odd = not odd
-    return added
+    return round(added, 1)
 
 
 # ---------------------------------------------------------------- static graph

@@ -1,0 +1,112 @@
+"""Uniqueness: unique rectangles types 1-4 (4.5-4.8) and BUG+1 (5.6).
+
+Sound only when the puzzle has one solution, which the solver checks first:
+a pattern that would let two solutions swap values cannot be the final state.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from ..state import State, bit_values, popcount
+from ..step import cells_text, make_step
+from ..technique import technique
+
+
+def _region(state: State, cell: int) -> int:
+    houses = state.layout.houses
+    return next(h for h in state.layout.houses_of[cell] if houses[h].kind == "box")
+
+
+def _rectangles(state: State):
+    """(corners, pair mask) for rectangles over two rows, two columns and two regions
+    whose four unsolved corners all hold the same two candidates (and maybe more)."""
+    n, cand = state.size, state.cand
+    for r1, r2 in combinations(range(n), 2):
+        for c1, c2 in combinations(range(n), 2):
+            corners = (r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2)
+            if not all(cand[c] for c in corners):
+                continue
+            if len({_region(state, c) for c in corners}) != 2:
+                continue
+            common = cand[corners[0]] & cand[corners[1]] & cand[corners[2]] & cand[corners[3]]
+            for a, b in combinations(bit_values(common), 2):
+                pair = (1 << (a - 1)) | (1 << (b - 1))
+                if sum(cand[c] == pair for c in corners) >= 2:
+                    yield corners, pair
+
+
+def _shared_houses(state: State, cells) -> list[int]:
+    sets = [set(state.layout.houses_of[c]) for c in cells]
+    return sorted(set.intersection(*sets))
+
+
+@technique("Unique Rectangle", 4.5, needs_unique=True, classic_only=True)
+def unique_rectangle(state: State):
+    cand, houses, n = state.cand, state.layout.houses, state.size
+    for corners, pair in _rectangles(state):
+        extra = [c for c in corners if cand[c] != pair]
+        values = "/".join(map(str, bit_values(pair)))
+        what = f"{values} in {cells_text(corners, n)}"
+        if len(extra) == 1:  # type 1
+            c = extra[0]
+            yield make_step("Unique Rectangle Type 1", 4.5, n, what=what,
+                            eliminations=[(c, v) for v in bit_values(pair)], cells=corners)
+            continue
+        if len(extra) != 2:
+            continue
+        u, w = extra
+        extras = (cand[u] | cand[w]) & ~pair
+        if cand[u] == cand[w] and popcount(extras) == 1:  # type 2
+            common = state.layout.peers[u] & state.layout.peers[w]
+            elims = [(c, extras.bit_length()) for c in sorted(common) if cand[c] & extras]
+            if elims:
+                yield make_step("Unique Rectangle Type 2", 4.6, n, what=what,
+                                eliminations=elims, cells=corners)
+        for h in _shared_houses(state, extra):  # type 4: a pair value locked in u, w
+            cells = houses[h].cells
+            for keep in bit_values(pair):
+                kb = 1 << (keep - 1)
+                if all(c in (u, w) for c in cells if cand[c] & kb):
+                    drop = (pair & ~kb).bit_length()
+                    yield make_step("Unique Rectangle Type 4", 4.6, n,
+                                    what=f"{what}, {keep} locked in {houses[h].label}",
+                                    eliminations=[(u, drop), (w, drop)], cells=corners,
+                                    groups=[houses[h].label])
+        for h in _shared_houses(state, extra):  # type 3: extras form a naked set
+            others = [c for c in houses[h].cells if cand[c] and c not in (u, w)]
+            for k in range(1, 4):
+                for combo in combinations(others, k):
+                    union = extras
+                    for c in combo:
+                        union |= cand[c]
+                    if popcount(union) != k + 1:
+                        continue
+                    elims = [(c, v) for c in others if c not in combo
+                             for v in bit_values(cand[c] & union)]
+                    if elims:
+                        yield make_step("Unique Rectangle Type 3", 4.5 + 0.1 * k, n,
+                                        what=f"{what}, naked set "
+                                             f"{','.join(map(str, bit_values(union)))} in "
+                                             f"{cells_text(combo, n)}",
+                                        eliminations=elims, cells=list(corners) + list(combo),
+                                        groups=[houses[h].label])
+
+
+@technique("BUG+1", 5.6, needs_unique=True, classic_only=True)
+def bug_plus_one(state: State):
+    """Every unsolved cell bivalue but one: the value that would otherwise appear
+    three times in its houses must go there."""
+    cand = state.cand
+    odd = [c for c, m in enumerate(cand) if m and popcount(m) != 2]
+    if len(odd) != 1 or popcount(cand[odd[0]]) != 3:
+        return
+    cell = odd[0]
+    houses = state.layout.houses
+    for v in bit_values(cand[cell]):
+        bit = 1 << (v - 1)
+        if all(sum(1 for c in houses[h].cells if cand[c] & bit) == 3
+               for h in state.layout.houses_of[cell]):
+            yield make_step("BUG+1", 5.6, state.size, what=f"{cells_text([cell], state.size)}",
+                            placements=[(cell, v)], cells=[cell])
+            return
