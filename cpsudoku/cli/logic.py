@@ -123,13 +123,7 @@ def hint(
     loaded = load_puzzles([puzzle], size, box, rules)
     if len(loaded) != 1:
         raise UsageError(f"hint takes one puzzle; {puzzle} holds {len(loaded)}")
-    grid = None
-    if state is not None:
-        path = Path(state)
-        try:
-            grid = path.read_text(encoding="utf-8") if state != "-" and path.is_file() else state
-        except OSError as exc:
-            raise CpsudokuError(f"cannot read --state {state}: {exc.strerror}") from None
+    grid = None if state is None else _state_text(state)
     result = next_hint(loaded[0], grid)
     if fmt is StepFormat.pretty:
         for cell in result.wrong:
@@ -138,6 +132,24 @@ def hint(
     else:
         typer.echo(json.dumps(result.as_dict(), indent=2 if fmt is StepFormat.json else None))
     raise typer.Exit(ExitCode.NOT_UNIQUE if result.wrong else ExitCode.OK)
+
+
+def _state_text(arg: str) -> str:
+    """--state: the text of an existing file, standard input for '-', else the text itself."""
+    if arg == "-":
+        import sys
+        return sys.stdin.read()
+    path = Path(arg)
+    try:
+        is_file = path.is_file()
+    except OSError:  # a grid typed inline can be too long for a file name
+        is_file = False
+    if not is_file:
+        return arg
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CpsudokuError(f"cannot read --state {arg}: {exc}") from None
 
 
 @app.command()

@@ -109,7 +109,7 @@ def _state_values(state, n: int) -> tuple[list[int], list[int] | None]:
         tokens = state.split()
         if len(tokens) == n * n and n <= 9 and any(len(t) > 1 for t in tokens):
             return _marks_from_tokens(tokens, n)
-        grid = parse_one(state)
+        grid = parse_one(state, size=n, source="state")
         return _state_values(grid, n)
     if isinstance(state, Sequence):
         flat = [x for row in state for x in row] if state and isinstance(state[0], list) \

@@ -9,7 +9,7 @@ regions, diagonals, windows, extra regions). Smaller all-different groups
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from ..constraints import AllDifferent, Constraint
 from ..model import build_model
@@ -61,6 +61,18 @@ class Layout:
 
 
 def layout_of(puzzle: Puzzle) -> Layout:
+    try:
+        return _cached_layout(puzzle.geometry, puzzle.rules)
+    except TypeError:  # a custom rule that cannot be hashed
+        return _layout(puzzle)
+
+
+@lru_cache(maxsize=32)
+def _cached_layout(geometry, rules) -> Layout:
+    return _layout(Puzzle(geometry, (0,) * geometry.ncells, rules))
+
+
+def _layout(puzzle: Puzzle) -> Layout:
     n = puzzle.size
     houses: list[House] = []
     peers: list[set[int]] = [set() for _ in range(n * n)]
@@ -91,11 +103,15 @@ def layout_of(puzzle: Puzzle) -> Layout:
 class State:
     """Values and candidates of every cell; `place` and `eliminate` keep them consistent."""
 
-    def __init__(self, layout: Layout, values: list[int], cand: list[int]):
+    def __init__(self, layout: Layout, values: list[int], cand: list[int],
+                 empty: list[int] | None = None):
         self.layout = layout
         self.size = layout.size
         self.values = values
         self.cand = cand  # 0 for a placed cell
+        # empty cells per house, kept up to date by `place` (full houses are looked up often)
+        self.empty = empty if empty is not None else [
+            sum(1 for c in h.cells if not values[c]) for h in layout.houses]
 
     @classmethod
     def start(cls, puzzle: Puzzle, layout: Layout | None = None) -> State:
@@ -113,9 +129,12 @@ class State:
         return state
 
     def copy(self) -> State:
-        return State(self.layout, self.values[:], self.cand[:])
+        return State(self.layout, self.values[:], self.cand[:], self.empty[:])
 
     def place(self, cell: int, value: int) -> None:
+        if not self.values[cell]:
+            for h in self.layout.houses_of[cell]:
+                self.empty[h] -= 1
         self.values[cell] = value
         self.cand[cell] = 0
         keep = ~(1 << (value - 1))

@@ -11,9 +11,10 @@ from ..technique import technique
 
 
 @cache
-def crossings(layout: Layout) -> tuple[tuple[int, int, frozenset[int]], ...]:
-    """(house a, house b, shared cells) for houses sharing two or more cells,
-    boxes first so that pointing is tried before claiming, as SE does."""
+def crossings(layout: Layout) -> tuple[tuple[int, int, tuple[int, ...], tuple[int, ...],
+                                             tuple[int, ...]], ...]:
+    """(house a, house b, shared cells, rest of a, rest of b) for houses sharing two or
+    more cells, boxes first so that pointing is tried before claiming, as SE does."""
     houses = layout.houses
     out = []
     for a, ha in enumerate(houses):
@@ -22,23 +23,37 @@ def crossings(layout: Layout) -> tuple[tuple[int, int, frozenset[int]], ...]:
             if a != b:
                 shared = sa.intersection(hb.cells)
                 if 1 < len(shared) < len(sa):
-                    out.append((a, b, frozenset(shared)))
+                    out.append((a, b, tuple(sorted(shared)),
+                                tuple(c for c in ha.cells if c not in shared),
+                                tuple(c for c in hb.cells if c not in shared)))
     out.sort(key=lambda t: houses[t[0]].kind != "box")
     return tuple(out)
 
 
 def _locked(state: State):
-    """(a, b, value, positions in a, removable cells of b) for each locked candidate."""
-    cand, houses = state.cand, state.layout.houses
-    for a, b, shared in crossings(state.layout):
-        ha = houses[a]
-        for value in range(1, state.size + 1):
-            bit = 1 << (value - 1)
-            where = [c for c in ha.cells if cand[c] & bit]
-            if len(where) > 1 and shared.issuperset(where):
-                removable = [c for c in houses[b].cells if cand[c] & bit and c not in shared]
-                if removable:
-                    yield a, b, value, where, removable
+    """(a, b, value, positions in a, removable cells of b) for each locked candidate:
+    a value of house a whose places all lie where a crosses b, and that b has elsewhere."""
+    cand = state.cand
+    for a, b, shared, rest_a, rest_b in crossings(state.layout):
+        inside = outside = elsewhere = 0
+        for c in shared:
+            inside |= cand[c]
+        if not inside:
+            continue
+        for c in rest_a:
+            outside |= cand[c]
+        locked = inside & ~outside
+        if not locked:
+            continue
+        for c in rest_b:
+            elsewhere |= cand[c]
+        locked &= elsewhere
+        while locked:
+            bit = locked & -locked
+            locked ^= bit
+            where = [c for c in shared if cand[c] & bit]
+            if len(where) > 1:
+                yield a, b, bit.bit_length(), where, [c for c in rest_b if cand[c] & bit]
 
 
 def _name(state: State, a: int) -> str:

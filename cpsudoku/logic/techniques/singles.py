@@ -16,12 +16,14 @@ def _single(name: str, rating: float, state: State, cell: int, value: int, where
 @technique("Full House", 1.0)
 def full_house(state: State):
     """The last empty cell of a house takes the one value missing there."""
-    values, cand = state.values, state.cand
-    for house in state.layout.houses:
-        empty = [c for c in house.cells if not values[c]]
-        if len(empty) == 1 and cand[empty[0]] and not cand[empty[0]] & (cand[empty[0]] - 1):
-            cell = empty[0]
-            yield _single("Full House", 1.0, state, cell, cand[cell].bit_length(), house.label)
+    values, cand, houses = state.values, state.cand, state.layout.houses
+    for h, count in enumerate(state.empty):
+        if count == 1:
+            house = houses[h]
+            cell = next(c for c in house.cells if not values[c])
+            m = cand[cell]
+            if m and not m & (m - 1):
+                yield _single("Full House", 1.0, state, cell, m.bit_length(), house.label)
 
 
 def _hidden_singles(state: State, kinds: tuple[str, ...], rating: float):

@@ -38,17 +38,21 @@ def naked_sets(state: State, k: int):
 def _hidden_sets(state: State, k: int):
     """(house, values mask, cells) for every hidden set of k values in a house."""
     cand = state.cand
-    n = state.size
     for house in state.layout.houses:
         empty = [c for c in house.cells if cand[c]]
         if len(empty) <= k:
             continue
-        where: dict[int, list[int]] = {}
-        for v in range(1, n + 1):
-            bit = 1 << (v - 1)
-            pos = [c for c in empty if cand[c] & bit]
-            if 1 < len(pos) <= k:
-                where[v] = pos
+        # at_least[i]: values with more than i places; a hidden set's values have 2..k
+        at_least = [0] * (k + 2)
+        for c in empty:
+            m = cand[c]
+            for i in range(k + 1, 0, -1):
+                at_least[i] |= at_least[i - 1] & m
+            at_least[0] |= m
+        few = at_least[1] & ~at_least[k]
+        if popcount(few) < k:
+            continue
+        where = {v: [c for c in empty if cand[c] >> (v - 1) & 1] for v in bit_values(few)}
         for values in combinations(sorted(where), k):
             cells = sorted({c for v in values for c in where[v]})
             if len(cells) == k:
