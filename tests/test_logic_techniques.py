@@ -5,8 +5,16 @@ from __future__ import annotations
 import pytest
 
 from cpsudoku.logic.state import State
-from cpsudoku.logic.techniques import chains, fish, intersections, rules, singles, subsets, \
-    uniqueness, wings
+from cpsudoku.logic.techniques import (
+    chains,
+    fish,
+    intersections,
+    rules,
+    singles,
+    subsets,
+    uniqueness,
+    wings,
+)
 from cpsudoku.parse import parse_one
 from cpsudoku.puzzle import Puzzle
 

@@ -61,6 +61,7 @@ def explain(
     from ..logic import Explanation, Unsolvable
     from ..logic.show import candidate_grid
     from ..logic.solver import Solver
+    from ..logic.step import Step
 
     if time_limit is not None and not time_limit > 0:
         raise UsageError(f"--time-limit must be a positive number of seconds, not {time_limit}")
@@ -80,7 +81,7 @@ def explain(
             deadline = time.monotonic() + time_limit if time_limit else None
             if fmt is StepFormat.pretty:
                 out.write(f"{label}: {puzzle.line()}")
-            steps = []
+            steps: list[Step] = []
             while not state.solved() and (deadline is None or time.monotonic() < deadline):
                 if fmt is StepFormat.pretty and (show == "all" or len(steps) in show):
                     out.write(candidate_grid(state, puzzle.geometry.region_of))

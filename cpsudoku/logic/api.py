@@ -117,10 +117,25 @@ def _state_values(state, n: int) -> tuple[list[int], list[int] | None]:
         if len(flat) != n * n:
             raise ModelError(f"state: {len(flat)} cells given for a {n}x{n} puzzle")
         if any(isinstance(x, (set, frozenset)) for x in flat):
-            return _marks_from_tokens(["".join(map(str, sorted(x))) if isinstance(x, (set, frozenset))
-                                       else str(x) for x in flat], n)
+            return _marks_from_sets(flat, n)
         return [int(x) for x in flat], None
     raise ModelError(f"state: cannot read a grid from {type(state).__name__}")
+
+
+def _marks_from_sets(flat, n: int) -> tuple[list[int], list[int]]:
+    values, marks = [], []
+    for i, x in enumerate(flat):
+        items = sorted(x) if isinstance(x, (set, frozenset)) else [int(x)]
+        if not items or any(not 1 <= int(v) <= n for v in items) and items != [0]:
+            raise ModelError(f"state: pencil marks {sorted(items)} at {cell_name(i, n)} are "
+                             f"not values 1..{n}")
+        if isinstance(x, (set, frozenset)) and len(items) > 1:
+            values.append(0)
+            marks.append(sum(1 << (int(v) - 1) for v in items))
+        else:
+            values.append(int(items[0]))
+            marks.append(0)
+    return values, marks
 
 
 def _marks_from_tokens(tokens: list[str], n: int) -> tuple[list[int], list[int]]:
@@ -154,7 +169,7 @@ def hint(puzzle, state=None) -> Hint:
     """The next step from the puzzle or a player's grid, and the entries that are wrong."""
     solver = Solver(puzzle)
     if state is None:
-        current, wrong = solver.start(), []
+        current, wrong = solver.start(), list[str]()
     else:
         current, wrong = _read_state(solver, state)
     step = next(solver.run(current, limit=1), None)

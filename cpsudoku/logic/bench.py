@@ -15,9 +15,9 @@ import argparse
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
-from ..api import solve
 from ..parse import parse_one
 from .api import level_of
 from .solver import Solver
@@ -73,11 +73,11 @@ def spearman(xs: list[float], ys: list[float]) -> float:
 
 
 def calibration(path: Path, limit: int | None, out) -> list[str]:
-    rows = []
+    rows: list[tuple[str, float, float, float]] = []
     for raw in path.read_text().splitlines():
         if raw.strip() and not raw.startswith("#"):
-            p, er, ep, ed = raw.split()[:4]
-            rows.append((p, float(er), float(ep), float(ed)))
+            fields = raw.split()
+            rows.append((fields[0], float(fields[1]), float(fields[2]), float(fields[3])))
     rows = rows[:limit] if limit else rows
     mine, problems, times = [], [], []
     for i, (p, *_rest) in enumerate(rows):
@@ -130,11 +130,10 @@ def read_set(data: Path, name: str, limit: int | None) -> list[str]:
 
 
 def _peers():
-    peers = {}
+    peers: dict[str, Callable[[str], object]] = {}
     try:
         import hodoku
-        solver = hodoku.Solver()
-        peers["hodoku-py"] = solver.rate
+        peers["hodoku-py"] = hodoku.Solver().rate
     except ImportError:
         pass
     try:

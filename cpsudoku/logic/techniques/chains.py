@@ -255,7 +255,7 @@ class Dynamic:
     def run(self, lit, on: bool):
         """(on dict, off dict, conflict) where each dict maps a literal to its parents;
         conflict is a list of literals whose ancestors justify a contradiction, or None."""
-        state, n = self.state, self.n
+        state = self.state
         cand = state.cand[:]
         peers, houses = state.layout.peers, state.layout.houses
         houses_of = state.layout.houses_of

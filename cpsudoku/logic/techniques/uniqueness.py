@@ -1,4 +1,4 @@
-"""Uniqueness: unique rectangles types 1-4 (4.5-4.8) and BUG+1 (5.6).
+"""Uniqueness: unique rectangles types 1-4 (4.5, type 3 4.6-4.8) and BUG+1 (5.6).
 
 Sound only when the puzzle has one solution, which the solver checks first:
 a pattern that would let two solutions swap values cannot be the final state.
@@ -43,6 +43,12 @@ def _shared_houses(state: State, cells) -> list[int]:
 
 @technique("Unique Rectangle", 4.5, needs_unique=True, classic_only=True)
 def unique_rectangle(state: State):
+    """Two candidates that could swap in four cells over two regions: some corner
+    must hold something else. Easiest (type 1, 2, 4) first."""
+    return iter(sorted(_unique_rectangles(state), key=lambda step: step.rating))
+
+
+def _unique_rectangles(state: State):
     cand, houses, n = state.cand, state.layout.houses, state.size
     for corners, pair in _rectangles(state):
         extra = [c for c in corners if cand[c] != pair]
@@ -61,7 +67,7 @@ def unique_rectangle(state: State):
             common = state.layout.peers[u] & state.layout.peers[w]
             elims = [(c, extras.bit_length()) for c in sorted(common) if cand[c] & extras]
             if elims:
-                yield make_step("Unique Rectangle Type 2", 4.6, n, what=what,
+                yield make_step("Unique Rectangle Type 2", 4.5, n, what=what,
                                 eliminations=elims, cells=corners)
         for h in _shared_houses(state, extra):  # type 4: a pair value locked in u, w
             cells = houses[h].cells
@@ -69,7 +75,7 @@ def unique_rectangle(state: State):
                 kb = 1 << (keep - 1)
                 if all(c in (u, w) for c in cells if cand[c] & kb):
                     drop = (pair & ~kb).bit_length()
-                    yield make_step("Unique Rectangle Type 4", 4.6, n,
+                    yield make_step("Unique Rectangle Type 4", 4.5, n,
                                     what=f"{what}, {keep} locked in {houses[h].label}",
                                     eliminations=[(u, drop), (w, drop)], cells=corners,
                                     groups=[houses[h].label])

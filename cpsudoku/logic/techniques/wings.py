@@ -1,4 +1,4 @@
-"""Wings: XY-wing (4.2), XYZ-wing (4.4), and W-wing (rated as SE rates the same forcing chain, 7.1)."""
+"""Wings: XY-wing (4.2), XYZ-wing (4.4), and W-wing (7.1: SE's rating of the same chain)."""
 
 from __future__ import annotations
 
