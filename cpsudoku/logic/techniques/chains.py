@@ -41,7 +41,7 @@ def length_term(complexity: int) -> float:
 class Graph:
     """Static implications between on-literals (on -> off -> on), per state."""
 
-    def __init__(self, state: State, y: bool):
+    def __init__(self, state: State, y: bool, x: bool = True):
         n = state.size
         self.state, self.n = state, n
         cand, peers, houses = state.cand, state.layout.peers, state.layout.houses
@@ -54,7 +54,7 @@ class Graph:
                     a, b = bit_values(m)
                     strong.setdefault((c, a), []).append((c, b))
                     strong.setdefault((c, b), []).append((c, a))
-        for house in houses:
+        for house in houses if x else ():
             for v in range(1, n + 1):
                 pos = state.positions(house, v)
                 if len(pos) == 2:
@@ -70,6 +70,15 @@ class Graph:
             offs.extend((p, v) for p in peers[c] if cand[p] & bit)
             weak[(c, v)] = offs
         self.weak = weak
+        # the way back: off literals that force an on literal, on literals that force an off
+        self.forced_by: dict[tuple[int, int], list[tuple[int, int]]] = {}
+        for off, ons in strong.items():
+            for on in ons:
+                self.forced_by.setdefault(on, []).append(off)
+        self.turned_off_by: dict[tuple[int, int], list[tuple[int, int]]] = {}
+        for on, offs in weak.items():
+            for off in offs:
+                self.turned_off_by.setdefault(off, []).append(on)
 
     def reach_from_on(self, start):
         """BFS over on-literals from an on literal: on -> (distance in on-hops, parent, via)."""
@@ -156,6 +165,79 @@ def _forcing_chains(state: State, y: bool, base: float, name: str):
         del weak
     found.sort(key=lambda t: (t[0], t[1]))
     return [s for _, _, s in found]
+
+
+def _cycles(state: State, x: bool, y: bool, base: float, name: str):
+    """Continuous loops (strong and weak links alternating, closed): every weak link
+    of the loop is then strong too, so whatever sees both its ends loses the value."""
+    g = Graph(state, y, x)
+    n = state.size
+    peers = state.layout.peers
+    found = []
+    seen: set[frozenset] = set()
+    for src in g.ons:
+        back = g.forced_by.get(src)
+        if not back:
+            continue
+        dist, parent = g.reach_from_on(src)
+        for off in back:
+            for b in g.turned_off_by.get(off, ()):
+                if not dist.get(b):
+                    continue
+                path = [src, off]  # walk back from b to src: on, off, on, off ... on
+                node = b
+                while node is not None:
+                    prev, via = parent[node]
+                    path.append(node)
+                    if via is not None:
+                        path.append(via)
+                    node = prev
+                path.reverse()  # src, ..., b, off, src
+                lits = path[:-1]
+                if len(set(lits)) != len(lits) or (not y and len({c for c, _ in lits})
+                                                   != len(lits) // 2):
+                    continue
+                key = frozenset(lits)
+                if key in seen:
+                    continue
+                seen.add(key)
+                ons = lits[0::2]
+                offs = lits[1::2]
+                cells = {c for c, _ in lits}
+                elims = set()
+                for a, o in zip(ons, offs):
+                    if a[0] == o[0]:  # a weak link inside a cell: it holds one of the two
+                        keep = (1 << (a[1] - 1)) | (1 << (o[1] - 1))
+                        elims.update((a[0], v) for v in bit_values(state.cand[a[0]] & ~keep))
+                    elif a[1] == o[1]:
+                        bit = 1 << (a[1] - 1)
+                        elims.update((c, a[1]) for c in peers[a[0]] & peers[o[0]]
+                                     if c not in cells and state.cand[c] & bit)
+                for o, a in zip(offs, ons[1:] + ons[:1]):  # strong links that are also weak
+                    if o[0] != a[0] and o[1] == a[1]:
+                        bit = 1 << (a[1] - 1)
+                        elims.update((c, a[1]) for c in peers[a[0]] & peers[o[0]]
+                                     if c not in cells and state.cand[c] & bit)
+                if elims:
+                    cx = len(lits)
+                    rating = base + length_term(cx)
+                    text = " -> ".join(f"{cell_name(c, n)}{'=' if i % 2 == 0 else '<>'}{v}"
+                                       for i, (c, v) in enumerate(path))
+                    found.append((rating, cx, make_step(name, rating, n, what=text,
+                                                        eliminations=sorted(elims),
+                                                        cells=sorted(cells))))
+    return found
+
+
+@technique("Bidirectional Cycle", 6.5)
+def bidirectional_cycle(state: State):
+    """X-cycles and Y-cycles (6.5), cycles with both kinds of link (7.0)."""
+    found = _cycles(state, True, False, 6.5, "Bidirectional X-Cycle")
+    found += _cycles(state, False, True, 6.5, "Bidirectional Y-Cycle")
+    if not found:
+        found += _cycles(state, True, True, 7.0, "Bidirectional Cycle")
+    found.sort(key=lambda t: (t[0], t[1]))
+    yield from (step for _, _, step in found)
 
 
 @technique("Forcing X-Chain", 6.6)
