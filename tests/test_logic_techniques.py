@@ -245,6 +245,16 @@ def test_forcing_x_chain_finds_a_skyscraper():
     assert found & {"r1c4<>1", "r1c6<>1", "r2c2<>1", "r2c3<>1"}
 
 
+def test_x_cycle():
+    s = blank()
+    assert first(chains.bidirectional_cycle, s) is None
+    for r in (2, 8):
+        remove(s, 1, row(r, [c for c in range(1, 10) if c not in (3, 7)]))
+    step = first(chains.bidirectional_cycle, s)
+    assert step.technique == "Bidirectional X-Cycle" and step.rating == 6.5
+    assert elims(step) == {f"r{r}c{c}<>1" for c in (3, 7) for r in range(1, 10) if r not in (2, 8)}
+
+
 def test_length_term():
     assert [chains.length_term(k) for k in (6, 7, 9, 11, 15, 19)] == [0.0, 0.1, 0.2, 0.3, 0.4,
                                                                      0.5]

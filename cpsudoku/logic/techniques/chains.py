@@ -173,7 +173,7 @@ def _cycles(state: State, x: bool, y: bool, base: float, name: str):
     g = Graph(state, y, x)
     n = state.size
     peers = state.layout.peers
-    found = []
+    found: list[tuple[float, int, Step]] = []
     seen: set[frozenset] = set()
     for src in g.ons:
         back = g.forced_by.get(src)
@@ -195,7 +195,7 @@ def _cycles(state: State, x: bool, y: bool, base: float, name: str):
                 path.reverse()  # src, ..., b, off, src
                 lits = path[:-1]
                 if len(set(lits)) != len(lits) or (not y and len({c for c, _ in lits})
-                                                   != len(lits) // 2):
+                                                   != len(lits)):
                     continue
                 key = frozenset(lits)
                 if key in seen:
