@@ -240,9 +240,10 @@ def test_forcing_x_chain_finds_a_skyscraper():
     s = blank()
     remove(s, 1, col(1, (2, 3, 4, 6, 7, 8, 9)))  # 1 in column 1: r1, r5
     remove(s, 1, col(5, (1, 3, 4, 6, 7, 8, 9)))  # 1 in column 5: r2, r5
-    found = {f"r{c // 9 + 1}c{c % 9 + 1}<>{v}" for st in chains.forcing_x_chain(s)
-             if st.rating == 6.6 for c, v in st.eliminations}
+    steps = [st for st in chains.forcing_x_chain(s) if st.rating == 6.6]
+    found = {f"r{c // 9 + 1}c{c % 9 + 1}<>{v}" for st in steps for c, v in st.eliminations}
     assert found & {"r1c4<>1", "r1c6<>1", "r2c2<>1", "r2c3<>1"}
+    assert "Skyscraper" in {st.technique for st in steps}
 
 
 def test_x_cycle():

@@ -133,6 +133,20 @@ def _path_text(n: int, parent, end, start_text: str) -> str:
     return " -> ".join(parts)
 
 
+def _common_name(n: int, parent, end) -> str:
+    """The usual names of a single-value chain with two strong links (SE: turbot fish)."""
+    mid, second = parent[end]
+    first = parent[mid][1]
+    kinds = []
+    for p, q in ((first[0], mid[0]), (second[0], end[0])):
+        kinds.append("row" if p // n == q // n else "col" if p % n == q % n else "box")
+    if kinds[0] == kinds[1] and kinds[0] != "box":
+        return "Skyscraper"
+    if sorted(kinds) == ["col", "row"]:
+        return "Two-String Kite"
+    return "Turbot Fish"
+
+
 def _forcing_chains(state: State, y: bool, base: float, name: str):
     """Every forcing chain of one kind as (rating, complexity, step)."""
     g = Graph(state, y)
@@ -152,7 +166,8 @@ def _forcing_chains(state: State, y: bool, base: float, name: str):
             text = _path_text(n, parent, best, f"{cell_name(c, n)}={v}") + \
                 f" -> {cell_name(c, n)}<>{v}"
             found.append((base + length_term(cx), cx, make_step(
-                name, base + length_term(cx), n, what=text, eliminations=[src],
+                _common_name(n, parent, best) if not y and dist[best] == 2 else name,
+                base + length_term(cx), n, what=text, eliminations=[src],
                 cells=sorted({x[0] for x in dist if x in parent}))))
         # off => own on
         dist, parent = g.reach_from_off(src)
