@@ -315,3 +315,16 @@ def test_innies():
     state = State.start(killer(cages))
     steps = [st for st in rules.innies_outies(state) if st.technique == "Innies"]
     assert steps and elims(steps[0]) == {f"r1c9<>{v}" for v in range(1, 9)}
+
+
+def test_simple_colouring_trap():
+    from cpsudoku.logic.techniques import colouring
+    s = blank()
+    assert first(colouring.simple_colouring, s) is None
+    remove(s, 1, col(1, (2, 3, 4, 6, 7, 8, 9)))  # 1 in column 1: r1, r5
+    remove(s, 1, row(5, (2, 3, 4, 6, 7, 8, 9)))  # 1 in row 5: c1, c5
+    remove(s, 1, col(5, (1, 3, 4, 6, 7, 8, 9)))  # 1 in column 5: r2, r5
+    step = first(colouring.simple_colouring, s)
+    assert step.technique == "Simple Colouring" and step.rating >= 6.6
+    assert "colour trap" in step.text
+    assert elims(step) <= {"r1c4<>1", "r1c6<>1", "r2c2<>1", "r2c3<>1"}
