@@ -234,6 +234,22 @@ def test_unique_rectangle_type_2():
                          for c, v in steps[0].eliminations)
 
 
+def test_unique_rectangle_types_3_and_4():
+    s = blank()
+    for name in ("r1c1", "r1c2"):
+        keep_only(s, name, [1, 2])
+    keep_only(s, "r4c1", [1, 2, 5])
+    keep_only(s, "r4c2", [1, 2, 6])
+    assert not [st for st in uniqueness.unique_rectangle(s) if st.technique.endswith("4")]
+    keep_only(s, "r4c9", [5, 6])
+    step = next(st for st in uniqueness.unique_rectangle(s) if st.technique.endswith("3"))
+    assert step.rating == 4.6
+    assert elims(step) == {f"r4c{c}<>{v}" for c in range(3, 9) for v in (5, 6)}
+    remove(s, 1, row(4, range(3, 10)))  # 1 in row 4 only in the rectangle
+    step = next(st for st in uniqueness.unique_rectangle(s) if st.technique.endswith("4"))
+    assert step.rating == 4.5 and elims(step) == {"r4c1<>2", "r4c2<>2"}
+
+
 # ----------------------------------------------------------------- chains
 
 def test_forcing_x_chain_finds_a_skyscraper():
