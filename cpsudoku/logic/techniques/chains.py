@@ -38,6 +38,20 @@ def length_term(complexity: int) -> float:
 
 # ---------------------------------------------------------------- static graph
 
+_GRAPHS: dict = {}
+
+
+def graph(state: State, y: bool, x: bool = True) -> Graph:
+    """The implication graph of a state, shared by the chain techniques asked in one step."""
+    key = (id(state.layout), tuple(state.cand), y, x)
+    g = _GRAPHS.get(key)
+    if g is None:
+        if len(_GRAPHS) >= 6:
+            _GRAPHS.clear()
+        g = _GRAPHS[key] = Graph(state, y, x)
+    return g
+
+
 class Graph:
     """Static implications between on-literals (on -> off -> on), per state."""
 
@@ -70,6 +84,7 @@ class Graph:
             offs.extend((p, v) for p in peers[c] if cand[p] & bit)
             weak[(c, v)] = offs
         self.weak = weak
+        self._reached: dict = {}
         # the way back: off literals that force an on literal, on literals that force an off
         self.forced_by: dict[tuple[int, int], list[tuple[int, int]]] = {}
         for off, ons in strong.items():
@@ -81,7 +96,14 @@ class Graph:
                 self.turned_off_by.setdefault(off, []).append(on)
 
     def reach_from_on(self, start):
-        """BFS over on-literals from an on literal: on -> (distance in on-hops, parent, via)."""
+        """BFS over on-literals from an on literal: on -> (distance in on-hops, parent, via).
+        Remembered: cycles, chains and multiple chains all start from every candidate."""
+        known = self._reached.get(start)
+        if known is None:
+            known = self._reached[start] = self._reach_from_on(start)
+        return known
+
+    def _reach_from_on(self, start):
         dist = {start: 0}
         parent: dict = {start: (None, None)}
         queue = deque([start])
@@ -149,7 +171,7 @@ def _common_name(n: int, parent, end) -> str:
 
 def _forcing_chains(state: State, y: bool, base: float, name: str):
     """Every forcing chain of one kind as (rating, complexity, step)."""
-    g = Graph(state, y)
+    g = graph(state, y)
     n = state.size
     found = []
     for src in g.ons:
@@ -185,7 +207,7 @@ def _forcing_chains(state: State, y: bool, base: float, name: str):
 def _cycles(state: State, x: bool, y: bool, base: float, name: str):
     """Continuous loops (strong and weak links alternating, closed): every weak link
     of the loop is then strong too, so whatever sees both its ends loses the value."""
-    g = Graph(state, y, x)
+    g = graph(state, y, x)
     n = state.size
     peers = state.layout.peers
     found: list[tuple[float, int, Step]] = []
@@ -314,7 +336,7 @@ def _multiple_steps(state: State, sources, base: float, kind: str, what: str, br
 @technique("Multiple Forcing Chains", 8.0)
 def multiple_forcing_chains(state: State):
     """Cell and region forcing chains with static implications."""
-    g = Graph(state, True)
+    g = graph(state, True)
     n = state.size
     found = []
     cache: dict = {}
@@ -347,13 +369,23 @@ class Dynamic:
 
     def __init__(self, state: State, y: bool = True):
         self.state, self.y = state, y
-        self.n = state.size
+        n = self.n = state.size
+        # places left for each value in each house, updated as candidates go
+        self.counts = [0] * (len(state.layout.houses) * n)
+        for h, house in enumerate(state.layout.houses):
+            for c in house.cells:
+                m = state.cand[c]
+                while m:
+                    bit = m & -m
+                    m ^= bit
+                    self.counts[h * n + bit.bit_length() - 1] += 1
 
     def run(self, lit, on: bool):
         """(on dict, off dict, conflict) where each dict maps a literal to its parents;
         conflict is a list of literals whose ancestors justify a contradiction, or None."""
-        state = self.state
+        state, n = self.state, self.n
         cand = state.cand[:]
+        counts = self.counts[:]
         peers, houses = state.layout.peers, state.layout.houses
         houses_of = state.layout.houses_of
         ons: dict = {}
@@ -379,7 +411,6 @@ class Dynamic:
                     if t not in offs:
                         offs[t] = cause
                         queue.append((False, t))
-                cand[c] = 1 << (v - 1)
                 continue
             if not cand[c] >> (v - 1) & 1:
                 continue
@@ -398,17 +429,22 @@ class Dynamic:
                     queue.append((True, t))
             bit = 1 << (v - 1)
             for h in houses_of[c]:
+                slot = h * n + v - 1
+                left = counts[slot] - 1
+                counts[slot] = left
+                if left > 1:
+                    continue
                 cells = houses[h].cells
-                pos = [p for p in cells if cand[p] & bit]
-                if len(pos) == 1:
-                    t = (pos[0], v)
+                if left == 1:
+                    only = next(p for p in cells if cand[p] & bit)
+                    t = (only, v)
                     if t not in ons:
                         if t in offs:
                             return ons, offs, [t, (c, v)]
                         ons[t] = tuple((p, v) for p in cells
-                                       if p != pos[0] and state.cand[p] & bit)
+                                       if p != only and state.cand[p] & bit)
                         queue.append((True, t))
-                elif not pos and not any(state.values[p] == v for p in cells):
+                else:  # the value has no place left in the house
                     return ons, offs, [(p, v) for p in cells if state.cand[p] & bit]
         return ons, offs, None
 
