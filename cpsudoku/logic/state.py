@@ -23,7 +23,8 @@ class House:
     kind: str  # "row", "col", "box" (any region of the partition) or "extra"
 
 
-def bit_values(mask: int) -> list[int]:
+@cache
+def bit_values(mask: int) -> tuple[int, ...]:
     """The values (1-based) whose bits are set."""
     out = []
     v = 1
@@ -32,7 +33,7 @@ def bit_values(mask: int) -> list[int]:
             out.append(v)
         mask >>= 1
         v += 1
-    return out
+    return tuple(out)
 
 
 @cache

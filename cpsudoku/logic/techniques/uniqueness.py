@@ -6,34 +6,42 @@ a pattern that would let two solutions swap values cannot be the final state.
 
 from __future__ import annotations
 
+from functools import cache
 from itertools import combinations
 
-from ..state import State, bit_values, popcount
+from ..state import Layout, State, bit_values, popcount
 from ..step import cells_text, make_step
 from ..technique import technique
 
 
-def _region(state: State, cell: int) -> int:
-    houses = state.layout.houses
-    return next(h for h in state.layout.houses_of[cell] if houses[h].kind == "box")
+@cache
+def _frames(layout: Layout) -> tuple[tuple[int, int, int, int], ...]:
+    """Every four cells over two rows, two columns and exactly two regions."""
+    n = layout.size
+    region = {c: h for h, house in enumerate(layout.houses) if house.kind == "box"
+              for c in house.cells}
+    out = []
+    for r1, r2 in combinations(range(n), 2):
+        for c1, c2 in combinations(range(n), 2):
+            corners = (r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2)
+            if len({region[c] for c in corners}) == 2:
+                out.append(corners)
+    return tuple(out)
 
 
 def _rectangles(state: State):
     """(corners, pair mask) for rectangles over two rows, two columns and two regions
     whose four unsolved corners all hold the same two candidates (and maybe more)."""
-    n, cand = state.size, state.cand
-    for r1, r2 in combinations(range(n), 2):
-        for c1, c2 in combinations(range(n), 2):
-            corners = (r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2)
-            if not all(cand[c] for c in corners):
-                continue
-            if len({_region(state, c) for c in corners}) != 2:
-                continue
-            common = cand[corners[0]] & cand[corners[1]] & cand[corners[2]] & cand[corners[3]]
-            for a, b in combinations(bit_values(common), 2):
-                pair = (1 << (a - 1)) | (1 << (b - 1))
-                if sum(cand[c] == pair for c in corners) >= 2:
-                    yield corners, pair
+    cand = state.cand
+    for corners in _frames(state.layout):
+        a, b, c, d = (cand[x] for x in corners)
+        common = a & b & c & d
+        if not common or not (a and b and c and d):
+            continue
+        for x, y in combinations(bit_values(common), 2):
+            pair = (1 << (x - 1)) | (1 << (y - 1))
+            if (a == pair) + (b == pair) + (c == pair) + (d == pair) >= 2:
+                yield corners, pair
 
 
 def _shared_houses(state: State, cells) -> list[int]:
