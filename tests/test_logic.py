@@ -66,7 +66,7 @@ def test_soundness_property(data_dir):
 
     pool = _rated(data_dir, 7.2)[::7]
 
-    @settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
     @given(st.sampled_from(pool), st.integers(min_value=0, max_value=2**81 - 1))
     def check(line, mask):
         solution = solve(line).solution

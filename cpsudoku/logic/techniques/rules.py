@@ -100,11 +100,24 @@ def supported(state: State, constraints, cells: list[int]) -> dict[int, int] | N
     return {c: support[i] for i, c in enumerate(cells)}
 
 
-def _eliminations(state: State, constraints, label: str):
+_SUPPORT: dict = {}  # (constraints, candidates of their cells) -> supported values
+
+
+def _eliminations(state: State, constraints, label: str, remember: bool = False):
     cells = sorted({c for con in constraints for c in con.cells})
     if not any(state.cand[c] for c in cells):
         return None
-    support = supported(state, constraints, cells)
+    # most rules keep their candidates from one step to the next: remember the answer
+    # (the rule groups live as long as their layout, so their identity is a safe key)
+    key = (id(constraints), tuple(state.cand[c] or -state.values[c] for c in cells))
+    if remember and key in _SUPPORT:
+        support = _SUPPORT[key]
+    else:
+        support = supported(state, constraints, cells)
+        if remember:
+            if len(_SUPPORT) > 100_000:
+                _SUPPORT.clear()
+            _SUPPORT[key] = support
     if support is None:
         return None
     elims = [(c, v) for c in cells for v in bit_values(state.cand[c] & ~support[c])]
@@ -115,7 +128,7 @@ def _eliminations(state: State, constraints, label: str):
 def by_rule(state: State):
     """A candidate with no completion of one rule (cage, thermometer, arrow, dot...)."""
     for label, cons in rule_groups(state.layout):
-        found = _eliminations(state, cons, label)
+        found = _eliminations(state, cons, label, remember=True)
         if found and found[0]:
             yield make_step("By Rule", 2.0, state.size, what=label, eliminations=found[0],
                             cells=found[1], groups=[label])
