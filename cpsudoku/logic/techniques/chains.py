@@ -104,9 +104,15 @@ class Graph:
         return known
 
     def _reach_from_on(self, start):
-        dist = {start: 0}
-        parent: dict = {start: (None, None)}
-        queue = deque([start])
+        return self._spread({start: 0}, {start: (None, None)})
+
+    def reach_from_off(self, off):
+        """The same search from an off literal (its strong partners are one hop away)."""
+        partners = self.strong.get(off, ())
+        return self._spread(dict.fromkeys(partners, 1), dict.fromkeys(partners, (None, off)))
+
+    def _spread(self, dist: dict, parent: dict):
+        queue = deque(dist)
         weak, strong = self.weak, self.strong
         while queue:
             a = queue.popleft()
@@ -116,25 +122,6 @@ class Graph:
                     if b not in dist:
                         dist[b] = d
                         parent[b] = (a, off)
-                        queue.append(b)
-        return dist, parent
-
-    def reach_from_off(self, off):
-        dist: dict = {}
-        parent: dict = {}
-        queue: deque = deque()
-        for b in self.strong.get(off, ()):
-            dist[b], parent[b] = 1, (None, off)
-            queue.append(b)
-        weak, strong = self.weak, self.strong
-        while queue:
-            a = queue.popleft()
-            d = dist[a] + 1
-            for o in weak[a]:
-                for b in strong.get(o, ()):
-                    if b not in dist:
-                        dist[b] = d
-                        parent[b] = (a, o)
                         queue.append(b)
         return dist, parent
 
