@@ -186,7 +186,7 @@ def main(argv=None) -> int:
     ap.add_argument("--data", type=Path, default=Path("../shared/data"),
                     help="the shared data folder (rated/ and classic/)")
     ap.add_argument("--limit", type=int, default=None,
-                    help="rate only the first N puzzles of the calibration set")
+                    help="rate only the first N puzzles of the calibration set (0: skip it)")
     ap.add_argument("--speed", type=int, default=200,
                     help="puzzles taken (evenly spread) from royle_17clue and the other "
                          "classic sets; 0 skips the speed and classic soundness runs")
@@ -201,7 +201,7 @@ def main(argv=None) -> int:
         print(text, flush=True)
 
     try:
-        problems = calibration(rated, args.limit, out)
+        problems = calibration(rated, args.limit, out) if args.limit != 0 else []
         if args.speed:
             problems += speed(args.data, {"royle_17clue": args.speed, "norvig_top95": None,
                                           "norvig_easy50": None, "norvig_hardest": None,
