@@ -149,3 +149,25 @@ def test_unsolvable_and_non_unique_puzzles():
             grid[r * 9 + c] = 0
     r = rate(grid)
     assert r.guesses == 1 and not any(t.startswith("Unique") for t in r.techniques)
+
+
+def test_spearman():
+    from cpsudoku.logic.bench import spearman
+    assert spearman([1, 2, 3, 4], [10, 20, 30, 40]) == pytest.approx(1.0)
+    assert spearman([1, 2, 3, 4], [4, 3, 2, 1]) == pytest.approx(-1.0)
+    assert spearman([1, 1, 2], [1, 2, 3]) == pytest.approx(0.866, abs=1e-3)
+
+
+def test_benchmark_prints_the_agreement_table(data_dir, capsys):
+    from cpsudoku.logic.bench import main
+    assert main(["--data", str(data_dir), "--limit", "4", "--speed", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "| 0.0-1.5 | 3 | 100.0% | 100.0% |" in out  # the first four: ER 1.2, 1.2, 2.0, 1.5
+    assert "| 1.6-2.8 | 1 | 100.0% | 100.0% |" in out
+    assert "Spearman rho" in out and "Soundness: 0 unsound steps" in out
+
+
+def test_benchmark_names_missing_data(tmp_path, capsys):
+    from cpsudoku.logic.bench import main
+    assert main(["--data", str(tmp_path)]) == 5
+    assert "no such file" in capsys.readouterr().err
