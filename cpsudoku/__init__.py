@@ -9,12 +9,13 @@ from .api import count, solve  # noqa: E402
 from .check import conflicts, is_solution  # noqa: E402
 from .errors import ArgumentError, BackendError, CpsudokuError, ModelError, ParseError, UsageError  # noqa: E402
 from .geometry import Geometry, boxed, irregular  # noqa: E402
+from .logic import explain, hint, rate  # noqa: E402
 from .parse import parse, parse_one  # noqa: E402
 from .puzzle import Puzzle  # noqa: E402
 from .result import Result, Status  # noqa: E402
 
 __all__ = [
     "ArgumentError", "BackendError", "CpsudokuError", "Geometry", "ModelError", "ParseError",
-    "Puzzle", "Result", "Status", "UsageError", "boxed", "conflicts", "count", "irregular",
-    "is_solution", "parse", "parse_one", "solve",
+    "Puzzle", "Result", "Status", "UsageError", "boxed", "conflicts", "count", "explain",
+    "hint", "irregular", "is_solution", "parse", "parse_one", "rate", "solve",
 ]
