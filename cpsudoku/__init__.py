@@ -14,7 +14,15 @@ from .puzzle import Puzzle  # noqa: E402
 from .result import Result, Status  # noqa: E402
 
 __all__ = [
-    "BackendError", "CpsudokuError", "Geometry", "ModelError", "ParseError", "Puzzle",
-    "Result", "Status", "boxed", "conflicts", "count", "irregular", "is_solution", "parse",
-    "parse_one", "solve",
+    "BackendError", "CpsudokuError", "Generated", "Geometry", "ModelError", "ParseError",
+    "Puzzle", "Result", "Status", "boxed", "conflicts", "count", "generate", "irregular",
+    "is_solution", "parse", "parse_one", "solve",
 ]
+
+
+def __getattr__(name: str):
+    # The generator is imported on first use: it costs `cpsudoku --help` 0.3 s otherwise.
+    if name in ("generate", "Generated"):
+        from . import generator
+        return getattr(generator, name)
+    raise AttributeError(f"module 'cpsudoku' has no attribute {name!r}")

@@ -1,0 +1,46 @@
+"""Clue removal: blank cells (with their symmetric partners) in random order while
+the puzzle stays unique. Each orbit is tried once: a removal that fails now
+fails for every later, smaller set of clues, so the result is minimal."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from . import symmetry as sym
+from .oracle import Oracle
+
+
+def keeps_unique(oracle: Oracle, givens: Sequence[int], orbit: Sequence[int],
+                 solution: Sequence[int], deadline: float | None) -> bool:
+    """Whether the puzzle stays unique with the orbit's cells blanked: no solution
+    differs from `solution` at any of them (one search per cell of the orbit)."""
+    trial = list(givens)
+    for cell in orbit:
+        trial[cell] = 0
+    for cell in orbit:
+        if oracle.forced(trial, cell, solution[cell]):
+            continue
+        if oracle.other_solution(trial, cell, solution[cell], deadline) is not None:
+            return False
+    return True
+
+
+def remove_clues(oracle: Oracle, solution: Sequence[int], rng: random.Random,
+                 symmetry: str = "none", target: int | None = None,
+                 deadline: float | None = None, start: Sequence[int] | None = None) -> list[int]:
+    """Givens taken from `solution` (or the clues of `start`), blanked orbit by orbit
+    in random order while the puzzle stays unique; stops early once at most `target`
+    clues are left. Raises TimeoutError past the deadline."""
+    givens = list(start if start is not None else solution)
+    orbits = [o for o in sym.orbits(symmetry, oracle.size) if all(givens[c] for c in o)]
+    rng.shuffle(orbits)
+    clues = sum(1 for v in givens if v)
+    for orbit in orbits:
+        if target is not None and clues <= target:
+            break
+        if keeps_unique(oracle, givens, orbit, solution, deadline):
+            for cell in orbit:
+                givens[cell] = 0
+            clues -= len(orbit)
+    return givens
