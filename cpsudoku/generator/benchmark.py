@@ -102,6 +102,8 @@ def hodoku_py():
 
     def make(i: int):
         text = gen.generate_sudoku(symmetric=False)
+        if text is None:
+            raise RuntimeError("hodoku-py made no puzzle")
         return Puzzle.from_values([int(ch) for ch in text]), None
     return make
 
