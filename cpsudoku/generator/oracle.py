@@ -59,13 +59,20 @@ class Oracle:
         return self.search(self.masks(givens), limit, deadline)
 
     def other_solution(self, givens: Sequence[int], cell: int, value: int,
-                       deadline: float | None = None) -> tuple[int, ...] | None:
+                       near: Sequence[int], deadline: float | None = None
+                       ) -> tuple[int, ...] | None:
         """A solution of the givens (the cell's own given ignored) with `cell` not
         `value`, if any: the one search that tells whether blanking the cell keeps
-        the puzzle unique."""
+        the puzzle unique. `near` is the known solution: another one mostly agrees
+        with it, so its values are tried first (measured: a third less time on
+        16x16, the same on 9x9)."""
         masks = self.masks(givens)
         masks[cell] = self.base[cell] & ~(1 << (value - 1))
-        found = self.search(masks, 1, deadline)
+
+        def prefer_near(c: int, mask: int) -> int:
+            b = 1 << (near[c] - 1)
+            return b if mask & b else mask & -mask
+        found = self.search(masks, 1, deadline, pick=prefer_near)
         return found[0] if found else None
 
     def forced(self, givens: Sequence[int], cell: int, value: int) -> bool:

@@ -21,7 +21,7 @@ def keeps_unique(oracle: Oracle, givens: Sequence[int], orbit: Sequence[int],
     for cell in orbit:
         if oracle.forced(trial, cell, solution[cell]):
             continue
-        if oracle.other_solution(trial, cell, solution[cell], deadline) is not None:
+        if oracle.other_solution(trial, cell, solution[cell], solution, deadline) is not None:
             return False
     return True
 
