@@ -5,7 +5,7 @@ fails for every later, smaller set of clues, so the result is minimal."""
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from . import symmetry as sym
 from .oracle import Oracle
@@ -28,10 +28,12 @@ def keeps_unique(oracle: Oracle, givens: Sequence[int], orbit: Sequence[int],
 
 def remove_clues(oracle: Oracle, solution: Sequence[int], rng: random.Random,
                  symmetry: str = "none", target: int | None = None,
-                 deadline: float | None = None, start: Sequence[int] | None = None) -> list[int]:
+                 deadline: float | None = None, start: Sequence[int] | None = None,
+                 accept: Callable[[list[int]], bool] | None = None) -> list[int]:
     """Givens taken from `solution` (or the clues of `start`), blanked orbit by orbit
     in random order while the puzzle stays unique; stops early once at most `target`
-    clues are left. Raises TimeoutError past the deadline."""
+    clues are left. `accept(givens)` can refuse a blanking that keeps uniqueness
+    (e.g. one that makes the puzzle too hard). Raises TimeoutError past the deadline."""
     givens = list(start if start is not None else solution)
     orbits = [o for o in sym.orbits(symmetry, oracle.size) if all(givens[c] for c in o)]
     rng.shuffle(orbits)
@@ -40,7 +42,8 @@ def remove_clues(oracle: Oracle, solution: Sequence[int], rng: random.Random,
         if target is not None and clues <= target:
             break
         if keeps_unique(oracle, givens, orbit, solution, deadline):
-            for cell in orbit:
-                givens[cell] = 0
-            clues -= len(orbit)
+            trial = [0 if c in orbit else v for c, v in enumerate(givens)]
+            if accept is None or accept(trial):
+                givens = trial
+                clues -= len(orbit)
     return givens
