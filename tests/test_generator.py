@@ -246,6 +246,8 @@ def test_no_rater_is_one_line_and_exit_6():
     (["--rating", "hard"], ExitCode.USAGE, "not a range"),
     (["-n", "0"], ExitCode.USAGE, "--count must be at least 1"),
     (["--clues", "17", "--time-limit", "0.3"], ExitCode.TIMEOUT, "no puzzle with at most 17"),
+    (["--size", "4", "--rules", "anti-king,diagonal"], ExitCode.BAD_INPUT,
+     "no 4x4 grid satisfies the rules anti-king, diagonal"),
 ])
 def test_errors_are_one_line_with_their_exit_code(args, code, message):
     result = runner.invoke(app, ["generate", "--seed", "1", *args])
@@ -253,6 +255,7 @@ def test_errors_are_one_line_with_their_exit_code(args, code, message):
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and message in lines[0], result.stderr
     assert "Traceback" not in result.output
+    assert result.stdout == ""
 
 
 def test_cli_writes_the_seed_and_puzzles_that_read_back(tmp_path):

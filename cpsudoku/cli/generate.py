@@ -72,12 +72,14 @@ def generate(
         progress = count > 1 and sys.stderr.isatty()
     done = 0
     with Output(output) as out, _bar(progress, count) as advance:
-        if fmt in ("line", "pretty"):
-            out.write(out_fmt.header(seed, opts.describe()))
+        # Written with the first puzzle, so that a run that fails at once writes nothing.
+        header = out_fmt.header(seed, opts.describe()) + "\n" if fmt in ("line", "pretty") \
+            else ""
         try:
             for index in range(count):
                 made = core.make(opts, seed, index)
-                out.write(out_fmt.render(made, fmt, many=count > 1))
+                out.write((header if index == 0 else "") + out_fmt.render(made, fmt,
+                                                                          many=count > 1))
                 done += 1
                 advance()
         except KeyboardInterrupt:

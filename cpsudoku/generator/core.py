@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from ..errors import CpsudokuError, ExitCode, UsageError
+from ..errors import CpsudokuError, ExitCode, ModelError, UsageError
 from ..geometry import Geometry, boxed
 from ..puzzle import Puzzle
 from . import bands, symmetry
@@ -213,9 +213,14 @@ def _attempt(opts: Options, rng: random.Random, deadline: float | None,
                 fill_deadline = min(fill_deadline, deadline)
         try:
             solution = solution_grid(oracle, rng, fill_deadline)
-        except (ValueError, TimeoutError):
+        except ValueError:
+            if not opts.jigsaw:
+                raise ModelError(f"no {n}x{n} grid satisfies the rules "
+                                 f"{', '.join(r.name for r in opts.rules)}") from None
+            continue  # this jigsaw layout has no solution grid: draw another
+        except TimeoutError:
             if not opts.jigsaw or (deadline is not None and time.monotonic() >= deadline):
-                raise TimeoutError from None
+                raise
             continue
         break
     if opts.killer:
