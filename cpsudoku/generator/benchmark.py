@@ -139,21 +139,56 @@ def main(argv: list[str] | None = None) -> None:
     ]
     if not args.no_peers:
         plan.append((Row("hodoku-py 9x9 (random removal)"), hodoku_py(), args.count, True))
-        plan.append((Row("pencilmark 9x9 (cpsat)"), pencilmark(args.seconds), few, True))
-    rows = []
-    for row, make, n, minimal in plan:
-        if make is None:
-            row.note = "not installed"
-        else:
-            run(row, make, n, args.seconds, minimal)
-        rows.append(row)
-        print(f"# done: {row.name}", flush=True)
-    table = [HEADER] + [r.cells() for r in rows]
-    widths = [max(len(line[i]) for line in table) for i in range(len(HEADER))]
-    for k, line in enumerate(table):
-        print(" | ".join(cell.ljust(w) for cell, w in zip(line, widths)).rstrip())
-        if k == 0:
-            print("-|-".join("-" * w for w in widths))
+        made = pencilmark(args.seconds)
+        plan.append((Row("pencilmark 9x9 (cpsat)"), made and in_child(made, args.seconds),
+                     few, True))
+    widths = [34, 7, 9, 8, 10, 14, 7, 20, 0]
+    print(_line(HEADER, widths))
+    print("-|-".join("-" * w for w in widths[:-1]) + "-|-----")
+    try:
+        for row, make, n, minimal in plan:
+            if make is None:
+                row.note = "not installed"
+            else:
+                run(row, make, n, args.seconds, minimal)
+            print(_line(row.cells(), widths), flush=True)  # each row as it finishes
+    except KeyboardInterrupt:
+        print("# interrupted: the rows above are complete")
+
+
+def _line(cells: list[str], widths: list[int]) -> str:
+    return " | ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()
+
+
+def in_child(make: Callable, seconds: float) -> Callable:
+    """`make` run in a forked child that is stopped after `seconds`: a peer library
+    that overruns its own time limit cannot stall the benchmark (9x9 puzzles only)."""
+    import multiprocessing
+
+    def guarded(i: int):
+        ctx = multiprocessing.get_context("fork")
+        receive, send = ctx.Pipe(duplex=False)
+
+        def child() -> None:
+            try:
+                puzzle, _ = make(i)
+                send.send(("ok", puzzle.givens))
+            except Exception as exc:
+                send.send(("error", f"{type(exc).__name__}: {exc}"))
+
+        proc = ctx.Process(target=child, daemon=True)
+        proc.start()
+        try:
+            if not receive.poll(seconds):
+                raise TimeoutError(f"no puzzle within {seconds:g} s")
+            kind, value = receive.recv()
+        finally:
+            proc.kill()
+            proc.join()
+        if kind != "ok":
+            raise RuntimeError(value)
+        return Puzzle(boxed(9), tuple(value)), None
+    return guarded
 
 
 if __name__ == "__main__":
