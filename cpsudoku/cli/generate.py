@@ -7,7 +7,7 @@ from typing import Any
 
 import typer
 
-from .app import BoxOpt, Output, RulesOpt, TimeLimitOpt, app
+from .app import BoxOpt, Output, RulesOpt, app
 
 
 @app.command()
@@ -36,7 +36,9 @@ def generate(
     clues: int | None = typer.Option(None, "--clues",
                                      help="Stop removing at this many clues or fewer "
                                           "(default: minimal)."),
-    time_limit: float | None = TimeLimitOpt,
+    time_limit: float | None = typer.Option(None, "--time-limit", "-t", metavar="SECONDS",
+                                            help="Seconds per puzzle (60 when aiming at "
+                                                 "--clues or a rating); not met: exit 4."),
     fmt: str | None = typer.Option(None, "--format", "-f",
                                    help="line, pretty, json, jsonl, toml, fpuzzles or link "
                                         "(default: line, toml for jigsaw and killer)."),
