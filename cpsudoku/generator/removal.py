@@ -9,18 +9,23 @@ from collections.abc import Callable, Sequence
 
 from . import symmetry as sym
 from .oracle import Oracle
+from .unavoidable import left_bare, two_value_sets
 
 
 def keeps_unique(oracle: Oracle, givens: Sequence[int], orbit: Sequence[int],
-                 solution: Sequence[int], deadline: float | None) -> bool:
+                 solution: Sequence[int], deadline: float | None,
+                 unavoidable: Sequence[Sequence[tuple[int, ...]]] | None = None) -> bool:
     """Whether the puzzle stays unique with the orbit's cells blanked: no solution
-    differs from `solution` at any of them (one search per cell of the orbit)."""
+    differs from `solution` at any of them (at most one search per cell of the orbit;
+    none for a cell a single forces, or whose blanking bares an unavoidable set)."""
     trial = list(givens)
     for cell in orbit:
         trial[cell] = 0
     for cell in orbit:
         if oracle.forced(trial, cell, solution[cell]):
             continue
+        if unavoidable is not None and left_bare(unavoidable[cell], trial):
+            return False
         if oracle.other_solution(trial, cell, solution[cell], solution, deadline) is not None:
             return False
     return True
@@ -38,10 +43,11 @@ def remove_clues(oracle: Oracle, solution: Sequence[int], rng: random.Random,
     orbits = [o for o in sym.orbits(symmetry, oracle.size) if all(givens[c] for c in o)]
     rng.shuffle(orbits)
     clues = sum(1 for v in givens if v)
+    unavoidable = two_value_sets(oracle, solution)
     for orbit in orbits:
         if target is not None and clues <= target:
             break
-        if keeps_unique(oracle, givens, orbit, solution, deadline):
+        if keeps_unique(oracle, givens, orbit, solution, deadline, unavoidable):
             trial = [0 if c in orbit else v for c, v in enumerate(givens)]
             if accept is None or accept(trial):
                 givens = trial
