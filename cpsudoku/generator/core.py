@@ -31,8 +31,8 @@ DEFAULT_TARGET_TIME_S = 60.0
 # grids and 1.2 or less in fewer than 1 in 100 (measured), so easy and medium
 # puzzles are made by stopping short of minimal.
 GUARDED_BELOW = 2.0
-# A jigsaw layout whose randomized fill takes longer than this is replaced.
-JIGSAW_FILL_S = 2.0
+# A jigsaw layout whose randomized fill restarts more often than this is replaced.
+JIGSAW_RESTARTS = 3
 
 
 class GenerationTimeout(CpsudokuError):
@@ -206,22 +206,15 @@ def _attempt(opts: Options, rng: random.Random, deadline: float | None,
         geometry = random_regions(n, rng) if opts.jigsaw else boxed(n, opts.box)
         oracle = _oracle(geometry, opts.rules) if not opts.jigsaw else \
             Oracle(Puzzle(geometry, (0,) * geometry.ncells, opts.rules))
-        fill_deadline = deadline
-        if opts.jigsaw:  # some layouts have no (or no quickly found) solution grid
-            fill_deadline = time.monotonic() + JIGSAW_FILL_S
-            if deadline is not None:
-                fill_deadline = min(fill_deadline, deadline)
         try:
-            solution = solution_grid(oracle, rng, fill_deadline)
+            # Some jigsaw layouts have no (or no quickly found) solution grid.
+            solution = solution_grid(oracle, rng, deadline,
+                                     JIGSAW_RESTARTS if opts.jigsaw else None)
         except ValueError:
             if not opts.jigsaw:
                 raise ModelError(f"no {n}x{n} grid satisfies the rules "
                                  f"{', '.join(r.name for r in opts.rules)}") from None
-            continue  # this jigsaw layout has no solution grid: draw another
-        except TimeoutError:
-            if not opts.jigsaw or (deadline is not None and time.monotonic() >= deadline):
-                raise
-            continue
+            continue  # draw another layout
         break
     if opts.killer:
         givens = [0] * (n * n)
