@@ -21,14 +21,19 @@ def two_value_sets(oracle: Oracle, solution: Sequence[int]) -> list[list[tuple[i
     full = oracle.structure.full
     if oracle.general or any(m != full for m in oracle.base):
         return per_cell
-    peers = oracle.structure.peers
+    # The peers of each cell holding each value: the only edges a swap follows.
+    peer_with: list[dict[int, list[int]]] = []
+    for cell in range(ncells):
+        by_value: dict[int, list[int]] = {}
+        for p in oracle.structure.peers[cell]:
+            by_value.setdefault(solution[p], []).append(p)
+        peer_with.append(by_value)
     holding: dict[int, list[int]] = {}
     for cell, v in enumerate(solution):
         holding.setdefault(v, []).append(cell)
     values = sorted(holding)
     for i, a in enumerate(values):
         for b in values[i + 1:]:
-            pair = (a, b)
             seen: set[int] = set()
             for start in holding[a]:
                 if start in seen:
@@ -37,8 +42,8 @@ def two_value_sets(oracle: Oracle, solution: Sequence[int]) -> list[list[tuple[i
                 group, todo = {start}, [start]
                 while todo:
                     x = todo.pop()
-                    for y in peers[x]:
-                        if y not in group and solution[y] in pair:
+                    for y in peer_with[x].get(b if solution[x] == a else a, ()):
+                        if y not in group:
                             group.add(y)
                             todo.append(y)
                 seen |= group
