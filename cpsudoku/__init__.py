@@ -15,7 +15,16 @@ from .puzzle import Puzzle  # noqa: E402
 from .result import Result, Status  # noqa: E402
 
 __all__ = [
-    "ArgumentError", "BackendError", "CpsudokuError", "Geometry", "ModelError", "ParseError",
-    "Puzzle", "Result", "Status", "UsageError", "boxed", "conflicts", "count", "explain",
-    "hint", "irregular", "is_solution", "parse", "parse_one", "rate", "solve",
+    "ArgumentError", "BackendError", "CpsudokuError", "Generated", "Geometry", "ModelError",
+    "ParseError", "Puzzle", "Result", "Status", "UsageError", "boxed", "conflicts", "count",
+    "explain", "generate", "hint", "irregular", "is_solution", "parse", "parse_one", "rate",
+    "solve",
 ]
+
+
+def __getattr__(name: str):
+    # The generator is imported on first use: it costs `cpsudoku --help` 0.3 s otherwise.
+    if name in ("generate", "Generated"):
+        from . import generator
+        return getattr(generator, name)
+    raise AttributeError(f"module 'cpsudoku' has no attribute {name!r}")

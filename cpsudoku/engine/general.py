@@ -24,7 +24,8 @@ class Contradiction(Exception):
 
 class GeneralSearch:
     def __init__(self, plan: Plan, givens=None, *, max_solutions: int = 1,
-                 deadline: float | None = None, trace: bool = False, locked: bool = False):
+                 deadline: float | None = None, trace: bool = False, locked: bool = False,
+                 pick=None):
         s = plan.structure
         self.plan = plan
         self.size = s.size
@@ -33,6 +34,7 @@ class GeneralSearch:
         self.intersections = s.intersections if locked else ()
         self.max_solutions = max_solutions
         self.deadline = deadline
+        self.pick = pick  # pick(cell, mask) -> the value bit tried first (default the lowest)
         self.trace: list[TraceEvent] | None = [] if trace else None
         self.depth = 0
         self.solutions: list[tuple[int, ...]] = []
@@ -228,7 +230,7 @@ class GeneralSearch:
                 self.emit("solution")
                 return len(self.solutions) >= self.max_solutions
             m = cands[best]
-            b = m & -m
+            b = m & -m if self.pick is None else self.pick(best, m)
             stats["guesses"] += 1
             self.emit("guess", best, b.bit_length(), candidates=values_of(m))
             child, child_grid, child_placed = cands[:], grid[:], placed[:]
