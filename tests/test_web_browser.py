@@ -1,7 +1,7 @@
 """The play page in a real headless Chromium (Debian's `chromium`, driven by Playwright).
 
-Each test saves a screenshot under $CPSUDOKU_ARTIFACTS (default: pytest's temporary
-directory)/screenshots.
+Each test saves a screenshot in $CPSUDOKU_ARTIFACTS/screenshots (default: the system's
+temporary folder/cpsudoku-artifacts/screenshots).
 """
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import shutil
+import tempfile
 from pathlib import Path
 from urllib.parse import quote
 
@@ -50,9 +51,10 @@ def browser():
 
 
 @pytest.fixture(scope="module")
-def shots(tmp_path_factory):
-    base = os.environ.get("CPSUDOKU_ARTIFACTS")
-    folder = (Path(base) if base else tmp_path_factory.getbasetemp()) / "screenshots"
+def shots():
+    # A fixed folder by default: pytest prunes its older temporary folders.
+    base = os.environ.get("CPSUDOKU_ARTIFACTS") or Path(tempfile.gettempdir()) / "cpsudoku-artifacts"
+    folder = Path(base) / "screenshots"
     folder.mkdir(parents=True, exist_ok=True)
     return folder
 

@@ -40,15 +40,20 @@ PROBE = """async () => {
     window.probe.fetch.push(performance.now() - t);
     t = performance.now();
     cell.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true }));
-    const key = (init) => document.dispatchEvent(new KeyboardEvent('keydown',
-                                                                    { bubbles: true, ...init }));
-    key({ key: '8', code: 'Digit8' });
-    await new Promise((done) => {
-      const seen = () => cell.classList.contains('conflict') ? done() : requestAnimationFrame(seen);
+    const key = (init) => document.body.dispatchEvent(
+      new KeyboardEvent('keydown', { bubbles: true, ...init }));
+    // Each latency counts from the key to the highlight drawn from the server's check.
+    const until = (want) => new Promise((done) => {
+      const limit = performance.now() + 10000;  // a lost answer shows as a 10 s latency
+      const seen = () => (cell.classList.contains('conflict') === want
+                          || performance.now() > limit ? done() : setTimeout(seen, 1));
       seen();
     });
+    key({ key: '8', code: 'Digit8' });
+    await until(true);
     window.probe.type.push(performance.now() - t);
     key({ key: 'z', code: 'KeyZ', ctrlKey: true });
+    await until(false);
     await new Promise((done) => setTimeout(done, 20));
   }
   return window.probe;
@@ -121,11 +126,18 @@ def under_load(browser, url: str, texts: list[str], backends: list[str]) -> dict
     page.goto(f"{url}?puzzle={quote(INKALA)}")
     page.wait_for_function(READY)
 
-    def probe(seconds: float) -> dict:
-        handle = page.evaluate_handle(PROBE)
-        time.sleep(seconds)
+    def start_probe() -> None:
+        # Not awaited here: the loop runs in the page until stop_probe.
+        page.evaluate(f"() => {{ window.probed = ({PROBE})(); }}")
+
+    def stop_probe() -> dict:
         page.evaluate("window.probe.stop = true")
-        return handle.json_value()
+        return page.evaluate("window.probed")
+
+    def probe(seconds: float) -> dict:
+        start_probe()
+        time.sleep(seconds)
+        return stop_probe()
 
     idle = probe(2.0)
     answers: list[tuple[int, dict, float]] = []
@@ -137,15 +149,13 @@ def under_load(browser, url: str, texts: list[str], backends: list[str]) -> dict
 
     threads = [threading.Thread(target=one, args=(i,)) for i in range(len(texts))]
     started = time.perf_counter()
-    page.evaluate("window.probe = null")
-    handle = page.evaluate_handle(PROBE)
+    start_probe()
     for t in threads:
         t.start()
     for t in threads:
         t.join()
     wall = time.perf_counter() - started
-    page.evaluate("window.probe.stop = true")
-    loaded = handle.json_value()
+    loaded = stop_probe()
     context.close()
     return {"idle": idle, "loaded": loaded, "wall": wall, "answers": answers}
 

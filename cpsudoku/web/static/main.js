@@ -156,7 +156,7 @@ function select(i) {
 }
 
 function onKey(e) {
-  if (!game || e.target.closest("textarea, input, select")) return;
+  if (!game || (e.target instanceof Element && e.target.closest("textarea, input, select"))) return;
   const n = puzzle.size;
   const moves = { ArrowUp: -n, ArrowDown: n, ArrowLeft: -1, ArrowRight: 1 };
   if (e.key in moves) {
