@@ -53,7 +53,8 @@ def browser():
 @pytest.fixture(scope="module")
 def shots():
     # A fixed folder by default: pytest prunes its older temporary folders.
-    base = os.environ.get("CPSUDOKU_ARTIFACTS") or Path(tempfile.gettempdir()) / "cpsudoku-artifacts"
+    default = Path(tempfile.gettempdir()) / "cpsudoku-artifacts"
+    base = os.environ.get("CPSUDOKU_ARTIFACTS") or default
     folder = Path(base) / "screenshots"
     folder.mkdir(parents=True, exist_ok=True)
     return folder
