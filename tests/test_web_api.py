@@ -318,3 +318,16 @@ def test_play_command_bad_host_is_one_line():
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert done.stderr.startswith("cpsudoku: error: --host") and "Traceback" not in done.stderr
+
+
+def test_every_static_file_is_package_data():
+    import fnmatch
+    import tomllib
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert "cpsudoku.web" in config["packages"]
+    globs = config["package-data"]["cpsudoku.web"]
+    static = ROOT / "cpsudoku" / "web" / "static"
+    for path in static.rglob("*"):
+        if path.is_file():
+            name = path.relative_to(static.parent).as_posix()
+            assert any(fnmatch.fnmatch(name, g) for g in globs), f"{name} would not be installed"
