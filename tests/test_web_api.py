@@ -331,3 +331,22 @@ def test_every_static_file_is_package_data():
         if path.is_file():
             name = path.relative_to(static.parent).as_posix()
             assert any(fnmatch.fnmatch(name, g) for g in globs), f"{name} would not be installed"
+
+
+def test_a_dead_worker_is_replaced():
+    import asyncio
+
+    from cpsudoku.web.schemas import SolveIn
+    from cpsudoku.web.workers import JobError, Workers
+    work = Workers(processes=1)
+    try:
+        pool = work.pool()
+        pool.submit(os._exit, 1)  # a worker that dies, as if killed
+        body = SolveIn(puzzle=INKALA)
+        with pytest.raises(JobError) as died:
+            for _ in range(3):  # the pool notices the death on one of the next calls
+                asyncio.run(work.heavy("solve", body))
+        assert died.value.status == 503
+        assert asyncio.run(work.heavy("solve", body))["status"] == "solved"
+    finally:
+        work.close()

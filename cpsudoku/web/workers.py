@@ -8,6 +8,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 import anyio
 
@@ -77,7 +78,16 @@ class Workers:
     async def heavy(self, name: str, body):
         import asyncio
         loop = asyncio.get_running_loop()
-        return _unpack(await loop.run_in_executor(self.pool(), run, name, body))
+        pool = self.pool()
+        try:
+            answer = await loop.run_in_executor(pool, run, name, body)
+        except BrokenProcessPool:
+            # A worker died (killed, out of memory): later requests get a fresh pool.
+            if self._pool is pool:
+                self._pool = None
+            raise JobError(503, f"the {name} worker stopped unexpectedly; try again",
+                           None) from None
+        return _unpack(answer)
 
     async def light(self, name: str, body):
         return _unpack(await anyio.to_thread.run_sync(run, name, body, limiter=self._light))
