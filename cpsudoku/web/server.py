@@ -57,7 +57,9 @@ def serve(host: str = "127.0.0.1", port: int = 0,
 @contextlib.contextmanager
 def running(host: str = "127.0.0.1", port: int = 0) -> Iterator[str]:
     """The server in a background thread for the `with` block; yields its address
-    (used by the browser tests and the benchmark)."""
+    (used by the browser tests and the benchmark). Its worker processes start from a
+    fresh interpreter that imports the main module: a script must guard its own code
+    with `if __name__ == "__main__":`."""
     import uvicorn
 
     from .app import create_app
@@ -68,6 +70,10 @@ def running(host: str = "127.0.0.1", port: int = 0) -> Iterator[str]:
     deadline = time.monotonic() + 30
     while not server.started and thread.is_alive() and time.monotonic() < deadline:
         time.sleep(0.02)
+    if not server.started:
+        server.should_exit = True
+        sock.close()
+        raise RuntimeError(f"the play server did not start on {url_of(sock)}")
     try:
         yield url_of(sock)
     finally:

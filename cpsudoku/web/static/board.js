@@ -43,6 +43,9 @@ export class Board {
     this.svg.replaceChildren();
     this.svg.setAttribute("viewBox", `${-MARGIN} ${-MARGIN} ${side + 2 * MARGIN} ${side + 2 * MARGIN}`);
     const root = el("g", {}, this.svg);
+    // Paper, then the variant shapes, then the cells (transparent but for highlights,
+    // which tint what is under them), then lines and cages, as SudokuPad layers them.
+    el("rect", { x: 0, y: 0, width: side, height: side, class: "paper" }, root);
     const under = el("g", { class: "under" }, root);
     const cells = el("g", { class: "cells" }, root);
     const over = el("g", { class: "over" }, root);
