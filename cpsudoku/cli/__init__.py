@@ -20,6 +20,7 @@ from . import (
     compare,  # noqa: F401
     generate,  # noqa: F401
     logic,  # noqa: F401
+    play,  # noqa: F401
     solving,  # noqa: F401, I001
 )
 from .app import EXIT_CODES_HELP, app

@@ -13,12 +13,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 import typer
 from typer.core import TyperGroup
 
-from ..errors import BackendError, CpsudokuError, UsageError
+from ..errors import CpsudokuError, UsageError
 
 EXIT_CODES_HELP = (
     "Exit status: 0 every puzzle solved (count: every puzzle unique; check: no conflict); "
@@ -54,23 +54,30 @@ class _Commands(TyperGroup):
              standalone_mode=True, **extra):
         """click's usage errors as one line too (`cpsudoku: error: ...`, exit 2), the
         same on every typer version (some draw them as several-line panels)."""
-        try:
-            from click import ClickException
-        except ImportError:  # typer 0.2x carries its own copy of click
-            from typer._click import ClickException
+        import importlib
+        # typer 0.2x raises from its own copy of click (typer._click) even where click
+        # itself is installed too (other packages bring it): catch whichever exist.
+        click_errors: list[Any] = []
+        for module in ("typer._click", "click"):
+            try:
+                click_errors.append(importlib.import_module(module).ClickException)
+            except ImportError:
+                pass
+        ClickException: Any = tuple(click_errors)
         try:
             code = super().main(args=args, prog_name=prog_name, complete_var=complete_var,
                                 standalone_mode=False, **extra)
         except ClickException as exc:
+            error: Any = exc
             if not standalone_mode:
                 raise
-            if type(exc).__name__ == "NoArgsIsHelpError":  # `cpsudoku` alone: the help
-                exc.show()
-                sys.exit(exc.exit_code)
-            where = f" (see '{exc.ctx.command_path} --help')" if getattr(exc, "ctx", None) \
+            if type(error).__name__ == "NoArgsIsHelpError":  # `cpsudoku` alone: the help
+                error.show()
+                sys.exit(error.exit_code)
+            where = f" (see '{error.ctx.command_path} --help')" if getattr(error, "ctx", None) \
                 else ""
-            typer.echo(f"cpsudoku: error: {exc.format_message()}{where}", err=True)
-            sys.exit(exc.exit_code)
+            typer.echo(f"cpsudoku: error: {error.format_message()}{where}", err=True)
+            sys.exit(error.exit_code)
         except typer.Abort:
             if not standalone_mode:
                 raise
@@ -130,31 +137,15 @@ class Format(str, Enum):
 
 
 def backend_name(name: str) -> str:
-    """A backend name as registered, matched case-insensitively; an unknown one is
-    refused naming the closest ("did you mean") and every choice."""
-    import difflib
-
+    """A backend name as registered, in any letter case, with "did you mean" on a typo."""
     from .. import backends as registry
-    known = registry.names()
-    by_lower = {k.lower(): k for k in known}
-    if name in known:
-        return name
-    if name.strip().lower() in by_lower:
-        return by_lower[name.strip().lower()]
-    close = difflib.get_close_matches(name.lower(), list(by_lower), n=1, cutoff=0.6)
-    hint = f"; did you mean {by_lower[close[0]]!r}?" if close else ""
-    raise BackendError(f"unknown backend {name!r}{hint} (choose one of: {', '.join(known)})")
+    return registry.canonical(name)
 
 
 def backend_list(text: str) -> list[str]:
     """`--backends native,cpsat` or `all`, each name as `backend_name` matches it."""
     from .. import backends as registry
-    if text.strip().lower() == "all":
-        return registry.names()
-    chosen = [backend_name(t.strip()) for t in text.split(",") if t.strip()]
-    if not chosen:
-        raise BackendError("no backend named; choose from: " + ", ".join(registry.names()))
-    return chosen
+    return registry.parse_list(text)
 
 
 def complete_backend(incomplete: str) -> list[str]:
