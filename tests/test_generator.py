@@ -314,3 +314,23 @@ def test_api_rejects_bad_options():
         generate(size=3)
     with pytest.raises(UsageError):
         generate(symmetry="rot45")
+
+
+@pytest.mark.parametrize("rules", ["", "anti-knight"])
+def test_two_value_sets_swap_into_other_valid_grids(rules):
+    import random as rnd
+
+    from cpsudoku.generator.core import _oracle, options
+    from cpsudoku.generator.grids import solution_grid
+    from cpsudoku.generator.unavoidable import two_value_sets
+    from cpsudoku.geometry import boxed
+    opts = options(rules=rules)
+    oracle = _oracle(boxed(9), opts.rules)
+    solution = solution_grid(oracle, rnd.Random(3))
+    sets = {s for per_cell in two_value_sets(oracle, solution) for s in per_cell}
+    assert sets and all(len(s) >= 4 for s in sets)
+    layout = Puzzle(boxed(9), (0,) * 81, opts.rules)
+    for cells in sets:
+        a, b = sorted({solution[c] for c in cells})
+        swapped = [(b if v == a else a) if c in cells else v for c, v in enumerate(solution)]
+        assert swapped != list(solution) and is_solution(layout, swapped), cells
