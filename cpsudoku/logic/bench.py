@@ -115,6 +115,7 @@ def calibration(path: Path, limit: int | None, out) -> list[str]:
     out(f"| Spearman rho, all | {rho:.3f} | >= 0.95 |")
     out(f"| exact EP / exact ED | {ep_exact:.1%} / {ed_exact:.1%} | |")
     out(f"| same level | {level_same:.1%} | |")
+    out(f"| unsound steps (every step checked) | {len(problems)} | 0 |")
     slowest = max(range(len(rows)), key=lambda i: times[i])
     out(f"| rate time median / max | {statistics.median(times) * 1000:.0f} ms / "
         f"{max(times):.1f} s (SE ER {rows[slowest][1]}: {rows[slowest][0]}) | |")
