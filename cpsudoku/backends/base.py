@@ -33,6 +33,8 @@ class Backend:
     name: ClassVar[str]
     description: ClassVar[str]
     distribution: ClassVar[str | None] = None  # the PyPI package it needs, for its version
+    extra: ClassVar[str | None] = None  # the cpsudoku extra that installs it, if optional
+    module: ClassVar[str | None] = None  # the solver library's import name
     native_kinds: ClassVar[frozenset[str]] = frozenset({"alldifferent"})
     supports_trace: ClassVar[bool] = False
     option_names: ClassVar[frozenset[str]] = frozenset()
@@ -40,6 +42,11 @@ class Backend:
     def is_available(self) -> bool:
         if self.distribution is None:
             return True
+        if self.module is not None:
+            # find_spec reads no package metadata: importing importlib.metadata alone
+            # costs tens of milliseconds, inside the time limit of the first solve.
+            from importlib.util import find_spec
+            return find_spec(self.module) is not None
         from importlib import metadata  # slow to import: only when asked
         try:
             metadata.version(self.distribution)
@@ -56,6 +63,12 @@ class Backend:
             return metadata.version(self.distribution)
         except metadata.PackageNotFoundError:
             return "not installed"
+
+    def install_command(self) -> str:
+        """The command that makes this backend available."""
+        if self.extra is not None:
+            return f"pip install 'cpsudoku[{self.extra}]'"
+        return f"pip install {self.distribution}"
 
     def check_request(self, request: Request) -> None:
         """Refuse, in one clear line, what this backend cannot do."""

@@ -58,6 +58,7 @@ from ..errors import BackendError
 from ..model import Model
 from ..result import Outcome
 from .base import Backend, Request
+from .stopping import load_library
 
 _CHECK_EVERY = 16  # assignments between two looks at the clock (each costs far more)
 # Cages whose candidate digit sets would number more (long cages on big grids:
@@ -78,6 +79,7 @@ class PythonConstraintBackend(Backend):
     name = "python-constraint"
     description = "python-constraint2: backtracking with forward checking (BacktrackingSolver)"
     distribution = "python-constraint2"
+    module = "constraint"
     native_kinds = frozenset({"alldifferent", "sum", "less", "allowed"})
     option_names = frozenset({"hidden_singles", "cages"})
 
@@ -89,6 +91,8 @@ class PythonConstraintBackend(Backend):
     def search(self, model: Model, request: Request) -> Outcome:
         if any(not dom for dom in model.domains):  # the library would raise on it
             return Outcome([], exhausted=True, stats={"nodes": 0})
+        if load_library("constraint", request.deadline) is None:
+            return Outcome([], exhausted=False, timed_out=True, stats={"nodes": 0})
         lib = _library()
         problem = lib.pc.Problem(lib.pc.BacktrackingSolver())
         ncells = len(model.domains)

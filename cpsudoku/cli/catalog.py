@@ -7,7 +7,8 @@ from .app import app
 
 @app.command("backends")
 def list_backends():
-    """List the backends: name, available, version, description."""
+    """List the backends: name, available (or the command that installs it), version,
+    description."""
     from rich.console import Console
     from rich.table import Table
 
@@ -17,7 +18,8 @@ def list_backends():
     for name in registry.names():
         backend = registry.load(name)
         available = backend.is_available()
-        table.add_row(name, "yes" if available else "no", backend.version(),
+        table.add_row(name, "yes" if available else f"no: {backend.install_command()}",
+                      backend.version(),
                       backend.description)
     Console().print(table)
 
