@@ -54,6 +54,7 @@ class MipBackend(Backend):
         h = highspy.Highs()
         h.setOptionValue("output_flag", False)
         h.setOptionValue("threads", 1)
+        h.HandleUserInterrupt = True  # cancelSolve acts only through HiGHS's interrupt callbacks
         program.load(h, highspy)
         if deadline is not None and time.monotonic() > deadline:
             return Outcome([], exhausted=False, timed_out=True, stats={"nodes": 0})

@@ -17,8 +17,9 @@ One Boolean per cell and candidate value ("cell c holds v"):
   and each value implies some tuple holding it (the support clauses).
 
 Counting adds a blocking clause per solution found (not all of these open
-cells again). The solver runs in a helper thread (see `stopping`): the time
-limit and Ctrl-C interrupt it (`interrupt`, `solve_limited`).
+cells again). The solver searches in the calling thread (python-sat crashes
+on a signal in another); a watcher thread interrupts it (`interrupt`,
+`solve_limited`) at the deadline or on Ctrl-C, see `stopping.call_watched`.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from ..errors import BackendError
 from ..model import Model
 from ..result import Outcome
 from .base import Backend, Request
-from .stopping import OutOfTime, check_clock, load_library, run_stoppable
+from .stopping import OutOfTime, call_watched, check_clock, load_library
 
 # The solvers of python-sat that can be interrupted (a time limit needs it; CaDiCaL cannot).
 SOLVERS = ("glucose4", "glucose42", "glucose3", "maplechrono", "maplecm", "maplesat",
@@ -88,9 +89,8 @@ class SatBackend(Backend):
                 if deadline is not None and time.monotonic() >= deadline:
                     timed_out = True
                     break
-                answer, stopped = run_stoppable(
-                    lambda: solver.solve_limited(expect_interrupt=True),
-                    solver.interrupt, deadline)
+                answer = call_watched(lambda: solver.solve_limited(expect_interrupt=True),
+                                      solver.interrupt, deadline)
                 if answer is None:  # interrupted: only the deadline does that here
                     timed_out = True
                     break

@@ -17,6 +17,9 @@ A time limit counts from the call of `solve`, and importing a solver library
 
 from __future__ import annotations
 
+import os
+import select
+import signal
 import threading
 import time
 from collections.abc import Callable
@@ -36,18 +39,25 @@ def run_stoppable(work: Callable[[], T], stop: Callable[[], object],
     if threading.current_thread() is not threading.main_thread():
         return work(), False  # signals reach the main thread only; nothing to wait for
     box: dict[str, object] = {}
+    # Waited for through an Event, not Thread.join: a join interrupted by Ctrl-C can
+    # report the thread finished while it still runs (CPython gh-90882), and a
+    # solver thread still running at interpreter exit aborts the process.
+    finished = threading.Event()
 
     def target() -> None:
+        _main_thread_takes_signals()
         try:
             box["value"] = work()
         except BaseException as exc:  # re-raised in the caller's thread
             box["error"] = exc
+        finally:
+            finished.set()
 
     thread = threading.Thread(target=target, name="cpsudoku-solver", daemon=True)
     stopped = False
     thread.start()
     try:
-        while thread.is_alive():
+        while not finished.is_set():
             wait = POLL_S
             if deadline is not None and not stopped:
                 left = deadline - time.monotonic()
@@ -56,14 +66,20 @@ def run_stoppable(work: Callable[[], T], stop: Callable[[], object],
                     stopped = True
                 else:
                     wait = min(wait, left)
-            thread.join(wait)
+            finished.wait(wait)
     except KeyboardInterrupt:
         stop()
-        thread.join()
+        finished.wait()
         raise
     if "error" in box:
         raise box["error"]  # type: ignore[misc]
     return box["value"], stopped  # type: ignore[return-value]
+
+
+def _main_thread_takes_signals() -> None:
+    """Block SIGINT and SIGTERM in a helper thread: the kernel then delivers them to
+    the main thread, where Python handles them, never inside a solver's C++ code."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
 
 
 class OutOfTime(Exception):
@@ -76,34 +92,83 @@ def check_clock(deadline: float | None) -> None:
         raise OutOfTime
 
 
-_IMPORTS: dict[str, threading.Thread] = {}
+def call_watched(work: Callable[[], T], stop: Callable[[], object],
+                 deadline: float | None) -> T:
+    """work() in this thread, for a solver that must search in the caller's thread
+    (python-sat's crashes on a signal in any other): a watcher thread calls `stop`
+    at the deadline, or as soon as SIGINT arrives (Python's C-level handler writes
+    it to the wakeup pipe at once; the KeyboardInterrupt itself is raised when
+    `work` returns)."""
+    if threading.current_thread() is not threading.main_thread():
+        return work()  # no signal comes here; only the deadline is watched then
+    read_end, write_end = os.pipe()
+    os.set_blocking(write_end, False)
+    old = signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
+    done = threading.Event()
+
+    def watch() -> None:
+        _main_thread_takes_signals()
+        while not done.is_set():
+            wait = POLL_S * 10
+            if deadline is not None:
+                wait = min(wait, max(deadline - time.monotonic(), 0.0))
+            ready, _, _ = select.select([read_end], [], [], wait)
+            if done.is_set():
+                return
+            if ready or (deadline is not None and time.monotonic() >= deadline):
+                stop()
+                return
+
+    watcher = threading.Thread(target=watch, daemon=True, name="cpsudoku-watch")
+    watcher.start()
+    try:
+        return work()
+    finally:
+        done.set()
+        watcher.join()
+        signal.set_wakeup_fd(old)
+        os.close(read_end)
+        os.close(write_end)
+
+
+_IMPORTS: dict[str, threading.Event] = {}
 _IMPORT_ERRORS: dict[str, BaseException] = {}
 
 
 def load_library(name: str, deadline: float | None) -> ModuleType | None:
-    """The module `name`, or None if the deadline passed while it was being imported."""
+    """The module `name`, or None if the deadline passed while it was being imported.
+    The import runs in a helper thread that the main thread waits for."""
     import sys
     module = sys.modules.get(name)
     if module is not None and name not in _IMPORTS:
         return module
-    if deadline is None or threading.current_thread() is not threading.main_thread():
+    if threading.current_thread() is not threading.main_thread():
         return import_module(name)
-    thread = _IMPORTS.get(name)
-    if thread is None:
+    # Even with no deadline: a Ctrl-C inside an extension module's initialisation
+    # turns into ImportError ("initialization failed"), in the waiting loop it stays
+    # a KeyboardInterrupt.
+    finished = _IMPORTS.get(name)
+    if finished is None:
+        finished = _IMPORTS[name] = threading.Event()
+        done = finished
+
         def target() -> None:
+            _main_thread_takes_signals()
             try:
                 import_module(name)
             except BaseException as exc:  # raised again in the caller's thread
                 _IMPORT_ERRORS[name] = exc
+            finally:
+                done.set()
 
-        thread = _IMPORTS[name] = threading.Thread(target=target, daemon=True,
-                                                   name=f"cpsudoku-import-{name}")
-        thread.start()
-    while thread.is_alive():
-        left = deadline - time.monotonic()
-        if left <= 0:
-            return None
-        thread.join(min(left, POLL_S * 10))
+        threading.Thread(target=target, daemon=True, name=f"cpsudoku-import-{name}").start()
+    while not finished.is_set():
+        wait = POLL_S * 10
+        if deadline is not None:
+            wait = min(wait, deadline - time.monotonic())
+            if wait <= 0:
+                return None
+        finished.wait(wait)
     _IMPORTS.pop(name, None)
     error = _IMPORT_ERRORS.pop(name, None)
     if error is not None:
