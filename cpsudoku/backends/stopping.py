@@ -102,18 +102,16 @@ def call_watched(work: Callable[[], T], stop: Callable[[], object],
     if threading.current_thread() is not threading.main_thread():
         return work()  # no signal comes here; only the deadline is watched then
     read_end, write_end = os.pipe()
+    wake_read, wake_write = os.pipe()  # wakes the watcher when `work` returns
     os.set_blocking(write_end, False)
     old = signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
-    done = threading.Event()
 
     def watch() -> None:
         _main_thread_takes_signals()
-        while not done.is_set():
-            wait = POLL_S * 10
-            if deadline is not None:
-                wait = min(wait, max(deadline - time.monotonic(), 0.0))
-            ready, _, _ = select.select([read_end], [], [], wait)
-            if done.is_set():
+        while True:
+            wait = None if deadline is None else max(deadline - time.monotonic(), 0.0)
+            ready, _, _ = select.select([read_end, wake_read], [], [], wait)
+            if wake_read in ready:
                 return
             if ready or (deadline is not None and time.monotonic() >= deadline):
                 stop()
@@ -124,11 +122,11 @@ def call_watched(work: Callable[[], T], stop: Callable[[], object],
     try:
         return work()
     finally:
-        done.set()
+        os.write(wake_write, b"x")
         watcher.join()
         signal.set_wakeup_fd(old)
-        os.close(read_end)
-        os.close(write_end)
+        for fd in (read_end, write_end, wake_read, wake_write):
+            os.close(fd)
 
 
 _IMPORTS: dict[str, threading.Event] = {}
