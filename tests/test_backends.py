@@ -562,3 +562,51 @@ def test_python_constraint_cage_constraint_on_complete_and_partial_assignments()
         if completions:
             assert sorted(domains["b"]) == sorted({v[1] for v in completions})
             assert sorted(domains["c"]) == sorted({v[2] for v in completions})
+
+
+def killer_with_full_cage(total: int) -> Model:
+    """A blank 9x9 with domino cages (the bulk of many published killers) and one
+    9-cell cage, a snake over two boxes that is no row, column or box, of `total`.
+    Cage totals come from Inkala's solution, so 45 keeps it solvable."""
+    grid = [int(ch) for ch in INKALA_SOLUTION]
+    snake = (5, 6, 7, 8, 17, 16, 15, 14, 13)  # r1c6-r1c9, then back along row 2
+    base = build_model(puzzle_of("." * 81))
+    extra: list = [Sum(snake, total=total), AllDifferent(snake)]
+    rest = [c for c in range(81) if c not in snake]
+    cages = []
+    for a, b in zip(rest[::2], rest[1::2] + [None]):
+        cages += [(a, b)] if b is not None and grid[a] != grid[b] else [(a,)] + ([(b,)] if b else [])
+    for cage in cages:  # every cell in one cage, as in published killers
+        extra.append(Sum(cage, total=sum(grid[c] for c in cage)))
+        if len(cage) > 1:
+            extra.append(AllDifferent(cage))
+    return Model(base.puzzle, base.domains, base.constraints + tuple(extra))
+
+
+def test_python_constraint_full_cage_adds_no_constraint():
+    """A cage holding every value once (45 over 9 cells) is said by its all-different
+    already: it gets no constraint of its own, so every cell keeps the same number
+    of constraints and the solver's order stays "fewest candidates first" (with
+    one more constraint on the cage's cells, it branched there first and timed out
+    on published killers that native solves without search)."""
+    from cpsudoku.backends.pyconstraint import _groups, _library, _translate
+    model = killer_with_full_cage(45)
+    degree = [0] * 81
+    for _, cells in _translate(_library(), model, _groups(model), True, True):
+        for c in cells:
+            degree[c] += 1
+    assert len(set(degree)) == 1, degree
+    result = solve_model(model, "python-constraint")
+    assert result.exhausted or result.solutions
+    for found in result.solutions:
+        assert all(con.check(found) for con in model.constraints)
+
+
+def test_python_constraint_full_cage_with_a_wrong_total_is_unsolvable():
+    outcome = solve_model(killer_with_full_cage(44), "python-constraint")
+    assert outcome.exhausted and not outcome.solutions
+
+
+def solve_model(model: Model, name: str):
+    return get(name).search(lower_for(model, get(name).native_kinds),
+                            Request(max_solutions=2, time_limit=20))

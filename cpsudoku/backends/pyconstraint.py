@@ -25,6 +25,9 @@ left and fails on killers (six of the seven killers of the data set take over
   that make the total once; on each call it keeps the sets holding every value
   assigned so far that the free cells can still fill, and forward checking
   leaves each free cell only values of a surviving set;
+- a cage holding each of its values once (a 9-cell cage of 45) gets nothing:
+  its all-different says it all, and one more constraint on its cells would
+  make the solver branch there first (see below);
 - any other sum is reasoned on by bounds (the extremes of the free cells'
   current domains, until no bound moves), either sign of coefficient;
 - the redundant sums of the killer "45 rule" (the innies and outies of unions
@@ -195,6 +198,16 @@ def _sum_constraint(lib, con: Sum, model: Model, groups, absorbed: set[frozenset
         return None
     inside = set(cells)
     values = frozenset().union(*(model.domains[c] for c in cells))
+    if all(w == 1 for w in weights) and len(values) == len(cells) \
+            and frozenset(cells) in groups:
+        # A cage that is a permutation of its values (a 9-cell cage of 45): the sum
+        # says nothing more. Kept, it would add one constraint to its cells only,
+        # and the solver, ordering by number of constraints before domain size,
+        # would branch on them first whatever their candidates (timeouts, where
+        # the sum left out solves at once).
+        if con.total != sum(values):
+            raise _Unsatisfiable
+        return None
     if all(w == 1 for w in weights) and any(inside <= group for group in groups) \
             and math.comb(len(values), len(cells)) <= MAX_CAGE_SETS:
         if len(cells) < model.size:
