@@ -169,10 +169,15 @@ class _Program:
         n = self.ncols
         h.addVars(n, [0.0] * n, [1.0] * n)
         h.changeColsIntegrality(n, list(range(n)), [highspy.HighsVarType.kInteger] * n)
+        # All rows in one call (compressed rows): one addRow per row costs seconds on 25x25.
+        lows, highs, starts, index, value = [], [], [], [], []
         for lower, upper, coeffs in self.rows:
-            low = -inf if lower is None else float(lower)
-            high = inf if upper is None else float(upper)
-            h.addRow(low, high, len(coeffs), list(coeffs), list(coeffs.values()))
+            lows.append(-inf if lower is None else float(lower))
+            highs.append(inf if upper is None else float(upper))
+            starts.append(len(index))
+            index.extend(coeffs)
+            value.extend(float(w) for w in coeffs.values())
+        h.addRows(len(lows), lows, highs, len(index), starts, index, value)
 
     def decode(self, values) -> tuple[int, ...]:
         grid = [0] * len(self.domains)
