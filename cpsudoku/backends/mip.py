@@ -170,7 +170,11 @@ class _Program:
         h.addVars(n, [0.0] * n, [1.0] * n)
         h.changeColsIntegrality(n, list(range(n)), [highspy.HighsVarType.kInteger] * n)
         # All rows in one call (compressed rows): one addRow per row costs seconds on 25x25.
-        lows, highs, starts, index, value = [], [], [], [], []
+        lows: list[float] = []
+        highs: list[float] = []
+        starts: list[int] = []
+        index: list[int] = []
+        value: list[float] = []
         for lower, upper, coeffs in self.rows:
             lows.append(-inf if lower is None else float(lower))
             highs.append(inf if upper is None else float(upper))

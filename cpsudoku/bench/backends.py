@@ -62,11 +62,10 @@ def _direct(backend: str, model) -> float:
 
         from ..backends.choco import _post, _variable
         cp = pychoco.Model()
-        cells = [_variable(cp, c, d, model.size) for c, d in enumerate(model.domains)]
+        variables = [_variable(cp, c, d, model.size) for c, d in enumerate(model.domains)]
         for con in model.constraints:
-            _post(cp, con, cells)
-        solver = cp.get_solver()
-        solver.solve()
+            _post(cp, con, variables)
+        cp.get_solver().solve()
         return clock() - t0
     raise ValueError(backend)
 
