@@ -82,3 +82,13 @@ class Backend:
 
     def search(self, model: Model, request: Request) -> Outcome:  # pragma: no cover
         raise NotImplementedError
+
+
+def out_of_time() -> Outcome:
+    """The deadline passed before any search (importing, building the solver's model)."""
+    return Outcome([], exhausted=False, timed_out=True, stats={"nodes": 0})
+
+
+def nothing_to_search() -> Outcome:
+    """No solution, seen before any search (an empty domain, a constraint no value meets)."""
+    return Outcome([], exhausted=True, stats={"nodes": 0})

@@ -22,7 +22,7 @@ from typing import ClassVar
 from ..constraints import AllDifferent, Allowed, Less, Sum
 from ..model import Model
 from ..result import Outcome
-from .base import Backend, Request
+from .base import Backend, Request, nothing_to_search, out_of_time
 from .stopping import load_library
 
 
@@ -37,24 +37,24 @@ class ChocoBackend(Backend):
 
     def search(self, model: Model, request: Request) -> Outcome:
         if any(not dom for dom in model.domains):
-            return Outcome([], exhausted=True, stats={"nodes": 0})
+            return nothing_to_search()
         deadline = request.deadline
         pychoco = load_library("pychoco", deadline)
         if pychoco is None:
-            return Outcome([], exhausted=False, timed_out=True, stats={"nodes": 0})
+            return out_of_time()
         from pychoco import backend as choco_c  # loaded with pychoco
 
         cp = pychoco.Model("cpsudoku")
         cells = [_variable(cp, cell, dom, model.size) for cell, dom in enumerate(model.domains)]
         if not all([_post(cp, con, cells) for con in model.constraints]):
-            return Outcome([], exhausted=True, stats={"nodes": 0})
+            return nothing_to_search()
         solver = cp.get_solver()
         solutions: list[tuple[int, ...]] = []
         exhausted = timed_out = False
         if deadline is not None:
             left = deadline - time.monotonic()
             if left <= 0:
-                return Outcome([], exhausted=False, timed_out=True, stats={"nodes": 0})
+                return out_of_time()
             solver.limit_time(f"{left:.3f}s")
         while len(solutions) < request.max_solutions:
             if not solver.solve():

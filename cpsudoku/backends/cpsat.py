@@ -24,7 +24,7 @@ from ..constraints import AllDifferent, Allowed, Less, Sum
 from ..errors import BackendError
 from ..model import Model
 from ..result import Outcome
-from .base import Backend, Request
+from .base import Backend, Request, nothing_to_search, out_of_time
 from .stopping import load_library, run_stoppable
 
 
@@ -43,17 +43,17 @@ class CpSatBackend(Backend):
 
     def search(self, model: Model, request: Request) -> Outcome:
         if any(not dom for dom in model.domains):
-            return Outcome([], exhausted=True, stats={"nodes": 0})
+            return nothing_to_search()
         deadline = request.deadline
         if deadline is not None and deadline - time.monotonic() <= 0:
-            return Outcome([], exhausted=False, timed_out=True, stats={"nodes": 0})
+            return out_of_time()
 
         cp_model = load_library("ortools.sat.python.cp_model", deadline)
         if cp_model is None:
-            return Outcome([], exhausted=False, timed_out=True, stats={"nodes": 0})
+            return out_of_time()
         cells = _build(cp_model, model)
         if deadline is not None and deadline - time.monotonic() <= 0:
-            return Outcome([], exhausted=False, timed_out=True, stats={"nodes": 0})
+            return out_of_time()
         solver = cp_model.CpSolver()
         counting = request.max_solutions >= 2
         workers = 1 if counting else workers_of(request)

@@ -25,7 +25,7 @@ from typing import ClassVar
 from ..constraints import AllDifferent
 from ..model import Model
 from ..result import Outcome
-from .base import Backend, Request
+from .base import Backend, Request, nothing_to_search, out_of_time
 from .stopping import OutOfTime, check_clock
 
 CHECK_CLOCK_EVERY = 64  # nodes between two looks at the clock (a 25x25 node: ~0.1 ms)
@@ -45,7 +45,7 @@ class DlxBackend(Backend):
         try:
             links = _Links(model, request.deadline)
         except OutOfTime:
-            return Outcome([], exhausted=False, timed_out=True, stats={"nodes": 0})
+            return out_of_time()
         ncells = len(model.domains)
         grid = [0] * ncells
         deadline = request.deadline
@@ -124,12 +124,12 @@ class DlxBackend(Backend):
 
         # Givens are chosen before the search: their rows cover their items for good.
         if links.impossible:
-            return Outcome([], exhausted=True, stats={"nodes": 0})
+            return nothing_to_search()
         for node in links.given_rows:
             for j in _row_nodes(node, R):
                 if links.removed[C[j]]:
                     # Two givens on one item: a contradiction find_conflicts missed.
-                    return Outcome([], exhausted=True, stats={"nodes": 0})
+                    return nothing_to_search()
             for j in _row_nodes(node, R):
                 cover(C[j])
                 links.removed[C[j]] = True

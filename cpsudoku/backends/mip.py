@@ -25,7 +25,7 @@ from typing import ClassVar
 from ..constraints import AllDifferent, Allowed, Less, Sum
 from ..model import Model
 from ..result import Outcome
-from .base import Backend, Request
+from .base import Backend, Request, nothing_to_search, out_of_time
 from .stopping import OutOfTime, check_clock, load_library, run_stoppable
 
 
@@ -40,24 +40,24 @@ class MipBackend(Backend):
 
     def search(self, model: Model, request: Request) -> Outcome:
         if any(not dom for dom in model.domains):
-            return Outcome([], exhausted=True, stats={"nodes": 0})
+            return nothing_to_search()
         deadline = request.deadline
         highspy = load_library("highspy", deadline)
         if highspy is None:
-            return Outcome([], exhausted=False, timed_out=True, stats={"nodes": 0})
+            return out_of_time()
         try:
             program = _Program(model, deadline)
         except OutOfTime:
-            return Outcome([], exhausted=False, timed_out=True, stats={"nodes": 0})
+            return out_of_time()
         if program.unsat:
-            return Outcome([], exhausted=True, stats={"nodes": 0})
+            return nothing_to_search()
         h = highspy.Highs()
         h.setOptionValue("output_flag", False)
         h.setOptionValue("threads", 1)
         h.HandleUserInterrupt = True  # cancelSolve acts only through HiGHS's interrupt callbacks
         program.load(h, highspy)
         if deadline is not None and time.monotonic() > deadline:
-            return Outcome([], exhausted=False, timed_out=True, stats={"nodes": 0})
+            return out_of_time()
         open_cells = [c for c, dom in enumerate(model.domains) if len(dom) > 1]
         solutions: list[tuple[int, ...]] = []
         exhausted = timed_out = False

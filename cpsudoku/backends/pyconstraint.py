@@ -60,7 +60,7 @@ from ..constraints import AllDifferent, Allowed, Less, Sum
 from ..errors import BackendError
 from ..model import Model
 from ..result import Outcome
-from .base import Backend, Request
+from .base import Backend, Request, nothing_to_search, out_of_time
 from .stopping import load_library
 
 _CHECK_EVERY = 16  # assignments between two looks at the clock (each costs far more)
@@ -93,9 +93,9 @@ class PythonConstraintBackend(Backend):
 
     def search(self, model: Model, request: Request) -> Outcome:
         if any(not dom for dom in model.domains):  # the library would raise on it
-            return Outcome([], exhausted=True, stats={"nodes": 0})
+            return nothing_to_search()
         if load_library("constraint", request.deadline) is None:
-            return Outcome([], exhausted=False, timed_out=True, stats={"nodes": 0})
+            return out_of_time()
         lib = _library()
         problem = lib.pc.Problem(lib.pc.BacktrackingSolver())
         ncells = len(model.domains)
@@ -116,7 +116,7 @@ class PythonConstraintBackend(Backend):
             if implied:  # over every variable too, so the variable order stays as it was
                 problem.addConstraint(lib.Implied(implied), list(range(ncells)))
         except _Unsatisfiable:
-            return Outcome([], exhausted=True, stats={"nodes": 0})
+            return nothing_to_search()
 
         solutions: list[tuple[int, ...]] = []
         exhausted = timed_out = False

@@ -32,7 +32,7 @@ from ..constraints import AllDifferent, Allowed, Less, Sum
 from ..errors import BackendError
 from ..model import Model
 from ..result import Outcome
-from .base import Backend, Request
+from .base import Backend, Request, nothing_to_search, out_of_time
 from .stopping import OutOfTime, call_watched, check_clock, load_library
 
 # The solvers of python-sat that can be interrupted (a time limit needs it; CaDiCaL cannot).
@@ -64,17 +64,17 @@ class SatBackend(Backend):
 
     def search(self, model: Model, request: Request) -> Outcome:
         if any(not dom for dom in model.domains):
-            return Outcome([], exhausted=True, stats={"nodes": 0})
+            return nothing_to_search()
         deadline = request.deadline
         solvers = load_library("pysat.solvers", deadline)
         if solvers is None:
-            return Outcome([], exhausted=False, timed_out=True, stats={"nodes": 0})
+            return out_of_time()
         try:
             cnf = Cnf(model, deadline)
         except OutOfTime:
-            return Outcome([], exhausted=False, timed_out=True, stats={"nodes": 0})
+            return out_of_time()
         if cnf.unsat:
-            return Outcome([], exhausted=True, stats={"nodes": 0})
+            return nothing_to_search()
         open_cells = [c for c, dom in enumerate(cnf.domains) if len(dom) > 1]
         solutions: list[tuple[int, ...]] = []
         exhausted = timed_out = False
@@ -82,7 +82,7 @@ class SatBackend(Backend):
             # python-sat adds clauses one Python call at a time: look at the clock meanwhile.
             for start in range(0, len(cnf.clauses), ADD_CHUNK):
                 if deadline is not None and time.monotonic() > deadline:
-                    return Outcome([], exhausted=False, timed_out=True, stats={"nodes": 0})
+                    return out_of_time()
                 for clause in cnf.clauses[start:start + ADD_CHUNK]:
                     solver.add_clause(clause)
             while len(solutions) < request.max_solutions:
