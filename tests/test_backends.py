@@ -575,7 +575,10 @@ def killer_with_full_cage(total: int) -> Model:
     rest = [c for c in range(81) if c not in snake]
     cages = []
     for a, b in zip(rest[::2], rest[1::2] + [None]):
-        cages += [(a, b)] if b is not None and grid[a] != grid[b] else [(a,)] + ([(b,)] if b else [])
+        if b is not None and grid[a] != grid[b]:
+            cages.append((a, b))
+        else:
+            cages += [(a,)] + ([(b,)] if b is not None else [])
     for cage in cages:  # every cell in one cage, as in published killers
         extra.append(Sum(cage, total=sum(grid[c] for c in cage)))
         if len(cage) > 1:
@@ -610,3 +613,31 @@ def test_python_constraint_full_cage_with_a_wrong_total_is_unsolvable():
 def solve_model(model: Model, name: str):
     return get(name).search(lower_for(model, get(name).native_kinds),
                             Request(max_solutions=2, time_limit=20))
+
+
+def test_uninstalled_backend_is_listed_with_its_install_command(monkeypatch):
+    from typer.testing import CliRunner
+
+    from cpsudoku import backends
+    from cpsudoku.backends.base import Backend
+    from cpsudoku.cli import app
+
+    class Missing(Backend):
+        name = "missing"
+        description = "needs a library that is not installed"
+        distribution = "cpsudoku-no-such-solver"
+        extra = "missing"
+        module = "cpsudoku_no_such_solver"
+
+    backends.register("missing", Missing)
+    try:
+        with pytest.raises(BackendError, match=r"pip install 'cpsudoku\[missing\]'"):
+            solve(INKALA, "missing")
+        monkeypatch.setenv("COLUMNS", "250")
+        listed = CliRunner().invoke(app, ["backends"]).stdout
+        row = next(line for line in listed.splitlines() if "missing" in line)
+        assert "no: pip install 'cpsudoku[missing]'" in row
+        for name in ("sat", "mip", "choco", "dlx"):
+            assert name in listed
+    finally:
+        backends.unregister("missing")
