@@ -278,7 +278,7 @@ def test_dlx_declines_what_is_not_exact_cover():
 
 def test_dlx_secondary_items_for_groups_with_spare_values():
     # A pair that must differ (anti-knight style) is "at most once" per value, not exact.
-    pair = AllDifferent((0, 5))
+    pair = AllDifferent((0, 10))  # r1c1 and r3c3: no row, column or box in common
     base = build_model(BLANK_4)
     model = Model(BLANK_4, base.domains, base.constraints + (pair,))
     outcome = get("dlx").search(model, Request(max_solutions=10**6))
