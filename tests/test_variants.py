@@ -127,14 +127,27 @@ def killer_solutions(killers):
 # CP-SAT gives the reference answers above.
 # Without the killer "45 rule" the integer program and Choco's default search need
 # more than the limit on some of these (measured on a busy machine): they must then
-# say so (timeout, or one solution not proven unique), never answer wrongly.
+# say so (timeout, or one solution not proven unique), never answer wrongly. In the
+# default run they take the first two puzzles, 5 s each; -m slow runs all seven.
 MAY_RUN_OUT = {"mip", "choco"}
 
 
-@pytest.mark.parametrize("backend", ["native", "python-constraint", "sat", "mip", "choco"])
-def test_killer_data_set(backend, killers, killer_solutions):
-    for puzzle, expected in zip(killers, killer_solutions):
-        result = solve(puzzle, usable(backend), max_solutions=2, time_limit=30)
+def killer_param(backend: str, slow: bool = False):
+    return pytest.param(backend, marks=[pytest.mark.slow] if slow else [],
+                        id=backend + ("-all" if slow else ""))
+
+
+@pytest.mark.parametrize("backend", [killer_param(b) for b in
+                                     ("native", "python-constraint", "sat", "mip", "choco")]
+                         + [killer_param(b, slow=True) for b in sorted(MAY_RUN_OUT)])
+def test_killer_data_set(backend, killers, killer_solutions, request):
+    whole = request.node.callspec.id.endswith("-all")
+    pairs = list(zip(killers, killer_solutions))
+    if backend in MAY_RUN_OUT and not whole:
+        pairs = pairs[:2]
+    for puzzle, expected in pairs:
+        limit = 5 if backend in MAY_RUN_OUT and not whole else 30
+        result = solve(puzzle, usable(backend), max_solutions=2, time_limit=limit)
         if backend in MAY_RUN_OUT and result.stats["timed_out"]:
             assert result.status.value in ("timeout", "solved"), puzzle.name
             assert all(s == expected for s in result.solutions), puzzle.name
