@@ -42,7 +42,7 @@ DEFAULT_SOLVER = "glucose4"
 # Literals up to which "at most one" is pairwise (n(n-1)/2 binary clauses); above,
 # a sequential counter (3n clauses, the same unit propagation): on 25x25 grids
 # pairwise clauses number 750,000 and take longer to build than to solve.
-PAIRWISE_UP_TO = int(__import__("os").environ.get("X", 10))
+PAIRWISE_UP_TO = 10
 
 
 ADD_CHUNK = 4096  # clauses handed to the solver between two looks at the clock
