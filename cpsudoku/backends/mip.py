@@ -14,7 +14,7 @@ objective (any feasible point is an answer):
 Counting adds a no-good cut per solution found (its open cells' columns sum to
 at most their number minus one) and solves again. HiGHS's own `time_limit`
 option gets what is left of the request's budget; the run also happens in a
-helper thread (see `stopping`) so that Ctrl-C cancels it at once.
+worker thread (see `stopping`) so that Ctrl-C cancels it at once.
 """
 
 from __future__ import annotations

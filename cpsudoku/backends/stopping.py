@@ -3,7 +3,7 @@
 A solver written in C++ or Java holds the main thread while it searches, and
 Python runs its SIGINT handler (KeyboardInterrupt) only once that call returns;
 some solvers also take SIGINT for themselves and report "stopped" as if time
-had run out. So the call runs in a helper thread while the main thread waits,
+had run out. So the call runs in a worker thread while the main thread waits,
 where a KeyboardInterrupt arrives at once: the solver is then asked to stop,
 and the interrupt goes on up, so that the batch stops and marks nothing.
 The same waiting loop asks the solver to stop when the deadline passes, for
@@ -11,7 +11,7 @@ solvers whose own time limit does not count set-up or is coarse.
 
 A time limit counts from the call of `solve`, and importing a solver library
 (OR-Tools: half a second, seconds on a busy machine) is part of it:
-`load_library` imports in a helper thread and gives up waiting at the deadline
+`load_library` imports in a worker thread and gives up waiting at the deadline
 (the import goes on; the next puzzle finds it done or waits for the rest).
 """
 
@@ -77,7 +77,7 @@ def run_stoppable(work: Callable[[], T], stop: Callable[[], object],
 
 
 def _main_thread_takes_signals() -> None:
-    """Block SIGINT and SIGTERM in a helper thread: the kernel then delivers them to
+    """Block SIGINT and SIGTERM in a worker thread: the kernel then delivers them to
     the main thread, where Python handles them, never inside a solver's C++ code."""
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
 
@@ -135,7 +135,7 @@ _IMPORT_ERRORS: dict[str, BaseException] = {}
 
 def load_library(name: str, deadline: float | None) -> ModuleType | None:
     """The module `name`, or None if the deadline passed while it was being imported.
-    The import runs in a helper thread that the main thread waits for."""
+    The import runs in a worker thread that the main thread waits for."""
     import sys
     module = sys.modules.get(name)
     if module is not None and name not in _IMPORTS:
