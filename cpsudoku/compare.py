@@ -22,8 +22,11 @@ from __future__ import annotations
 import csv
 import json
 import math
+import signal
 import statistics
+import threading
 from collections.abc import Callable, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -373,6 +376,10 @@ class RowFiles:
             raise CpsudokuError(f"cannot write {exc.filename}: {exc.strerror}") from None
 
     def add(self, rows: list[Row]) -> None:
+        with _signals_held():  # a signal mid-write would leave the two files disagreeing
+            self._write(rows)
+
+    def _write(self, rows: list[Row]) -> None:
         if self._csv_file is not None:
             for row in rows:
                 self._csv.writerow(row.as_dict())
@@ -398,6 +405,20 @@ class RowFiles:
             self._json_file.write(tail + "\n}\n")
             self._json_file.close()
             self._json_file = None
+
+
+@contextmanager
+def _signals_held():
+    """Ctrl-C and SIGTERM wait until the block ends (POSIX, main thread only)."""
+    block = getattr(signal, "pthread_sigmask", None)
+    if block is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = block(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        yield
+    finally:
+        block(signal.SIG_SETMASK, previous)
 
 
 def settings_of(report: Report) -> dict:

@@ -17,6 +17,10 @@ _REGISTRY: dict[str, str] = {
     "naive": "cpsudoku.backends.naive:NaiveBackend",
     "python-constraint": "cpsudoku.backends.pyconstraint:PythonConstraintBackend",
     "cpsat": "cpsudoku.backends.cpsat:CpSatBackend",
+    "sat": "cpsudoku.backends.sat:SatBackend",
+    "mip": "cpsudoku.backends.mip:MipBackend",
+    "choco": "cpsudoku.backends.choco:ChocoBackend",
+    "dlx": "cpsudoku.backends.dlx:DlxBackend",
 }
 _INSTANCES: dict[str, Backend] = {}
 
@@ -57,7 +61,7 @@ def get(name: str) -> Backend:
     inst = load(name)
     if not inst.is_available():
         raise BackendError(f"backend {name!r} is not available: install "
-                           f"{inst.distribution} (pip install {inst.distribution})")
+                           f"{inst.distribution} ({inst.install_command()})")
     _INSTANCES[name] = inst
     return inst
 

@@ -33,6 +33,8 @@ class Backend:
     name: ClassVar[str]
     description: ClassVar[str]
     distribution: ClassVar[str | None] = None  # the PyPI package it needs, for its version
+    extra: ClassVar[str | None] = None  # the cpsudoku extra that installs it, if optional
+    module: ClassVar[str | None] = None  # the solver library's import name
     native_kinds: ClassVar[frozenset[str]] = frozenset({"alldifferent"})
     supports_trace: ClassVar[bool] = False
     # True when a search on contradictory givens ends at once with no solution: the
@@ -43,6 +45,11 @@ class Backend:
     def is_available(self) -> bool:
         if self.distribution is None:
             return True
+        if self.module is not None:
+            # find_spec reads no package metadata: importing importlib.metadata alone
+            # costs tens of milliseconds, inside the time limit of the first solve.
+            from importlib.util import find_spec
+            return find_spec(self.module) is not None
         from importlib import metadata  # slow to import: only when asked
         try:
             metadata.version(self.distribution)
@@ -60,6 +67,12 @@ class Backend:
         except metadata.PackageNotFoundError:
             return "not installed"
 
+    def install_command(self) -> str:
+        """The command that makes this backend available."""
+        if self.extra is not None:
+            return f"pip install 'cpsudoku[{self.extra}]'"
+        return f"pip install {self.distribution}"
+
     def check_request(self, request: Request) -> None:
         """Refuse, in one clear line, what this backend cannot do."""
         if request.trace and not self.supports_trace:
@@ -72,3 +85,13 @@ class Backend:
 
     def search(self, model: Model, request: Request) -> Outcome:  # pragma: no cover
         raise NotImplementedError
+
+
+def out_of_time() -> Outcome:
+    """The deadline passed before any search (importing, building the solver's model)."""
+    return Outcome([], exhausted=False, timed_out=True, stats={"nodes": 0})
+
+
+def nothing_to_search() -> Outcome:
+    """No solution, seen before any search (an empty domain, a constraint no value meets)."""
+    return Outcome([], exhausted=True, stats={"nodes": 0})

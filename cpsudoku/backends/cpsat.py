@@ -9,6 +9,11 @@ more to start than it saves. Counting solutions (max_solutions >= 2) always
 uses one worker, whatever `workers` says: with several, the same solution can
 be reported twice. OR-Tools is imported inside `search` (it takes about half a
 second), so importing cpsudoku never loads it.
+
+CP-SAT would take SIGINT for itself and report a Ctrl-C as a search stopped
+early (read as a timeout, and the batch would go on): `catch_sigint_signal` is
+off and the solve runs through `stopping.run_stoppable`, where a Ctrl-C calls
+`stop_search` and goes on up as KeyboardInterrupt.
 """
 
 from __future__ import annotations
@@ -19,7 +24,8 @@ from ..constraints import AllDifferent, Allowed, Less, Sum
 from ..errors import BackendError
 from ..model import Model
 from ..result import Outcome
-from .base import Backend, Request
+from .base import Backend, Request, nothing_to_search, out_of_time
+from .stopping import load_library, run_stoppable
 
 
 class CpSatBackend(Backend):
@@ -27,6 +33,7 @@ class CpSatBackend(Backend):
     description = ("OR-Tools CP-SAT: clause learning with all-different, linear "
                    "and table constraints")
     distribution = "ortools"
+    module = "ortools"
     native_kinds = frozenset({"alldifferent", "sum", "less", "allowed"})
     option_names = frozenset({"workers"})
 
@@ -36,20 +43,24 @@ class CpSatBackend(Backend):
 
     def search(self, model: Model, request: Request) -> Outcome:
         if any(not dom for dom in model.domains):
-            return Outcome([], exhausted=True, stats={"nodes": 0})
+            return nothing_to_search()
         deadline = request.deadline
         if deadline is not None and deadline - time.monotonic() <= 0:
-            return Outcome([], exhausted=False, timed_out=True, stats={"nodes": 0})
+            return out_of_time()
 
         setup_started = time.monotonic()
-        from ortools.sat.python import cp_model
-
+        cp_model = load_library("ortools.sat.python.cp_model", deadline)
+        if cp_model is None:
+            return out_of_time()
         cells = _build(cp_model, model)
         setup_s = time.monotonic() - setup_started
+        if deadline is not None and deadline - time.monotonic() <= 0:
+            return out_of_time()
         solver = cp_model.CpSolver()
         counting = request.max_solutions >= 2
         workers = 1 if counting else workers_of(request)
         solver.parameters.num_workers = workers
+        solver.parameters.catch_sigint_signal = False
         if deadline is not None:
             # What is left of the request's budget, after model building.
             solver.parameters.max_time_in_seconds = max(deadline - time.monotonic(), 1e-3)
@@ -57,14 +68,16 @@ class CpSatBackend(Backend):
         if counting:
             solver.parameters.enumerate_all_solutions = True
             collector = _collector(cp_model, cells, request.max_solutions)
-            status = solver.solve(cells.model, collector)
+            status, _ = run_stoppable(lambda: solver.solve(cells.model, collector),
+                                      solver.stop_search, deadline)
             solutions = collector.solutions
             # OPTIMAL or INFEASIBLE after enumeration: every solution was seen. FEASIBLE:
             # stopped early, by the collector (enough found) or by the time limit.
             exhausted = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
             timed_out = not exhausted and len(solutions) < request.max_solutions
         else:
-            status = solver.solve(cells.model)
+            status, _ = run_stoppable(lambda: solver.solve(cells.model),
+                                      solver.stop_search, deadline)
             solutions = []
             if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
                 solutions.append(tuple(solver.value(v) for v in cells.vars))

@@ -25,6 +25,9 @@ left and fails on killers (six of the seven killers of the data set take over
   that make the total once; on each call it keeps the sets holding every value
   assigned so far that the free cells can still fill, and forward checking
   leaves each free cell only values of a surviving set;
+- a cage holding each of its values once (a 9-cell cage of 45) gets nothing:
+  its all-different says it all, and one more constraint on its cells would
+  make the solver branch there first (see below);
 - any other sum is reasoned on by bounds (the extremes of the free cells'
   current domains, until no bound moves), either sign of coefficient;
 - the redundant sums of the killer "45 rule" (the innies and outies of unions
@@ -57,7 +60,8 @@ from ..constraints import AllDifferent, Allowed, Less, Sum
 from ..errors import BackendError
 from ..model import Model
 from ..result import Outcome
-from .base import Backend, Request
+from .base import Backend, Request, nothing_to_search, out_of_time
+from .stopping import load_library
 
 _CHECK_EVERY = 16  # assignments between two looks at the clock (each costs far more)
 # Cages whose candidate digit sets would number more (long cages on big grids:
@@ -78,6 +82,7 @@ class PythonConstraintBackend(Backend):
     name = "python-constraint"
     description = "python-constraint2: backtracking with forward checking (BacktrackingSolver)"
     distribution = "python-constraint2"
+    module = "constraint"
     native_kinds = frozenset({"alldifferent", "sum", "less", "allowed"})
     option_names = frozenset({"hidden_singles", "cages"})
 
@@ -88,7 +93,9 @@ class PythonConstraintBackend(Backend):
 
     def search(self, model: Model, request: Request) -> Outcome:
         if any(not dom for dom in model.domains):  # the library would raise on it
-            return Outcome([], exhausted=True, stats={"nodes": 0})
+            return nothing_to_search()
+        if load_library("constraint", request.deadline) is None:
+            return out_of_time()
         lib = _library()
         problem = lib.pc.Problem(lib.pc.BacktrackingSolver())
         ncells = len(model.domains)
@@ -109,7 +116,7 @@ class PythonConstraintBackend(Backend):
             if implied:  # over every variable too, so the variable order stays as it was
                 problem.addConstraint(lib.Implied(implied), list(range(ncells)))
         except _Unsatisfiable:
-            return Outcome([], exhausted=True, stats={"nodes": 0})
+            return nothing_to_search()
 
         solutions: list[tuple[int, ...]] = []
         exhausted = timed_out = False
@@ -191,6 +198,16 @@ def _sum_constraint(lib, con: Sum, model: Model, groups, absorbed: set[frozenset
         return None
     inside = set(cells)
     values = frozenset().union(*(model.domains[c] for c in cells))
+    if all(w == 1 for w in weights) and len(values) == len(cells) \
+            and frozenset(cells) in groups:
+        # A cage that is a permutation of its values (a 9-cell cage of 45): the sum
+        # says nothing more. Kept, it would add one constraint to its cells only,
+        # and the solver, ordering by number of constraints before domain size,
+        # would branch on them first whatever their candidates (timeouts, where
+        # the sum left out solves at once).
+        if con.total != sum(values):
+            raise _Unsatisfiable
+        return None
     if all(w == 1 for w in weights) and any(inside <= group for group in groups) \
             and math.comb(len(values), len(cells)) <= MAX_CAGE_SETS:
         if len(cells) < model.size:

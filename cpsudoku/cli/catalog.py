@@ -7,8 +7,10 @@ from .app import app
 
 @app.command("backends")
 def list_backends():
-    """List the backends: name, available, version, description."""
+    """List the backends: name, available (or the command that installs it), version,
+    description."""
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     from .. import backends as registry
@@ -17,7 +19,9 @@ def list_backends():
     for name in registry.names():
         backend = registry.load(name)
         available = backend.is_available()
-        table.add_row(name, "yes" if available else "no", backend.version(),
+        # escape: rich would read "[sat]" in the install command as a markup tag
+        table.add_row(name, "yes" if available else escape(f"no: {backend.install_command()}"),
+                      backend.version(),
                       backend.description)
     Console().print(table)
 

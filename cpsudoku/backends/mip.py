@@ -1,0 +1,191 @@
+"""The mip backend: the model as a 0/1 integer program, solved by HiGHS through highspy.
+
+The same Booleans as `sat` ("cell c holds v", one binary column each), no
+objective (any feasible point is an answer):
+
+- each cell: its columns sum to 1;
+- an all-different group: per value, the columns of that value sum to at most
+  1, or to exactly 1 when the group has as many cells as values;
+- a sum: sum(w * v * x[c, v]) == total, the linear constraint itself;
+- a < b: sum(v * x[a, v]) - sum(v * x[b, v]) <= -1;
+- a table: one binary per tuple, these sum to 1, and each cell's column of
+  value v equals the sum of the tuples holding v there.
+
+Counting adds a no-good cut per solution found (its open cells' columns sum to
+at most their number minus one) and solves again. HiGHS's own `time_limit`
+option gets what is left of the request's budget; the run also happens in a
+worker thread (see `stopping`) so that Ctrl-C cancels it at once.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import ClassVar
+
+from ..constraints import AllDifferent, Allowed, Less, Sum
+from ..model import Model
+from ..result import Outcome
+from .base import Backend, Request, nothing_to_search, out_of_time
+from .stopping import OutOfTime, check_clock, load_library, run_stoppable
+
+
+class MipBackend(Backend):
+    name: ClassVar[str] = "mip"
+    description: ClassVar[str] = ("highspy: 0/1 integer program (one binary per cell and value), "
+                                  "HiGHS branch and bound")
+    distribution: ClassVar[str | None] = "highspy"
+    extra: ClassVar[str | None] = "mip"
+    module: ClassVar[str | None] = "highspy"
+    native_kinds: ClassVar[frozenset[str]] = frozenset({"alldifferent", "sum", "less", "allowed"})
+
+    def search(self, model: Model, request: Request) -> Outcome:
+        if any(not dom for dom in model.domains):
+            return nothing_to_search()
+        deadline = request.deadline
+        highspy = load_library("highspy", deadline)
+        if highspy is None:
+            return out_of_time()
+        try:
+            program = _Program(model, deadline)
+        except OutOfTime:
+            return out_of_time()
+        if program.unsat:
+            return nothing_to_search()
+        h = highspy.Highs()
+        h.setOptionValue("output_flag", False)
+        h.setOptionValue("threads", 1)
+        h.HandleUserInterrupt = True  # cancelSolve acts only through HiGHS's interrupt callbacks
+        program.load(h, highspy)
+        if deadline is not None and time.monotonic() > deadline:
+            return out_of_time()
+        open_cells = [c for c, dom in enumerate(model.domains) if len(dom) > 1]
+        solutions: list[tuple[int, ...]] = []
+        exhausted = timed_out = False
+        nodes = iterations = 0
+        status_enum = highspy.HighsModelStatus
+        while len(solutions) < request.max_solutions:
+            if deadline is not None:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    timed_out = True
+                    break
+                h.setOptionValue("time_limit", left)
+            _, stopped = run_stoppable(h.run, h.cancelSolve, deadline)
+            info = h.getInfo()
+            nodes += max(info.mip_node_count, 0)
+            iterations += max(info.simplex_iteration_count, 0)
+            status = h.getModelStatus()
+            if status == status_enum.kInfeasible:
+                exhausted = True
+                break
+            if status != status_enum.kOptimal:  # time limit, or cancelled at the deadline
+                timed_out = True
+                break
+            grid = program.decode(h.getSolution().col_value)
+            solutions.append(grid)
+            if not open_cells:
+                exhausted = True
+                break
+            cut = [program.col[(c, grid[c])] for c in open_cells]
+            h.addRow(-highspy.kHighsInf, len(cut) - 1, len(cut), cut, [1.0] * len(cut))
+        return Outcome(solutions, exhausted=exhausted, timed_out=timed_out,
+                       stats={"nodes": nodes, "simplex_iterations": iterations,
+                              "columns": program.ncols, "rows": len(program.rows)})
+
+
+class _Program:
+    """Columns and rows of the integer program; `col[(cell, value)]` is a binary."""
+
+    def __init__(self, model: Model, deadline: float | None = None):
+        self.domains = model.domains
+        self.col: dict[tuple[int, int], int] = {}
+        for cell, dom in enumerate(model.domains):
+            for value in sorted(dom):
+                self.col[(cell, value)] = len(self.col)
+        self.ncols = len(self.col)
+        self.rows: list[tuple[float, float, dict[int, float]]] = []  # (lower, upper, coeffs)
+        self.unsat = False
+        for cell, dom in enumerate(model.domains):
+            self.row(1, 1, {self.col[(cell, v)]: 1 for v in dom})
+        for con in model.constraints:
+            check_clock(deadline)
+            if isinstance(con, AllDifferent):
+                self.all_different(con.cells)
+            elif isinstance(con, Sum):
+                self.row(con.total, con.total, self.weighted(con.cells, con.weights()))
+            elif isinstance(con, Less):
+                for a, b in zip(con.cells, con.cells[1:]):
+                    coeffs = self.weighted((a, b), (1, -1))
+                    self.row(None, -1, coeffs)
+            elif isinstance(con, Allowed):
+                self.table(con)
+            else:  # pragma: no cover - lower_for decomposes every other kind
+                raise TypeError(f"unexpected constraint kind {con.kind!r}")
+
+    def row(self, lower, upper, coeffs: dict[int, float]) -> None:
+        coeffs = {c: w for c, w in coeffs.items() if w}
+        if not coeffs:  # 0 between lower and upper: always or never
+            if (lower is not None and lower > 0) or (upper is not None and upper < 0):
+                self.unsat = True
+            return
+        self.rows.append((lower, upper, coeffs))
+
+    def weighted(self, cells, weights) -> dict[int, float]:
+        """sum(w * value of cell) as coefficients on the value columns (cells may repeat)."""
+        coeffs: dict[int, float] = {}
+        for cell, w in zip(cells, weights):
+            for v in self.domains[cell]:
+                col = self.col[(cell, v)]
+                coeffs[col] = coeffs.get(col, 0) + w * v
+        return coeffs
+
+    def all_different(self, cells) -> None:
+        if len(set(cells)) != len(cells):
+            self.unsat = True  # a cell cannot differ from itself
+            return
+        values = frozenset().union(*(self.domains[c] for c in cells))
+        exact = len(values) == len(cells)
+        for v in values:
+            coeffs = {self.col[(c, v)]: 1.0 for c in cells if v in self.domains[c]}
+            self.row(1 if exact else None, 1, coeffs)
+
+    def table(self, con: Allowed) -> None:
+        rows = [t for t in con.tuples
+                if all(v in self.domains[c] for c, v in zip(con.cells, t))]
+        picks = list(range(self.ncols, self.ncols + len(rows)))
+        self.ncols += len(rows)
+        self.row(1, 1, {p: 1 for p in picks})
+        # x[cell, v] equals the tuples that put v at position j (each position of a cell).
+        for j, cell in enumerate(con.cells):
+            for v in self.domains[cell]:
+                coeffs = {self.col[(cell, v)]: 1.0}
+                for p, t in zip(picks, rows):
+                    if t[j] == v:
+                        coeffs[p] = -1.0
+                self.row(0, 0, coeffs)
+
+    def load(self, h, highspy) -> None:
+        inf = highspy.kHighsInf
+        n = self.ncols
+        h.addVars(n, [0.0] * n, [1.0] * n)
+        h.changeColsIntegrality(n, list(range(n)), [highspy.HighsVarType.kInteger] * n)
+        # All rows in one call (compressed rows): one addRow per row costs seconds on 25x25.
+        lows: list[float] = []
+        highs: list[float] = []
+        starts: list[int] = []
+        index: list[int] = []
+        value: list[float] = []
+        for lower, upper, coeffs in self.rows:
+            lows.append(-inf if lower is None else float(lower))
+            highs.append(inf if upper is None else float(upper))
+            starts.append(len(index))
+            index.extend(coeffs)
+            value.extend(float(w) for w in coeffs.values())
+        h.addRows(len(lows), lows, highs, len(index), starts, index, value)
+
+    def decode(self, values) -> tuple[int, ...]:
+        grid = [0] * len(self.domains)
+        for (cell, value), col in self.col.items():
+            if values[col] > 0.5:
+                grid[cell] = value
+        return tuple(grid)

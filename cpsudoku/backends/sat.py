@@ -1,0 +1,288 @@
+"""The sat backend: the model as CNF, solved by a CDCL SAT solver through python-sat.
+
+One Boolean per cell and candidate value ("cell c holds v"):
+
+- each cell holds exactly one of its values;
+- an all-different group holds each value at most once, and at least once when
+  it has as many cells as values (a row, a box: the clause that makes hidden
+  singles a unit propagation);
+- a sum (any coefficients) is a layered decision diagram: one Boolean per
+  reachable partial sum after each term, kept only where the rest can still
+  reach the total; "partial sum a, and the next cell holds v" implies
+  "partial sum a + w*v", and an implied partial sum that cannot reach the
+  total is forbidden. Sound and complete with no at-most-one on the layers:
+  the partial sums of the actual values are forced true, the rest are free;
+- a < b: "a holds v" implies b holds a value above v, and the converse;
+- a table: one Boolean per tuple, one of them true, a tuple implies its values,
+  and each value implies some tuple holding it (the support clauses).
+
+Counting adds a blocking clause per solution found (not all of these open
+cells again). The solver searches in the calling thread (python-sat crashes
+on a signal in another); a watcher thread interrupts it (`interrupt`,
+`solve_limited`) at the deadline or on Ctrl-C, see `stopping.call_watched`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from typing import ClassVar
+
+from ..constraints import AllDifferent, Allowed, Less, Sum
+from ..errors import BackendError
+from ..model import Model
+from ..result import Outcome
+from .base import Backend, Request, nothing_to_search, out_of_time
+from .stopping import OutOfTime, call_watched, check_clock, load_library
+
+# The solvers of python-sat that can be interrupted (a time limit needs it; CaDiCaL cannot).
+SOLVERS = ("glucose4", "glucose42", "glucose3", "maplechrono", "maplecm", "maplesat",
+           "minisat22")
+DEFAULT_SOLVER = "glucose4"
+# Literals up to which "at most one" is pairwise (n(n-1)/2 binary clauses); above,
+# a sequential counter (3n clauses, the same unit propagation): on 25x25 grids
+# pairwise clauses number 750,000 and take longer to build than to solve.
+PAIRWISE_UP_TO = 10
+
+
+ADD_CHUNK = 4096  # clauses handed to the solver between two looks at the clock
+
+
+class SatBackend(Backend):
+    name: ClassVar[str] = "sat"
+    description: ClassVar[str] = ("python-sat: CNF (one Boolean per cell and value), "
+                                  "CDCL solver (Glucose 4 by default)")
+    distribution: ClassVar[str | None] = "python-sat"
+    extra: ClassVar[str | None] = "sat"
+    module: ClassVar[str | None] = "pysat"
+    native_kinds: ClassVar[frozenset[str]] = frozenset({"alldifferent", "sum", "less", "allowed"})
+    option_names: ClassVar[frozenset[str]] = frozenset({"solver"})
+
+    def check_request(self, request: Request) -> None:
+        super().check_request(request)
+        solver_of(request)
+
+    def search(self, model: Model, request: Request) -> Outcome:
+        if any(not dom for dom in model.domains):
+            return nothing_to_search()
+        deadline = request.deadline
+        solvers = load_library("pysat.solvers", deadline)
+        if solvers is None:
+            return out_of_time()
+        try:
+            cnf = Cnf(model, deadline)
+        except OutOfTime:
+            return out_of_time()
+        if cnf.unsat:
+            return nothing_to_search()
+        open_cells = [c for c, dom in enumerate(cnf.domains) if len(dom) > 1]
+        solutions: list[tuple[int, ...]] = []
+        exhausted = timed_out = False
+        with solvers.Solver(name=solver_of(request)) as solver:
+            # python-sat adds clauses one Python call at a time: look at the clock meanwhile.
+            for start in range(0, len(cnf.clauses), ADD_CHUNK):
+                if deadline is not None and time.monotonic() > deadline:
+                    return out_of_time()
+                for clause in cnf.clauses[start:start + ADD_CHUNK]:
+                    solver.add_clause(clause)
+            while len(solutions) < request.max_solutions:
+                if deadline is not None and time.monotonic() >= deadline:
+                    timed_out = True
+                    break
+                answer = call_watched(lambda: solver.solve_limited(expect_interrupt=True),
+                                      solver.interrupt, deadline)
+                if answer is None:  # interrupted: only the deadline does that here
+                    timed_out = True
+                    break
+                solver.clear_interrupt()
+                if not answer:
+                    exhausted = True
+                    break
+                grid = cnf.decode(solver.get_model())
+                solutions.append(grid)
+                if not open_cells:
+                    exhausted = True
+                    break
+                solver.add_clause([-cnf.var[(c, grid[c])] for c in open_cells])
+            stats = solver.accum_stats() or {}
+        return Outcome(solutions, exhausted=exhausted, timed_out=timed_out,
+                       stats={"nodes": stats.get("decisions", 0),
+                              "decisions": stats.get("decisions", 0),
+                              "conflicts": stats.get("conflicts", 0),
+                              "propagations": stats.get("propagations", 0),
+                              "variables": cnf.top, "clauses": len(cnf.clauses)})
+
+
+def without_placed_values(model: Model) -> list[frozenset[int]]:
+    """The domains less the values that cells with one value left (givens first)
+    take from their all-different peers, until none is left to take: fewer
+    Booleans and clauses, the same solutions (unit propagation would remove
+    them anyway, after the clauses were built and handed over)."""
+    domains = list(model.domains)
+    groups_of: dict[int, list[tuple[int, ...]]] = {}
+    for con in model.constraints:
+        if isinstance(con, AllDifferent) and len(set(con.cells)) == len(con.cells):
+            for c in con.cells:
+                groups_of.setdefault(c, []).append(con.cells)
+    queue = [c for c, dom in enumerate(domains) if len(dom) == 1]
+    done = set()
+    while queue:
+        cell = queue.pop()
+        if cell in done or len(domains[cell]) != 1:
+            continue
+        done.add(cell)
+        value = next(iter(domains[cell]))
+        for cells in groups_of.get(cell, ()):
+            for peer in cells:
+                if peer != cell and value in domains[peer]:
+                    domains[peer] = domains[peer] - {value}
+                    if len(domains[peer]) == 1:
+                        queue.append(peer)
+    return domains
+
+
+def solver_of(request: Request) -> str:
+    name = request.options.get("solver", DEFAULT_SOLVER)
+    if name not in SOLVERS:
+        raise BackendError(f"backend 'sat': solver must be one of {', '.join(SOLVERS)}, "
+                           f"not {name!r}")
+    return str(name)
+
+
+class Cnf:
+    """The clauses of a model; `var[(cell, value)]` is the Boolean of a candidate."""
+
+    def __init__(self, model: Model, deadline: float | None = None):
+        self.domains = without_placed_values(model)
+        self.var: dict[tuple[int, int], int] = {}
+        for cell, dom in enumerate(self.domains):
+            for value in sorted(dom):
+                self.var[(cell, value)] = len(self.var) + 1
+        self.top = len(self.var)
+        self.clauses: list[list[int]] = []
+        self.unsat = not all(self.domains)
+        if self.unsat:
+            return
+        check_clock(deadline)
+        for cell, dom in enumerate(self.domains):
+            self.exactly_one([self.var[(cell, v)] for v in sorted(dom)])
+        for con in model.constraints:
+            check_clock(deadline)
+            if isinstance(con, AllDifferent):
+                self.all_different(con.cells)
+            elif isinstance(con, Sum):
+                self.linear_sum(con)
+            elif isinstance(con, Less):
+                for a, b in zip(con.cells, con.cells[1:]):
+                    self.less(a, b)
+            elif isinstance(con, Allowed):
+                self.table(con)
+            else:  # pragma: no cover - lower_for decomposes every other kind
+                raise TypeError(f"unexpected constraint kind {con.kind!r}")
+
+    def new_var(self) -> int:
+        self.top += 1
+        return self.top
+
+    def lit(self, cell: int, value: int) -> int | None:
+        return self.var.get((cell, value))
+
+    def at_most_one(self, lits: list[int]) -> None:
+        if len(lits) <= PAIRWISE_UP_TO:
+            self.clauses.extend([-a, -b] for a, b in itertools.combinations(lits, 2))
+            return
+        # Sequential counter (Sinz): s_i means "one of the first i literals is true".
+        prev = None
+        for i, x in enumerate(lits):
+            s = self.new_var() if i < len(lits) - 1 else None
+            if s is not None:
+                self.clauses.append([-x, s])
+            if prev is not None:
+                self.clauses.append([-x, -prev])
+                if s is not None:
+                    self.clauses.append([-prev, s])
+            prev = s
+
+    def exactly_one(self, lits: list[int]) -> None:
+        if not lits:
+            self.unsat = True
+            return
+        self.clauses.append(list(lits))
+        self.at_most_one(lits)
+
+    def all_different(self, cells) -> None:
+        if len(set(cells)) != len(cells):
+            self.unsat = True  # a cell cannot differ from itself
+            return
+        values = sorted(frozenset().union(*(self.domains[c] for c in cells)))
+        exact = len(values) == len(cells)
+        for v in values:
+            lits = [x for x in (self.lit(c, v) for c in cells) if x is not None]
+            if exact:
+                self.exactly_one(lits)
+            else:
+                self.at_most_one(lits)
+
+    def linear_sum(self, con: Sum) -> None:
+        terms = list(zip(con.cells, con.weights()))
+        # Extremes of what the terms after position i can add, to prune dead partial sums.
+        lows, highs = [0] * (len(terms) + 1), [0] * (len(terms) + 1)
+        for i in range(len(terms) - 1, -1, -1):
+            cell, w = terms[i]
+            products = [w * v for v in self.domains[cell]]
+            lows[i] = lows[i + 1] + min(products)
+            highs[i] = highs[i + 1] + max(products)
+        layer: dict[int, int | None] = {0: None}  # partial sum -> its Boolean (None: true)
+        for i, (cell, w) in enumerate(terms):
+            nxt: dict[int, int | None] = {}
+            last = i == len(terms) - 1
+            for partial, s in layer.items():
+                for v in sorted(self.domains[cell]):
+                    x = self.var[(cell, v)]
+                    reached = partial + w * v
+                    why = [-x] if s is None else [-s, -x]
+                    if not lows[i + 1] <= con.total - reached <= highs[i + 1]:
+                        self.clauses.append(why)  # the total is out of reach from here
+                        continue
+                    if last:
+                        continue  # reached == total
+                    if reached not in nxt:
+                        nxt[reached] = self.new_var()
+                    self.clauses.append(why + [nxt[reached]])  # type: ignore[list-item]
+            layer = nxt
+        if not terms and con.total != 0:
+            self.unsat = True
+
+    def less(self, a: int, b: int) -> None:
+        for v in sorted(self.domains[a]):
+            above = [self.var[(b, u)] for u in sorted(self.domains[b]) if u > v]
+            self.clauses.append([-self.var[(a, v)]] + above)
+        for u in sorted(self.domains[b]):
+            below = [self.var[(a, v)] for v in sorted(self.domains[a]) if v < u]
+            self.clauses.append([-self.var[(b, u)]] + below)
+
+    def table(self, con: Allowed) -> None:
+        cells = con.cells
+        rows = [t for t in con.tuples
+                if all(self.lit(c, v) is not None for c, v in zip(cells, t))]
+        if not rows:
+            self.unsat = True
+            return
+        picks = [self.new_var() for _ in rows]
+        self.clauses.append(list(picks))
+        supports: dict[tuple[int, int], list[int]] = {}
+        for pick, row in zip(picks, rows):
+            for c, v in zip(cells, row):
+                self.clauses.append([-pick, self.var[(c, v)]])
+                supports.setdefault((c, v), []).append(pick)
+        for c in set(cells):
+            for v in self.domains[c]:
+                self.clauses.append([-self.var[(c, v)]] + supports.get((c, v), []))
+
+    def decode(self, assignment: list[int] | None) -> tuple[int, ...]:
+        true = {lit for lit in assignment or () if lit > 0}
+        grid = [0] * len(self.domains)
+        for (cell, value), x in self.var.items():
+            if x in true:
+                grid[cell] = value
+        return tuple(grid)
