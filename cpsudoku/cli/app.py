@@ -22,7 +22,8 @@ from ..errors import CpsudokuError, UsageError
 
 EXIT_CODES_HELP = (
     "Exit status: 0 every puzzle solved (count: every puzzle unique; check: no conflict); "
-    "1 count found a puzzle with several solutions, or check found conflicts; "
+    "1 count found a puzzle with several solutions, check found conflicts, or hint "
+    "found wrong entries; "
     "2 bad command-line usage; 3 a puzzle has no solution; 4 time limit reached; "
     "5 bad input (malformed grid, wrong size, missing file, invalid variant element); "
     "6 unknown or unavailable backend, or an option it cannot honour; "
