@@ -55,6 +55,7 @@ class Format(str, Enum):
     line = "line"
     json = "json"
     jsonl = "jsonl"
+    csv = "csv"  # batch commands: a header, one row per puzzle
 
 
 # Options shared by several commands.
@@ -138,8 +139,8 @@ def check_limits(max_solutions: int, time_limit: float | None) -> None:
 class Output:
     """stdout, or a file written line by line so an interrupted batch keeps its results."""
 
-    def __init__(self, path: Path | None):
-        self.path = path
+    def __init__(self, path: Path | None, append: bool = False):
+        self.path, self.append = path, append  # append: resuming a batch into the file
         self.stream = None
 
     def __enter__(self):
@@ -147,7 +148,7 @@ class Output:
             self.stream = sys.stdout
         else:
             try:
-                self.stream = open(self.path, "w", encoding="utf-8")
+                self.stream = open(self.path, "a" if self.append else "w", encoding="utf-8")
             except OSError as exc:
                 raise CpsudokuError(f"cannot write {self.path}: {exc.strerror}") from None
         return self

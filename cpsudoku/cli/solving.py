@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterator
 from pathlib import Path
 
 import typer
 
+from ..batch import SolveTask
 from ..errors import CpsudokuError, ExitCode, UsageError
 from .app import (
     BackendOpt,
     BoxOpt,
     Format,
     OptionOpt,
-    Output,
     PresolveOpt,
     PuzzlesArg,
     RulesOpt,
@@ -23,15 +25,16 @@ from .app import (
     backend_options,
     check_limits,
     load_puzzles,
-    solve_all,
 )
+from .batching import DaskOpt, JobsOpt, ProgressOpt, ResumeOpt, run_batch
 
 
 @app.command()
 def solve(
     puzzles: list[str] = PuzzlesArg,
     backend: str = BackendOpt,
-    fmt: Format = typer.Option(Format.pretty, "--format", "-f", help="Output format."),
+    fmt: Format = typer.Option(Format.pretty, "--format", "-f",
+                               help="Output format (csv: a header, one row per puzzle)."),
     max_solutions: int = typer.Option(1, "--max-solutions", "-n",
                                       help="Stop after this many solutions (2 checks uniqueness)."),
     time_limit: float | None = TimeLimitOpt,
@@ -46,30 +49,18 @@ def solve(
     option: list[str] | None = OptionOpt,
     output: Path | None = typer.Option(None, "--output", "-o",
                                           help="Write results to this file as they finish."),
+    jobs: int = JobsOpt,
+    resume: bool = ResumeOpt,
+    progress: bool = ProgressOpt,
+    dask: str | None = DaskOpt,
 ):
     """Solve puzzles and print their solutions."""
-    from ..render import render_result
-    from ..result import exit_code_for
-    from ..trace import render_trace
-
     check_limits(max_solutions, time_limit)
-    loaded = load_puzzles(puzzles, size, box, rules)
-    statuses = []
-    with Output(output) as out:
-        for index, (puzzle, result) in enumerate(
-                solve_all(loaded, backend, max_solutions=max_solutions, time_limit=time_limit,
-                           trace=trace, presolve=presolve, **backend_options(workers, option))):
-            statuses.append(result.status)
-            if trace and result.trace is not None and fmt in (Format.pretty, Format.line):
-                out.write(render_trace(result.trace, puzzle.size))
-            if fmt in (Format.json, Format.jsonl) and trace and result.trace is not None:
-                import json
-                record = result.as_dict(index)
-                record["trace"] = [e.describe(puzzle.size).strip() for e in result.trace]
-                out.write(json.dumps(record, indent=2 if fmt is Format.json else None))
-            else:
-                out.write(render_result(result, fmt.value, index=index, stats=stats))
-    raise typer.Exit(exit_code_for(statuses))
+    task = SolveTask("solve", fmt.value, backend, max_solutions, time_limit, presolve,
+                     backend_options(workers, option), size, _box(size, box), rules, trace,
+                     stats)
+    raise typer.Exit(run_batch(_entries(puzzles, task), task, inputs=puzzles, output=output,
+                               resume=resume, jobs=jobs, dask=dask, progress=progress))
 
 
 @app.command()
@@ -79,7 +70,7 @@ def count(
     backend: str = BackendOpt,
     fmt: Format = typer.Option(Format.line, "--format", "-f",
                                help="line: a verdict per puzzle; jsonl/json: the machine "
-                                    "interface."),
+                                    "interface; csv: a header, one row per puzzle."),
     time_limit: float | None = TimeLimitOpt,
     size: int | None = SizeOpt,
     box: str | None = BoxOpt,
@@ -87,44 +78,39 @@ def count(
     presolve: bool = PresolveOpt,
     workers: int | None = WorkersOpt,
     option: list[str] | None = OptionOpt,
+    output: Path | None = typer.Option(None, "--output", "-o",
+                                          help="Write verdicts to this file as they finish."),
+    jobs: int = JobsOpt,
+    resume: bool = ResumeOpt,
+    progress: bool = ProgressOpt,
+    dask: str | None = DaskOpt,
 ):
     """Count solutions up to --limit and say: unique, multiple or none."""
-    import json
-
-    from ..result import Status
-
     if limit < 1:
         raise UsageError(f"--limit must be at least 1, not {limit}")
     check_limits(limit, time_limit)
-    loaded = load_puzzles(puzzles, size, box, rules)
-    worst = ExitCode.OK
-    for index, (puzzle, result) in enumerate(
-            solve_all(loaded, backend, max_solutions=limit, time_limit=time_limit,
-                       presolve=presolve, **backend_options(workers, option))):
-        found = len(result.solutions)
-        verdict = {
-            Status.UNIQUE: "unique",
-            Status.MULTIPLE: f"multiple (at least {found})" if found >= limit
-            else f"multiple ({found})",
-            Status.SOLVED: "at least 1 (limit 1)" if limit == 1 else "at least 1 (time ran out)",
-            Status.UNSOLVABLE: "none",
-            Status.TIMEOUT: "unknown (time ran out)",
-        }[result.status]
-        if fmt in (Format.json, Format.jsonl):
-            record = result.as_dict(index)
-            record["count"] = found
-            record["verdict"] = verdict
-            typer.echo(json.dumps(record, indent=2 if fmt is Format.json else None))
-        else:
-            label = puzzle.source or f"#{index + 1}"
-            extra = f"  ({result.reason})" if result.reason else ""
-            typer.echo(f"{label}: {verdict}{extra}")
-        code = {Status.MULTIPLE: ExitCode.NOT_UNIQUE, Status.UNSOLVABLE: ExitCode.UNSOLVABLE,
-                Status.TIMEOUT: ExitCode.TIMEOUT}.get(result.status, ExitCode.OK)
-        if (result.status is Status.SOLVED and limit > 1):
-            code = ExitCode.TIMEOUT
-        worst = max(worst, code, key=lambda c: (c != ExitCode.OK, c))
-    raise typer.Exit(worst)
+    task = SolveTask("count", fmt.value, backend, limit, time_limit, presolve,
+                     backend_options(workers, option), size, _box(size, box), rules)
+    raise typer.Exit(run_batch(_entries(puzzles, task), task, inputs=puzzles, output=output,
+                               resume=resume, jobs=jobs, dask=dask, progress=progress))
+
+
+def _box(size: int | None, box: str | None) -> tuple[int, int] | None:
+    if size is not None and not 1 <= size <= 25:
+        raise UsageError(f"--size {size} is outside 1..25")
+    if box is None:
+        return None
+    from ..geometry import parse_box
+    return parse_box(box)
+
+
+def _entries(puzzles: list[str], task: SolveTask) -> Iterator:
+    """The input, read lazily: one entry per puzzle, parsed in the worker."""
+    from ..sources import check_arg, iter_entries
+    for arg in puzzles:
+        check_arg(arg)
+    return itertools.chain.from_iterable(
+        iter_entries(arg, size=task.size, box=task.box) for arg in puzzles)
 
 
 @app.command()

@@ -1,0 +1,84 @@
+"""What every batching command shares: the batch options, and the one loop that runs a
+batch task over the input and writes its records (to stdout or a resumable file)."""
+
+from __future__ import annotations
+
+import signal
+from collections.abc import Iterable
+from contextlib import closing
+from pathlib import Path
+
+import typer
+
+from ..errors import CpsudokuError, UsageError
+from .app import Output
+
+JobsOpt = typer.Option(1, "--jobs", "-j", min=0, metavar="N",
+                       help="Worker processes (0: every core); the output is the same as "
+                            "with 1, in input order.")
+ResumeOpt = typer.Option(False, "--resume",
+                         help="With --output: keep the whole records already there, drop "
+                              "a torn last line, and do only the puzzles not yet done.")
+ProgressOpt = typer.Option(False, "--progress",
+                           help="Show puzzles done, puzzles a second and time left on "
+                                "stderr (shown anyway when stderr is a terminal).")
+DaskOpt = typer.Option(None, "--dask", metavar="ADDRESS",
+                       help="Run on a Dask cluster: a scheduler address "
+                            "(tcp://host:8786) or local:N for N local workers.")
+
+TERMINATED = 143  # 128 + SIGTERM, as shells report it
+
+
+class Terminated(Exception):
+    """SIGTERM arrived: stop as Ctrl-C does, keeping every record written."""
+
+
+def run_batch(items: Iterable, task, *, inputs: list[str], output: Path | None,
+              resume: bool, jobs: int, dask: str | None, progress: bool) -> int:
+    """Run `task` over `items` and write each record as soon as it is in order; the
+    exit status the batch asks for. Bad items are named on stderr as they come."""
+    from ..batch import BatchOptions, run, run_to
+    from ..batch.progress import Progress, estimate_total, wanted
+    from ..batch.resume import records_done
+
+    header = getattr(task, "header", None)
+    done = 0
+    if resume:
+        if output is None:
+            raise UsageError("--resume needs --output FILE (the file to continue)")
+        done = records_done(output, task.fmt, header)
+    task.prepare()  # a bad backend or option: one error before any work
+    options = BatchOptions(jobs=jobs, dask=dask)
+    bar = Progress(estimate_total(inputs), done=done, enabled=wanted(progress))
+    codes: set[int] = set()
+    statuses: set[str] = set()
+    previous = signal.signal(signal.SIGTERM, _terminate)
+    try:
+        with Output(output, append=resume) as out:
+            if header is not None and not done:
+                out.write(header)
+            # closing(): an interruption stops the workers at once, not at collection.
+            with closing(run(items, task, options, start=done)) as records:
+                for record in run_to(records, out.write):
+                    codes.add(record.code)
+                    statuses.add(record.status)
+                    if record.message:
+                        typer.echo(f"cpsudoku: error: {record.message}", err=True)
+                    bar.step()
+    except KeyboardInterrupt:
+        bar.close()
+        raise
+    except Terminated:
+        bar.close()
+        typer.echo("cpsudoku: terminated", err=True)
+        raise typer.Exit(TERMINATED) from None
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    bar.close()
+    if bar.done == 0:
+        raise CpsudokuError("no puzzle found in " + ", ".join(inputs))
+    return task.exit_code(codes, statuses)
+
+
+def _terminate(signum, frame):
+    raise Terminated
