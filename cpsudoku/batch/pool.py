@@ -68,16 +68,20 @@ class _Worker:
     job: tuple[int, list] | None = None
 
 
-def _serve(conn, task) -> None:
+def _serve(conn, task, parent: int) -> None:
     """A worker's life: load the engine once, then run chunks until told to stop or
-    until the parent is gone (its end of the pipe closes)."""
+    until the parent is gone."""
     # Ctrl-C reaches the whole process group: the parent alone decides what stops.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _die_with(parent)
     prepare = getattr(task, "prepare", None)
     if prepare is not None:
         prepare()
     while True:
         try:
+            while not conn.poll(1.0):
+                if os.getppid() != parent:
+                    return
             job = conn.recv()
         except (EOFError, OSError):
             return
@@ -85,6 +89,19 @@ def _serve(conn, task) -> None:
             return
         start, chunk = job
         conn.send((start, *run_chunk(task, chunk)))
+
+
+def _die_with(parent: int) -> None:
+    """A SIGKILLed parent must leave no worker behind. Forked workers hold each other's
+    pipe ends, so no EOF tells them: Linux kills them with the parent (PR_SET_PDEATHSIG),
+    elsewhere they notice within a second that their parent changed."""
+    try:
+        import ctypes
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent:  # it died before prctl took effect
+        os._exit(0)
 
 
 def _death(process) -> str:
@@ -113,7 +130,8 @@ class Pool:
 
     def _start(self) -> _Worker:
         parent, child = self.context.Pipe()
-        process = self.context.Process(target=_serve, args=(child, self.task), daemon=True,
+        process = self.context.Process(target=_serve, args=(child, self.task, os.getpid()),
+                                       daemon=True,
                                        name="cpsudoku-batch-worker")
         process.start()
         child.close()

@@ -1,0 +1,125 @@
+"""The batch benchmark: throughput of --jobs 1, --jobs 2 and a local Dask cluster, peak
+memory against input size, and resume after a kill. Prints a table.
+
+    python -m cpsudoku.batch.bench [--data ../shared/data] [--limit N] [--skip-dask]
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from . import BatchOptions, SolveTask
+from .run import _ordered
+
+SET = "classic/royle_17clue.txt"
+
+
+def throughput(path: Path, options: BatchOptions, label: str) -> dict:
+    """Puzzles a second of one batch, timed apart from starting the workers."""
+    from ..sources import iter_entries
+    task = SolveTask("solve", "jsonl")
+    began = time.perf_counter()
+    executor = options.executor(task)  # a Dask cluster is up when this returns
+    started = time.perf_counter()
+    count = 0
+    try:
+        for _ in _ordered(enumerate(iter_entries(str(path))), task, executor, None):
+            count += 1
+    finally:
+        executor.close()
+    seconds = time.perf_counter() - started
+    return {"run": label, "puzzles": count, "start_s": started - began,
+            "batch_s": seconds, "rate": count / seconds}
+
+
+def peak_memory(path: Path) -> int:
+    """Peak resident memory (KB) of `cpsudoku solve PATH -f jsonl -o /dev/null`."""
+    proc = subprocess.Popen([sys.executable, "-m", "cpsudoku", "solve", str(path), "-f",
+                             "jsonl", "-o", os.devnull], stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return usage.ru_maxrss
+
+
+def resume_after_kill(path: Path, folder: Path, seed: int) -> dict:
+    """SIGKILL a --jobs 2 run at a random moment, resume it, compare with a whole run."""
+    def solve(out: Path, *extra):
+        return subprocess.Popen([sys.executable, "-m", "cpsudoku", "solve", str(path), "-f",
+                                 "jsonl", "-o", str(out), "-j", "2", *extra],
+                                stderr=subprocess.DEVNULL)
+    whole, cut = folder / "whole.jsonl", folder / "cut.jsonl"
+    began = time.monotonic()
+    solve(whole).wait()
+    run_s = time.monotonic() - began
+    proc = solve(cut)
+    time.sleep(random.Random(seed).uniform(0.2, 0.8) * run_s)
+    proc.kill()
+    proc.wait()
+    kept = cut.read_bytes().count(b"\n") if cut.exists() else 0
+    solve(cut, "--resume").wait()
+
+    def records(file: Path) -> list[dict]:
+        rows = [json.loads(line) for line in file.read_text().splitlines()]
+        for row in rows:
+            row.pop("time_s")
+        return rows
+    return {"kept": kept, "total": sum(1 for _ in open(whole)),
+            "identical": records(cut) == records(whole)}
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", default="../shared/data", type=Path)
+    parser.add_argument("--limit", type=int, default=None,
+                        help="puzzles of royle_17clue to use (default: all 49,158)")
+    parser.add_argument("--skip-dask", action="store_true")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    source = args.data / SET
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        full = folder / "set.txt"
+        with open(source) as handle, open(full, "w") as out:
+            out.writelines(itertools.islice(handle, args.limit))
+        small = folder / "small.txt"
+        with open(full) as handle, open(small, "w") as out:
+            out.writelines(itertools.islice(handle, 1000))
+
+        runs = [throughput(full, BatchOptions(jobs=1), "--jobs 1"),
+                throughput(full, BatchOptions(jobs=2), "--jobs 2")]
+        if not args.skip_dask:
+            runs.append(throughput(full, BatchOptions(dask="local:2"), "--dask local:2"))
+        base = runs[0]["rate"]
+        print(f"cores: {len(os.sched_getaffinity(0))}  load average: "
+              f"{os.getloadavg()[0]:.1f}  set: {SET} ({runs[0]['puzzles']:,} puzzles)")
+        print()
+        print(f"{'run':<16}{'start s':>9}{'batch s':>10}{'puzzles/s':>11}{'speed-up':>10}")
+        for row in runs:
+            print(f"{row['run']:<16}{row['start_s']:>9.2f}{row['batch_s']:>10.2f}"
+                  f"{row['rate']:>11,.0f}{row['rate'] / base:>9.2f}x")
+        print()
+        big, little = peak_memory(full), peak_memory(small)
+        lines = sum(1 for _ in open(full))
+        print(f"{'peak memory':<16}{'puzzles':>9}{'MB':>10}")
+        print(f"{'':<16}{1000:>9,}{little / 1024:>10.1f}")
+        print(f"{'':<16}{lines:>9,}{big / 1024:>10.1f}   ratio {big / little:.2f}")
+        print()
+        check = resume_after_kill(full, folder, args.seed)
+        print(f"resume after SIGKILL: {check['kept']:,} of {check['total']:,} records kept "
+              f"at the kill; after --resume identical to a whole run: "
+              f"{'yes' if check['identical'] else 'NO'}")
+
+
+if __name__ == "__main__":
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    main()
