@@ -257,6 +257,7 @@ def test_a_missing_file_is_still_one_error_before_any_work(tmp_path):
 @pytest.mark.parametrize("args,message", [
     (["--resume"], "--resume needs --output FILE"),
     (["--resume", "-o", "OUT", "-f", "pretty"], "--resume needs a format with one record a line"),
+    (["--dask", "local:many"], "--dask local:many: expected local:N"),
 ])
 def test_resume_usage_errors(tmp_path, args, message):
     args = [str(tmp_path / "out") if a == "OUT" else a for a in args]

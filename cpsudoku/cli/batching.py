@@ -34,9 +34,14 @@ class Terminated(Exception):
 
 
 def run_batch(items: Iterable, task, *, inputs: list[str], output: Path | None,
-              resume: bool, jobs: int, dask: str | None, progress: bool) -> int:
+              resume: bool, jobs: int, dask: str | None, progress: bool,
+              total: int | None = None) -> int:
     """Run `task` over `items` and write each record as soon as it is in order; the
-    exit status the batch asks for. Bad items are named on stderr as they come."""
+    exit status the batch asks for. Bad items are named on stderr as they come.
+
+    `task` needs `fmt`, `header` (None: no header line), `prepare()` and
+    `exit_code(codes, statuses)` besides the batch `Task` protocol; `total` is the
+    item count when known (else it is estimated from the input files' lines)."""
     from ..batch import BatchOptions, run, run_to
     from ..batch.progress import Progress, estimate_total, wanted
     from ..batch.resume import records_done
@@ -47,9 +52,10 @@ def run_batch(items: Iterable, task, *, inputs: list[str], output: Path | None,
         if output is None:
             raise UsageError("--resume needs --output FILE (the file to continue)")
         done = records_done(output, task.fmt, header)
-    task.prepare()  # a bad backend or option: one error before any work
+    task.prepare()  # a bad backend or option: one error before any work, in this process
     options = BatchOptions(jobs=jobs, dask=dask)
-    bar = Progress(estimate_total(inputs), done=done, enabled=wanted(progress))
+    bar = Progress(total if total is not None else estimate_total(inputs), done=done,
+                   enabled=wanted(progress))
     codes: set[int] = set()
     statuses: set[str] = set()
     previous = signal.signal(signal.SIGTERM, _terminate)
