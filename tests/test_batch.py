@@ -359,3 +359,19 @@ def test_resume_after_a_signal_gives_the_uninterrupted_output(signal_set, tmp_pa
     again = _cli(*args, "--resume")
     assert again.wait(300) == 0, again.stderr.read()
     assert without_times(out.read_text()) == without_times(reference.read_text())
+
+
+@pytest.mark.parametrize("keep", [0, 1, 4])
+def test_csv_resume_writes_the_header_once(data_dir, tmp_path, keep):
+    path = tmp_path / "set.txt"
+    path.write_text("\n".join(royle(data_dir, 8)) + "\n")
+    out = tmp_path / "out.csv"
+    assert runner.invoke(app, ["count", str(path), "-f", "csv", "-o", str(out)]).exit_code == 0
+    whole = out.read_text().splitlines(keepends=True)
+    out.write_text("".join(whole[:keep]) + whole[keep][:10])  # torn inside line `keep`
+    again = runner.invoke(app, ["count", str(path), "-f", "csv", "-o", str(out), "--resume"])
+    assert again.exit_code == 0, again.output
+
+    def rows(lines):
+        return [dict(r, time_s=None) for r in csv.DictReader(io.StringIO("".join(lines)))]
+    assert rows(out.read_text().splitlines(keepends=True)) == rows(whole)

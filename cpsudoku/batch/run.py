@@ -66,8 +66,10 @@ def _ordered(numbered: Iterator, task: Task, executor: Executor,
     next_index: int | None = None
     exhausted = False
     while True:
-        while (len(sent) < executor.slots and len(sent) + len(ready) < window
-               and (retry or not exhausted)):
+        # Retries go first and always (they hold the next item to write); new chunks
+        # only while the window has room.
+        while len(sent) < executor.slots and (
+                retry or (not exhausted and len(sent) + len(ready) < window)):
             if retry:
                 first, chunk = retry.popleft()
             else:
@@ -81,6 +83,7 @@ def _ordered(numbered: Iterator, task: Task, executor: Executor,
             sent[first] = chunk
             executor.submit(first, chunk)
         if not sent:
+            assert not ready, "records left unwritten"
             return
         first, records, seconds, error = executor.collect()
         chunk = sent.pop(first)

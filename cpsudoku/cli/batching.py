@@ -61,7 +61,7 @@ def run_batch(items: Iterable, task, *, inputs: list[str], output: Path | None,
     previous = signal.signal(signal.SIGTERM, _terminate)
     try:
         with Output(output, append=resume) as out:
-            if header is not None and not done:
+            if header is not None and not (resume and output and output.stat().st_size):
                 out.write(header)
             # closing(): an interruption stops the workers at once, not at collection.
             with closing(run(items, task, options, start=done)) as records:
