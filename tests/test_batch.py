@@ -151,7 +151,7 @@ def test_two_workers_write_what_one_writes(data_dir, tmp_path, command, fmt):
     lines = royle(data_dir, 300)
     lines[150] = lines[150][:-1] + "?"
     path.write_text("\n".join(lines) + "\n")
-    task = SolveTask(command, fmt, max_solutions=2)
+    task = SolveTask(fmt, command=command, max_solutions=2)
 
     def texts(options):
         return [r.text for r in run(iter_entries(str(path)), task, options)]
@@ -173,7 +173,7 @@ def test_dask_local_cluster_solves_like_one_process(data_dir, tmp_path):
     pytest.importorskip("distributed")
     path = tmp_path / "set.txt"
     path.write_text("\n".join(royle(data_dir, 200)) + "\n")
-    task = SolveTask("solve", "jsonl")
+    task = SolveTask("jsonl")
     serial = [r.text for r in run(iter_entries(str(path)), task, BatchOptions(jobs=1))]
     on_dask = [r.text for r in run(iter_entries(str(path)), task,
                                    BatchOptions(dask="local:2"))]

@@ -8,6 +8,7 @@ for an item whose worker died. `run` does the rest.
 
 from .records import INTERNAL_ERROR, Record, Task
 from .run import BatchOptions, run, run_to
-from .tasks import SolveTask
+from .tasks import PuzzleTask, SolveTask
 
-__all__ = ["INTERNAL_ERROR", "BatchOptions", "Record", "SolveTask", "Task", "run", "run_to"]
+__all__ = ["INTERNAL_ERROR", "BatchOptions", "PuzzleTask", "Record", "SolveTask", "Task",
+           "run", "run_to"]

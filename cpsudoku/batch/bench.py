@@ -27,7 +27,7 @@ SET = "classic/royle_17clue.txt"
 def throughput(path: Path, options: BatchOptions, label: str) -> dict:
     """Puzzles a second of one batch, timed apart from starting the workers."""
     from ..sources import iter_entries
-    task = SolveTask("solve", "jsonl")
+    task = SolveTask("jsonl")
     began = time.perf_counter()
     executor = options.executor(task)  # a Dask cluster is up when this returns
     started = time.perf_counter()

@@ -56,9 +56,10 @@ def solve(
 ):
     """Solve puzzles and print their solutions."""
     check_limits(max_solutions, time_limit)
-    task = SolveTask("solve", fmt.value, backend, max_solutions, time_limit, presolve,
-                     backend_options(workers, option), size, _box(size, box), rules, trace,
-                     stats)
+    task = SolveTask(fmt=fmt.value, size=size, box=_box(size, box), rules=rules,
+                     command="solve", backend=backend, max_solutions=max_solutions,
+                     time_limit=time_limit, presolve=presolve,
+                     options=backend_options(workers, option), trace=trace, stats=stats)
     raise typer.Exit(run_batch(_entries(puzzles, task), task, inputs=puzzles, output=output,
                                resume=resume, jobs=jobs, dask=dask, progress=progress))
 
@@ -89,8 +90,10 @@ def count(
     if limit < 1:
         raise UsageError(f"--limit must be at least 1, not {limit}")
     check_limits(limit, time_limit)
-    task = SolveTask("count", fmt.value, backend, limit, time_limit, presolve,
-                     backend_options(workers, option), size, _box(size, box), rules)
+    task = SolveTask(fmt=fmt.value, size=size, box=_box(size, box), rules=rules,
+                     command="count", backend=backend, max_solutions=limit,
+                     time_limit=time_limit, presolve=presolve,
+                     options=backend_options(workers, option))
     raise typer.Exit(run_batch(_entries(puzzles, task), task, inputs=puzzles, output=output,
                                resume=resume, jobs=jobs, dask=dask, progress=progress))
 
