@@ -54,6 +54,14 @@ def test_lazy_reader_gives_what_the_whole_file_parser_gives(data_dir, name):
     assert list(iter_puzzles([path])) == read_puzzles(path)
 
 
+def test_gzipped_line_file_is_streamed(data_dir, tmp_path):
+    import gzip
+    path = tmp_path / "top95.txt.gz"
+    path.write_bytes(gzip.compress((data_dir / "classic" / "norvig_top95.txt").read_bytes()))
+    assert all(e.text for e in iter_entries(str(path)))  # line by line, parsed later
+    assert list(iter_puzzles([str(path)])) == read_puzzles(str(path))
+
+
 def test_examples_read_lazily_as_whole(tmp_path):
     for path in sorted((ROOT / "examples").rglob("*")):
         if path.suffix in (".txt", ".toml", ".json") and path.is_file():
