@@ -84,7 +84,10 @@ def main(argv=None) -> None:
                         help="puzzles of royle_17clue to use (default: all 49,158)")
     parser.add_argument("--skip-dask", action="store_true")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--parts", default="throughput,memory,resume",
+                        help="which of throughput, memory, resume to run")
     args = parser.parse_args(argv)
+    parts = set(args.parts.split(","))
     source = args.data / SET
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -95,29 +98,40 @@ def main(argv=None) -> None:
         with open(full) as handle, open(small, "w") as out:
             out.writelines(itertools.islice(handle, 1000))
 
-        runs = [throughput(full, BatchOptions(jobs=1), "--jobs 1"),
-                throughput(full, BatchOptions(jobs=2), "--jobs 2")]
-        if not args.skip_dask:
-            runs.append(throughput(full, BatchOptions(dask="local:2"), "--dask local:2"))
-        base = runs[0]["rate"]
-        print(f"cores: {len(os.sched_getaffinity(0))}  load average: "
-              f"{os.getloadavg()[0]:.1f}  set: {SET} ({runs[0]['puzzles']:,} puzzles)")
-        print()
-        print(f"{'run':<16}{'start s':>9}{'batch s':>10}{'puzzles/s':>11}{'speed-up':>10}")
-        for row in runs:
-            print(f"{row['run']:<16}{row['start_s']:>9.2f}{row['batch_s']:>10.2f}"
-                  f"{row['rate']:>11,.0f}{row['rate'] / base:>9.2f}x")
-        print()
-        big, little = peak_memory(full), peak_memory(small)
-        lines = sum(1 for _ in open(full))
-        print(f"{'peak memory':<16}{'puzzles':>9}{'MB':>10}")
-        print(f"{'':<16}{1000:>9,}{little / 1024:>10.1f}")
-        print(f"{'':<16}{lines:>9,}{big / 1024:>10.1f}   ratio {big / little:.2f}")
-        print()
-        check = resume_after_kill(full, folder, args.seed)
-        print(f"resume after SIGKILL: {check['kept']:,} of {check['total']:,} records kept "
-              f"at the kill; after --resume identical to a whole run: "
-              f"{'yes' if check['identical'] else 'NO'}")
+        if "throughput" in parts:
+            print_throughput(full, args.skip_dask)
+        if "memory" in parts:
+            print_memory(full, small)
+        if "resume" in parts:
+            check = resume_after_kill(full, folder, args.seed)
+            print(f"resume after SIGKILL: {check['kept']:,} of {check['total']:,} records "
+                  f"kept at the kill; after --resume identical to a whole run: "
+                  f"{'yes' if check['identical'] else 'NO'}")
+
+
+def print_throughput(full: Path, skip_dask: bool) -> None:
+    runs = [throughput(full, BatchOptions(jobs=1), "--jobs 1"),
+            throughput(full, BatchOptions(jobs=2), "--jobs 2")]
+    if not skip_dask:
+        runs.append(throughput(full, BatchOptions(dask="local:2"), "--dask local:2"))
+    base = runs[0]["rate"]
+    print(f"cores: {len(os.sched_getaffinity(0))}  load average: "
+          f"{os.getloadavg()[0]:.1f}  set: {SET} ({runs[0]['puzzles']:,} puzzles)")
+    print()
+    print(f"{'run':<16}{'start s':>9}{'batch s':>10}{'puzzles/s':>11}{'speed-up':>10}")
+    for row in runs:
+        print(f"{row['run']:<16}{row['start_s']:>9.2f}{row['batch_s']:>10.2f}"
+              f"{row['rate']:>11,.0f}{row['rate'] / base:>9.2f}x")
+    print()
+
+
+def print_memory(full: Path, small: Path) -> None:
+    big, little = peak_memory(full), peak_memory(small)
+    lines = sum(1 for _ in open(full))
+    print(f"{'peak memory':<16}{'puzzles':>9}{'MB':>10}")
+    print(f"{'':<16}{1000:>9,}{little / 1024:>10.1f}")
+    print(f"{'':<16}{lines:>9,}{big / 1024:>10.1f}   ratio {big / little:.2f}")
+    print()
 
 
 if __name__ == "__main__":
