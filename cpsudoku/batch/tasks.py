@@ -179,14 +179,14 @@ class SolveTask(PuzzleTask):
     def _count_record(self, index: int, result: Result) -> Record:
         limit = self.max_solutions
         found = len(result.solutions)
-        verdict = {
+        verdict = {  # .get: a status added later reads as its own name, never a crash
             Status.UNIQUE: "unique",
             Status.MULTIPLE: f"multiple (at least {found})" if found >= limit
             else f"multiple ({found})",
             Status.SOLVED: "at least 1 (limit 1)" if limit == 1 else "at least 1 (time ran out)",
             Status.UNSOLVABLE: "none",
             Status.TIMEOUT: "unknown (time ran out)",
-        }[result.status]
+        }.get(result.status, result.status.value)
         code = {Status.MULTIPLE: ExitCode.NOT_UNIQUE, Status.UNSOLVABLE: ExitCode.UNSOLVABLE,
                 Status.TIMEOUT: ExitCode.TIMEOUT}.get(result.status, ExitCode.OK)
         if result.status is Status.SOLVED and limit > 1:
