@@ -1,8 +1,8 @@
 """The Python API: solve, count and check puzzles. The CLI is a thin layer over this.
 
     >>> from cpsudoku import parse, solve
-    >>> result = solve(parse("8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."),
-    ...                backend="native", max_solutions=2)
+    >>> inkala = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+    >>> result = solve(parse(inkala), backend="native", max_solutions=2)
     >>> result.status.value
     'unique'
 """
@@ -11,24 +11,10 @@ from __future__ import annotations
 
 import time
 
-from . import backends
+from . import backends, validate
 from .backends.base import Request
-from .errors import ModelError, UsageError
 from .model import build_model, find_conflicts, lower_for
-from .parse import parse_one
-from .puzzle import Puzzle
 from .result import Result, finish, unsolvable_before_search
-
-
-def _as_puzzle(puzzle) -> Puzzle:
-    if isinstance(puzzle, Puzzle):
-        return puzzle
-    if isinstance(puzzle, str):
-        return parse_one(puzzle)
-    if isinstance(puzzle, (list, tuple)):
-        flat = [v for row in puzzle for v in row] if puzzle and isinstance(puzzle[0], (list, tuple)) else list(puzzle)
-        return Puzzle.from_values(flat)
-    raise ModelError(f"cannot make a puzzle from {type(puzzle).__name__}")
 
 
 def solve(puzzle, backend: str = "native", *, max_solutions: int = 1,
@@ -41,17 +27,18 @@ def solve(puzzle, backend: str = "native", *, max_solutions: int = 1,
     presolve: run the native propagation first and hand the reduced domains on.
     options: backend-specific settings (e.g. `workers=4` for cpsat).
     """
-    if max_solutions < 1:
-        raise UsageError(f"max_solutions must be at least 1, not {max_solutions}")
-    if time_limit is not None and not time_limit > 0:
-        raise UsageError(f"time limit must be a positive number of seconds, not {time_limit}")
+    max_solutions = validate.whole(max_solutions, "max_solutions", least=1)
+    time_limit = validate.seconds(time_limit)
+    trace, presolve = validate.flag(trace, "trace"), validate.flag(presolve, "presolve")
     started = time.monotonic()
-    puzzle = _as_puzzle(puzzle)
-    engine = backends.get(backend)
+    puzzle = validate.puzzle(puzzle)
+    engine = backends.get(validate.text(backend, "backend"))
     request = Request(max_solutions, time_limit, trace, dict(options), started)
     engine.check_request(request)
-    model = build_model(puzzle)
-    problems = find_conflicts(model)
+    model = built = build_model(puzzle)
+    # A found solution proves there is no conflict: a backend that fails fast on
+    # conflicts is asked first (the check costs more than a classic solve).
+    problems = [] if engine.finds_conflicts_fast else find_conflicts(model)
     if problems:
         return unsolvable_before_search(problems, backend=engine.name,
                                         elapsed=time.monotonic() - started, puzzle=puzzle)
@@ -64,12 +51,19 @@ def solve(puzzle, backend: str = "native", *, max_solutions: int = 1,
                                             elapsed=time.monotonic() - started, puzzle=puzzle)
         model = model.with_domains(reduced)
     model = lower_for(model, engine.native_kinds, f"backend {engine.name!r}")
+    setup_s = time.monotonic() - started
     outcome = engine.search(model, request)
+    if engine.finds_conflicts_fast and not outcome.solutions:
+        problems = find_conflicts(built)
+        if problems:
+            return unsolvable_before_search(problems, backend=engine.name,
+                                            elapsed=time.monotonic() - started, puzzle=puzzle)
     return finish(outcome, backend=engine.name, max_solutions=max_solutions,
-                  elapsed=time.monotonic() - started, puzzle=puzzle)
+                  elapsed=time.monotonic() - started, puzzle=puzzle, setup_s=setup_s)
 
 
 def count(puzzle, backend: str = "native", *, limit: int = 2,
           time_limit: float | None = None, **options) -> Result:
     """Count solutions up to `limit` (2 is enough to tell unique from multiple)."""
+    limit = validate.whole(limit, "limit", least=1)
     return solve(puzzle, backend, max_solutions=limit, time_limit=time_limit, **options)

@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from . import validate
 from .constraints import AllDifferent, InSet
 from .puzzle import Puzzle
-from .symbols import symbol
+from .symbols import MAX_SIZE, symbol
 
 
 @dataclass(frozen=True)
@@ -26,7 +27,9 @@ def conflicts(puzzle: Puzzle, values: Sequence[int] | None = None) -> list[Confl
     All-different groups report each repeated pair; other constraints are judged
     once all their cells are filled.
     """
-    grid = puzzle.givens if values is None else tuple(values)
+    puzzle = validate.puzzle(puzzle)
+    n = puzzle.size
+    grid = puzzle.givens if values is None else validate.cells(values, "values", n * n, n)
     name = puzzle.geometry.cell_name
     found: list[Conflict] = []
     for con in puzzle.constraints():
@@ -54,8 +57,11 @@ def conflicts(puzzle: Puzzle, values: Sequence[int] | None = None) -> list[Confl
 
 def is_solution(puzzle: Puzzle, values: Sequence[int]) -> bool:
     """A complete grid that keeps the givens and breaks no rule."""
+    puzzle = validate.puzzle(puzzle)
     n = puzzle.size
-    if len(values) != n * n or not all(1 <= v <= n for v in values):
+    # A value outside 1..N is an answer (not a solution); a non-number is a wrong call.
+    values = validate.cells(values, "values", n * n, most=max(MAX_SIZE, n))
+    if not all(1 <= v <= n for v in values):
         return False
     if any(g and g != v for g, v in zip(puzzle.givens, values)):
         return False

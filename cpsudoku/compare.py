@@ -63,9 +63,9 @@ class Row:
 class Summary:
     backend: str
     puzzles: int
-    solved: int
+    solved: int  # answered in full: unique, multiple, or solved when one solution was asked
     unsolvable: int
-    timeouts: int
+    timeouts: int  # time ran out first: status timeout or unproven (as in Report.timeouts)
     mean_ms: float
     median_ms: float
     p95_ms: float
@@ -110,11 +110,14 @@ def run_names(backends: Sequence[str], presolve: bool) -> list[tuple[str, str, b
 
 def run_compare(puzzles: Sequence[Puzzle], backends: Sequence[str], *,
                 time_limit: float | None, max_solutions: int = 2, presolve: bool = False,
-                progress: Callable[..., object] | None = None) -> Report:
+                progress: Callable[..., object] | None = None,
+                on_rows: Callable[[list[Row]], object] | None = None) -> Report:
     """Solve every puzzle with every backend (through `api.solve`) and compare.
 
     progress: called with no argument once per puzzle and backend done (both
     runs of a backend count as one when presolve doubles them).
+    on_rows: called with a puzzle's rows as soon as every run has answered it
+    (`RowFiles.add` writes them out, so a killed run leaves them on disk).
     """
     for name in backends:
         registry.get(name)  # an unknown or missing backend fails before any work
@@ -139,8 +142,10 @@ def run_compare(puzzles: Sequence[Puzzle], backends: Sequence[str], *,
                     progress()
             # A puzzle counts once every run has answered it, so the tables stay comparable.
             rows.extend(done)
+            if on_rows is not None:
+                on_rows(done)
             timeouts.extend((index, row.backend) for row, result in zip(done, results.values())
-                            if result.status is Status.TIMEOUT or result.stats.get("timed_out"))
+                            if result.status.ran_out_of_time)
             disagreements.extend(Disagreement(index, source, kind, message)
                                  for kind, message in judge(puzzle, results))
     except KeyboardInterrupt:
@@ -166,11 +171,13 @@ def _row(index: int, source: str, run: str, presolved: bool, result: Result) -> 
 
 
 # What each status allows the truth to be: answers disagree when no truth fits them all.
-# `solved` (one solution, uniqueness not asked or not proven in time) fits unique or multiple.
+# `solved` (one solution, uniqueness not asked) and `unproven` (not proven in time) fit
+# unique or multiple.
 _POSSIBLE = {
     Status.UNIQUE: {"unique"},
     Status.MULTIPLE: {"multiple"},
     Status.SOLVED: {"unique", "multiple"},
+    Status.UNPROVEN: {"unique", "multiple"},
     Status.UNSOLVABLE: {"unsolvable"},
     Status.TIMEOUT: {"unique", "multiple", "unsolvable"},
 }
@@ -230,9 +237,11 @@ def summarise(run: str, rows: list[Row]) -> Summary:
     return Summary(
         backend=run,
         puzzles=len(rows),
-        solved=sum(s.solved for s in statuses),
+        # solved, no sol and t/o split the puzzles: `unproven` (a solution, then time
+        # ran out before uniqueness was proven) counts as t/o, like the timeouts listed.
+        solved=sum(s.solved and not s.ran_out_of_time for s in statuses),
         unsolvable=sum(s is Status.UNSOLVABLE for s in statuses),
-        timeouts=sum(s is Status.TIMEOUT for s in statuses),
+        timeouts=sum(s.ran_out_of_time for s in statuses),
         mean_ms=statistics.fmean(times) if times else 0.0,
         median_ms=statistics.median(times) if times else 0.0,
         p95_ms=_percentile(times, 95),
@@ -267,8 +276,10 @@ def summary_table(report: Report):
              for s in report.summaries]
     headers = ["backend", "solved", "no sol", "t/o", "mean", "median", "p95", "max", "nodes"]
     table = Table(title=title, box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False,
-                  caption="ms per puzzle; no sol = proven unsolvable; t/o = timeouts; "
-                          "nodes = mean per puzzle")
+                  caption="ms per puzzle; solved = answered in full; no sol = proven "
+                          "unsolvable; t/o = time ran out first (status timeout, or "
+                          "unproven: a solution found, uniqueness not proven); nodes = "
+                          "mean per puzzle")
     for i, header in enumerate(headers):
         width = _widest([header] + [row[i] for row in cells])
         # A long run name ("python-constraint+presolve") folds before a number does.
@@ -328,25 +339,85 @@ def print_report(report: Report, console, *, rows: bool | None = None) -> None:
     if report.timeouts:
         shown = ", ".join(f"{run} on puzzle {i}" for i, run in report.timeouts[:10])
         more = f" and {len(report.timeouts) - 10} more" if len(report.timeouts) > 10 else ""
-        console.print(f"timeouts (not disagreements): {shown}{more}", highlight=False)
+        console.print(f"time ran out (not disagreements; counted under t/o): {shown}{more}",
+                      highlight=False)
+
+
+CSV_FIELDS = ["index", "source", "backend", "presolve", "status", "time_s", "nodes", "solution"]
+
+
+class RowFiles:
+    """The per-puzzle rows in CSV and/or JSON, written and flushed as each puzzle
+    finishes, so that a run stopped by any signal, even SIGKILL, leaves every row it
+    finished on disk. The JSON file holds "settings", then "rows" (one row a line);
+    `close` adds "summary", "disagreements", "timeouts" and "interrupted" and ends
+    the object. A killed run's JSON lacks that end: its rows are still one per line."""
+
+    def __init__(self, report_settings: dict, csv_path=None, json_path=None):
+        self._csv_file = self._json_file = None
+        self._rows = 0
+        try:
+            if csv_path is not None:
+                self._csv_file = open(csv_path, "w", newline="", encoding="utf-8")
+                self._csv = csv.DictWriter(self._csv_file, fieldnames=CSV_FIELDS,
+                                           extrasaction="ignore")
+                self._csv.writeheader()
+                self._csv_file.flush()
+            if json_path is not None:
+                self._json_file = open(json_path, "w", encoding="utf-8")
+                self._json_file.write('{\n  "settings": ' + json.dumps(report_settings)
+                                      + ',\n  "rows": [')
+                self._json_file.flush()
+        except OSError as exc:
+            self.close(None)
+            raise CpsudokuError(f"cannot write {exc.filename}: {exc.strerror}") from None
+
+    def add(self, rows: list[Row]) -> None:
+        if self._csv_file is not None:
+            for row in rows:
+                self._csv.writerow(row.as_dict())
+            self._csv_file.flush()
+        if self._json_file is not None:
+            for row in rows:
+                self._json_file.write(("\n    " if self._rows == 0 else ",\n    ")
+                                      + json.dumps(row.as_dict()))
+                self._rows += 1
+            self._json_file.flush()
+
+    def close(self, report: Report | None) -> None:
+        """End the files; with the finished `report`, the JSON gets its summary."""
+        if self._csv_file is not None:
+            self._csv_file.close()
+            self._csv_file = None
+        if self._json_file is not None:
+            tail = "\n  ]" if self._rows else "]"
+            if report is not None:
+                rest = as_dict(report)
+                for key in ("summary", "disagreements", "timeouts", "interrupted"):
+                    tail += f',\n  "{key}": ' + json.dumps(rest[key])
+            self._json_file.write(tail + "\n}\n")
+            self._json_file.close()
+            self._json_file = None
+
+
+def settings_of(report: Report) -> dict:
+    return {"backends": report.runs, "time_limit": report.time_limit,
+            "max_solutions": report.max_solutions, "presolve": report.presolve}
 
 
 def write_csv(report: Report, path) -> None:
-    names = ["index", "source", "backend", "presolve", "status", "time_s", "nodes", "solution"]
-    with open(path, "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=names, extrasaction="ignore")
-        writer.writeheader()
-        for row in report.rows:
-            writer.writerow(row.as_dict())
+    files = RowFiles(settings_of(report), csv_path=path)
+    files.add(report.rows)
+    files.close(report)
 
 
 def as_dict(report: Report) -> dict:
     return {
-        "settings": {"backends": report.runs, "time_limit": report.time_limit,
-                     "max_solutions": report.max_solutions, "presolve": report.presolve},
+        "settings": settings_of(report),
         "summary": [asdict(s) for s in report.summaries],
         "disagreements": [asdict(d) for d in report.disagreements],
         "timeouts": [{"index": i, "backend": run} for i, run in report.timeouts],
+        "interrupted": report.interrupted,
         "rows": [r.as_dict() for r in report.rows],
     }
 
@@ -355,22 +426,50 @@ def write_json(report: Report, path) -> None:
     Path(path).write_text(json.dumps(as_dict(report), indent=2) + "\n")
 
 
-def plot(report: Report, path) -> None:
-    """Box plot of the solve times per backend (log scale), saved to `path`."""
+def plot(report: Report, path, *, input_name: str = ""):
+    """Solve times per run (log scale), saved to `path` at 150 dpi: a box per run, every
+    puzzle as a point on small sets, and runs that ran out of time shown as censored
+    (their true time is at least the one drawn) beside a line at the time limit."""
     try:
         from matplotlib.figure import Figure
     except ImportError:
         raise CpsudokuError("plotting needs matplotlib: pip install matplotlib "
                             "(or pip install cpsudoku[plot])") from None
-    times = [[r.time_s * 1000 for r in report.rows if r.backend == run] for run in report.runs]
-    fig = Figure(figsize=(max(4.0, 1.6 * len(report.runs)), 4.5), layout="constrained")
+    import random
+
+    runs = report.runs
+    by_run = [[r for r in report.rows if r.backend == run] for run in runs]
+    fig = Figure(figsize=(max(5.0, 1.6 * len(runs)), 4.8), layout="constrained")
     ax = fig.add_subplot()
-    ax.boxplot(times, showfliers=True)
-    ax.set_xticks(range(1, len(report.runs) + 1), report.runs, rotation=20, ha="right")
+    times = [[r.time_s * 1000 for r in rows] or [float("nan")] for rows in by_run]
+    ax.boxplot(times, showfliers=len(report.rows) > 50 * len(runs))
+    jitter = random.Random(0)  # the same picture for the same rows
+    censored_label = "time ran out (censored: at least this long)"
+    for i, rows in enumerate(by_run, 1):
+        finished = [r.time_s * 1000 for r in rows if not Status(r.status).ran_out_of_time]
+        censored = [r.time_s * 1000 for r in rows if Status(r.status).ran_out_of_time]
+        if len(rows) <= 50:  # few enough to show every puzzle
+            ax.scatter([i + jitter.uniform(-0.15, 0.15) for _ in finished], finished, s=12,
+                       alpha=0.6, color="tab:blue", zorder=3)
+        if censored:
+            ax.scatter([i + jitter.uniform(-0.15, 0.15) for _ in censored], censored, s=40,
+                       marker="^", color="tab:red", zorder=4, label=censored_label)
+            censored_label = "_nolegend_"
+    if report.time_limit:
+        ax.axhline(report.time_limit * 1000, color="tab:red", linestyle="--", linewidth=1,
+                   label=f"time limit {report.time_limit:g} s")
+    ax.set_xticks(range(1, len(runs) + 1), runs, rotation=20, ha="right")
     ax.set_yscale("log")
     ax.set_ylabel("time per puzzle (ms, log scale)")
-    ax.set_title(f"{report.puzzles} puzzle(s)")
+    ax.grid(True, which="major", axis="y", alpha=0.4)
+    ax.grid(True, which="minor", axis="y", alpha=0.15)
+    limit = f"time limit {report.time_limit:g} s" if report.time_limit else "no time limit"
+    title = f"{report.puzzles} puzzle(s), {limit}, max {report.max_solutions} solution(s)"
+    ax.set_title(f"{input_name}\n{title}" if input_name else title, fontsize=10)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(loc="best", fontsize=8)
     try:
-        fig.savefig(path)
+        fig.savefig(path, dpi=150)
     except (OSError, ValueError) as exc:
         raise CpsudokuError(f"cannot write the plot to {path}: {exc}") from None
+    return fig

@@ -30,6 +30,11 @@ class UsageError(CpsudokuError):
     exit_code = ExitCode.USAGE
 
 
+class ArgumentError(UsageError, TypeError, ValueError):
+    """A Python API argument of the wrong type or value; the message names the argument.
+    Also a TypeError and a ValueError, so callers catching those still catch it."""
+
+
 class ParseError(CpsudokuError):
     """Input text that is not a grid. Names the source, line and column."""
 

@@ -8,10 +8,12 @@ fit the same structure.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, cached_property
 
-from .errors import ModelError
+from . import validate
+from .errors import ArgumentError, ModelError
 from .symbols import MAX_SIZE
 
 Cells = tuple[int, ...]
@@ -20,6 +22,7 @@ Cells = tuple[int, ...]
 def infer_box(size: int) -> tuple[int, int]:
     """The usual box shape for a size: square when N is a square, else the
     most nearly square R x C with R <= C (6 -> 2x3, 8 -> 2x4, 12 -> 3x4)."""
+    size = validate.whole(size, "size", 1, MAX_SIZE)
     best = None
     for rows in range(1, math.isqrt(size) + 1):
         if size % rows == 0:
@@ -31,8 +34,9 @@ def infer_box(size: int) -> tuple[int, int]:
 
 def parse_box(text: str) -> tuple[int, int]:
     """'3x3' or '2x3' -> (rows, cols)."""
+    text = validate.text(text, "box shape")
     parts = text.lower().replace("*", "x").split("x")
-    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+    if len(parts) != 2 or not all(p.strip().isdigit() and len(p.strip()) <= 3 for p in parts):
         raise ModelError(f"box shape {text!r} is not of the form RxC (e.g. 2x3)")
     rows, cols = int(parts[0]), int(parts[1])
     if rows < 1 or cols < 1:
@@ -48,8 +52,14 @@ class Geometry:
 
     def __post_init__(self):
         n = self.size
+        if type(n) is not int:
+            validate.whole(n, "size")
         if not 1 <= n <= MAX_SIZE:
             raise ModelError(f"size {n} is outside 1..{MAX_SIZE}")
+        if not isinstance(self.regions, tuple) or not all(
+                isinstance(r, tuple) and all(type(c) is int for c in r) for r in self.regions):
+            raise ArgumentError("regions must be a tuple of tuples of cell indices "
+                                "(cpsudoku.irregular converts lists)")
         seen: dict[int, int] = {}
         for r, region in enumerate(self.regions):
             if len(region) != n:
@@ -101,14 +111,19 @@ class Geometry:
 
 def cell_name(cell: int, size: int) -> str:
     """r1c1-style name of a cell (1-based), the notation of the variant community."""
+    if not (type(cell) is int and type(size) is int and cell >= 0 and size >= 1):
+        cell, size = validate.whole(cell, "cell", 0), validate.whole(size, "size", 1)
     return f"r{cell // size + 1}c{cell % size + 1}"
 
 
+def boxed(size: int, box: tuple[int, int] | str | None = None) -> Geometry:
+    """The standard geometry of a size with rectangular boxes (inferred if not given;
+    "RxC" or a (rows, columns) pair)."""
+    return _boxed(validate.whole(size, "size", 1, MAX_SIZE), validate.box(box))
+
+
 @cache
-def boxed(size: int, box: tuple[int, int] | None = None) -> Geometry:
-    """The standard geometry of a size with rectangular boxes (inferred if not given)."""
-    if size < 1 or size > MAX_SIZE:
-        raise ModelError(f"size {size} is outside 1..{MAX_SIZE}")
+def _boxed(size: int, box: tuple[int, int] | None) -> Geometry:
     br, bc = box if box is not None else infer_box(size)
     if br * bc != size:
         raise ModelError(f"box {br}x{bc} does not tile a {size}x{size} grid ({br}*{bc} != {size})")
@@ -121,14 +136,26 @@ def boxed(size: int, box: tuple[int, int] | None = None) -> Geometry:
 
 def irregular(size: int, regions) -> Geometry:
     """A jigsaw geometry from explicit regions (validated: partition of the grid)."""
-    return Geometry(size, tuple(tuple(r) for r in regions), None)
+    size = validate.whole(size, "size", 1, MAX_SIZE)
+    if isinstance(regions, (str, bytes)) or not isinstance(regions, Iterable):
+        raise ArgumentError(f"regions must be a list of regions (lists of cell indices), not "
+                            f"{type(regions).__name__}")
+    return Geometry(size, tuple(validate.cells(r, f"regions[{i}]", most=size * size - 1)
+                                for i, r in enumerate(regions)), None)
 
 
 def regions_from_labels(labels, size: int) -> Geometry:
     """Regions from a per-cell label sequence (e.g. a jigsaw layout string)."""
+    size = validate.whole(size, "size", 1, MAX_SIZE)
+    if not isinstance(labels, (str, list, tuple)):
+        raise ArgumentError(f"labels must be a string or a list, one label a cell, not "
+                            f"{type(labels).__name__}")
     if len(labels) != size * size:
         raise ModelError(f"region layout has {len(labels)} cells, expected {size * size}")
     groups: dict[object, list[int]] = {}
     for cell, label in enumerate(labels):
+        if not isinstance(label, (str, int)) or isinstance(label, bool):
+            raise ArgumentError(f"labels[{cell}] must be a str or an int, not "
+                                f"{type(label).__name__}")
         groups.setdefault(label, []).append(cell)
     return irregular(size, groups.values())

@@ -50,8 +50,13 @@ def single(value: int) -> frozenset[int]:
 def build_model(puzzle: Puzzle) -> Model:
     full = full_domain(puzzle.size)
     domains = [single(v) if v else full for v in puzzle.givens]
+    everything = puzzle.constraints()
+    if not any(isinstance(con, InSet) for con in everything):
+        # the puzzle's own tuple: shared by every puzzle of a geometry, so the
+        # backends' per-structure caches find it by identity
+        return Model(puzzle, tuple(domains), everything)
     constraints = []
-    for con in puzzle.constraints():
+    for con in everything:
         if isinstance(con, InSet):
             for cell in con.cells:
                 domains[cell] = domains[cell] & con.values

@@ -21,14 +21,20 @@ Errors name the source, the 1-based line and column, and what was expected.
 
 from __future__ import annotations
 
+import csv
 import json
 import math
 import re
 from collections import Counter
+from dataclasses import replace
+from typing import Any
 
+from . import validate
 from .errors import ModelError, ParseError
-from .geometry import Geometry, boxed, cell_name, infer_box, parse_box
+from .geometry import Geometry, boxed, cell_name, infer_box
+from .notation import read_notation
 from .puzzle import Puzzle
+from .safeload import check_bounds
 from .symbols import ALPHABET, BLANKS, MAX_SIZE, symbol
 
 # --- symbol tables --------------------------------------------------------------
@@ -38,11 +44,11 @@ for _i, _ch in enumerate(ALPHABET, 1):
     _VALUE[_ch] = _VALUE[_ch.lower()] = _i
 
 # Fast path: ASCII bytes -> values in one `bytes.translate`; 255 marks anything else.
-_BYTE_VALUES = bytearray([255] * 256)
+_byte_values = bytearray([255] * 256)
 for _ch, _v in _VALUE.items():
     if _ch.isascii():
-        _BYTE_VALUES[ord(_ch)] = _v
-_BYTE_VALUES = bytes(_BYTE_VALUES)
+        _byte_values[ord(_ch)] = _v
+_BYTE_VALUES = bytes(_byte_values)
 
 # Grid decoration: ASCII borders and every box-drawing character (U+2500-U+257F).
 DECORATION = frozenset("|+") | frozenset(chr(c) for c in range(0x2500, 0x2580))
@@ -65,6 +71,9 @@ def _has_box(n: int) -> bool:
 _FULL_COUNTS = {n * n: n for n in range(1, MAX_SIZE + 1) if _has_box(n)}
 
 _LINK_PAYLOAD = re.compile(r"[A-Za-z0-9+/=]{40,}")
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+_WORD = re.compile(r"[^\W\d_]{3,}")
+_SYMBOL_LETTERS = frozenset(ALPHABET[9:] + ALPHABET[9:].lower())
 _TITLE = re.compile(r"^(grid|puzzle)(?![a-z])", re.IGNORECASE)
 _TOML_LINE = re.compile(r"^(\[\[?\s*[A-Za-z_][\w.\- \"]*\]\]?|[A-Za-z_][\w\-]*\s*=)")
 # .sdk metadata codes (SudoCue's documentation of the format).
@@ -77,6 +86,10 @@ _SDK_KEYS = {"A": "author", "B": "date", "C": "comment", "D": "description",
 def parse(text: str, *, size=None, box=None, source: str = "<string>") -> list[Puzzle]:
     """Every puzzle in `text`. `size` (N) and `box` ((r, c) or "RxC") override what the
     text implies; with `box` alone the size is r*c."""
+    text = validate.text(text)
+    source = validate.text(source, "source")
+    if "\x1b" in text:  # terminal colours (givens in bold) saved along with a grid
+        text = _ANSI.sub("", text)
     size, box = _shape(size, box)
     body = text.strip("\ufeff \t\r\n")
     if len(body) > MAX_SIZE and "\n" not in body and body[0] not in "[{#":
@@ -84,38 +97,43 @@ def parse(text: str, *, size=None, box=None, source: str = "<string>") -> list[P
         fast = reader.fast(body)
         if fast is not None:
             reader.emit(*fast, 1 + text[:text.find(body)].count("\n"), _blank_of(body),
-                        checked=True)
+                        checked=True, chars=body)
             return reader.puzzles
     if not body:
         raise ParseError("empty input: no puzzle found", source)
     kind = _kind(body)
-    if kind == "variant":
+    if kind == "csv":
+        puzzles = _CsvReader(size, box, source).read(text)
+    elif kind == "variant":
         puzzles = _load_variant(text, source)
     elif kind == "json":
-        puzzles = _JsonReader(size, box, source).read(text)
-        if puzzles is None:  # a list of puzzle objects
-            puzzles = _load_variant(text, source)
+        grids = _JsonReader(size, box, source).read(text)
+        # None: a list of puzzle objects
+        puzzles = grids if grids is not None else _load_variant(text, source)
     else:
         puzzles = _GridReader(size, box, source).read(text)
     if not puzzles:
-        raise ParseError("no puzzle found (only comments and blank lines)", source)
+        raise ParseError("no puzzle found (only comments, labels and blank lines)", source)
     return puzzles
 
 
-def parse_one(text: str, **kw) -> Puzzle:
+def parse_one(text: str, **kw: Any) -> Puzzle:
     """The single puzzle in `text` (the first one if there are several)."""
     return parse(text, **kw)[0]
 
 
+def parse_output_line(text: str, *, size=None, box=None, source: str = "<string>") -> Puzzle:
+    """One grid line as cpsudoku writes it (a result's `solutions` and `puzzle`), where
+    `0` is only ever a blank."""
+    size, box = _shape(size, box)
+    puzzles = _GridReader(size, box, source, own_notation=True).read(text)
+    if len(puzzles) != 1:
+        raise ParseError(f"expected one grid line, found {len(puzzles)} puzzles", source)
+    return puzzles[0]
+
+
 def _shape(size, box) -> tuple[int | None, tuple[int, int] | None]:
-    if isinstance(box, str):
-        box = parse_box(box)
-    elif box is not None:
-        box = (int(box[0]), int(box[1]))
-    if size is not None:
-        size = int(size)
-        if not 1 <= size <= MAX_SIZE:
-            raise ModelError(f"size {size} is outside 1..{MAX_SIZE}")
+    size, box = validate.size(size), validate.box(box)
     if box is not None:
         if size is None:
             size = box[0] * box[1]
@@ -133,6 +151,8 @@ def _kind(body: str) -> str:
                   if s.strip() and not s.lstrip().startswith("#")), "")
     if first.startswith("{") or _TOML_LINE.match(first):
         return "variant"
+    if _csv_header(first) is not None:
+        return "csv"
     return "json" if first.startswith("[") else "grid"
 
 
@@ -170,8 +190,9 @@ def _blank_of(chars) -> str:
 class _Builder:
     """Turns cell values into Puzzles: geometry, metadata, source positions."""
 
-    def __init__(self, size, box, source):
+    def __init__(self, size, box, source, own_notation: bool = False):
         self.size, self.box, self.source = size, box, source
+        self.own_notation = own_notation  # cpsudoku's own output: `0` is only ever a blank
         self.puzzles: list[Puzzle] = []
         self.meta: dict = {}
         self.name: str | None = None
@@ -193,9 +214,12 @@ class _Builder:
             raise ParseError(str(exc), self.source, line) from None
 
     def emit(self, values, n: int, line: int | None, blank: str, where=None, drawn=None,
-             checked: bool = False):
+             checked: bool = False, chars: str | None = None):
         """Add one puzzle. `where(cell)` -> (line, column) of a cell, for messages;
-        `drawn` is the box shape the grid's borders show."""
+        `drawn` is the box shape the grid's borders show; `chars` the cells' symbols
+        when written one character a cell (where `0` may be the value N)."""
+        if chars is not None and not self.own_notation:
+            values = read_notation(chars, values, n, self.source, line) or values
         if not checked and max(values, default=0) > n:
             cell = next(i for i, v in enumerate(values) if v > n)
             at = where(cell) if where else (line, None)
@@ -282,7 +306,8 @@ def _numeric(rows: list[_Row]) -> bool:
             if len(tok) == 1:
                 if tok not in BLANKS and not tok.isdigit():
                     return False
-            elif tok.isascii() and tok.isdigit() and tok[0] != "0" and int(tok) <= MAX_SIZE:
+            elif (len(tok) <= 2 and tok.isascii() and tok.isdigit() and tok[0] != "0"
+                  and int(tok) <= MAX_SIZE):
                 several = True
             else:
                 return False
@@ -313,7 +338,17 @@ def _drawn_box(rows: list[_Row], n: int, numeric: bool) -> tuple[int, int] | Non
     return (height, cols) if height * cols == n else None
 
 
+def _is_label(s: str) -> bool:
+    """A line of words (a status, a name, `solution 1:`), as output puts above a grid:
+    a word of three letters or more, one of them not a cell symbol, and words make at
+    least a quarter of the line (so a grid row with a typo stays an error)."""
+    words = _WORD.findall(s)
+    return (any(not _SYMBOL_LETTERS.issuperset(word) for word in words)
+            and 4 * sum(map(len, words)) >= len(s) - s.count(" "))
+
+
 class _GridReader(_Builder):
+    after_label = False  # the last line read was a label: a drawing may follow
 
     def read(self, text: str) -> list[Puzzle]:
         block: list[_Row] = []
@@ -334,12 +369,17 @@ class _GridReader(_Builder):
                 if fast is not None:
                     self._block(block, decorated)
                     block, decorated = [], False
-                    self.emit(*fast, line, _blank_of(s), checked=True)
+                    self.emit(*fast, line, _blank_of(s), checked=True, chars=s)
                     continue
             if s[0] in "GgPp" and _TITLE.match(s):
                 self._block(block, decorated)
                 block, decorated = [], False
                 self.name = s
+                continue
+            if _is_label(s):
+                self._block(block, decorated)
+                block, decorated = [], False
+                self.after_label = True
                 continue
             if _is_rule(s):
                 decorated = True
@@ -384,10 +424,13 @@ class _GridReader(_Builder):
         rows = self._settle_dashes(rows)
         if not rows:
             return
+        after_label, self.after_label = self.after_label, False
         numeric = _numeric(rows)
         if numeric and not self._plausible(rows, True):
             numeric = False
         counts = [row.count(numeric) for row in rows]
+        if after_label and decorated and (len(set(counts)) > 1 or not min(counts)):
+            return  # a drawing under a label (killer cages with their sums), not a grid
         width = Counter(counts).most_common(1)[0][0]
         n = self.full(width)
         one_per_row = n is not None
@@ -400,7 +443,8 @@ class _GridReader(_Builder):
                 if n is None:
                     raise ParseError(_count_problem(count, self.size), self.source, row.line)
                 self.emit(row.values(numeric), n, row.line, _blank_of(row.blanks(numeric)),
-                          where=lambda i, r=row: (r.line, r.col(i, numeric)))
+                          where=lambda i, r=row: (r.line, r.col(i, numeric)),
+                          chars=None if numeric else row.chars)
             return
         self._grids(rows, width, numeric)
 
@@ -454,7 +498,97 @@ class _GridReader(_Builder):
                 blanks.append(row.blanks(numeric))
             self.emit(values, n, grid[0].line, _blank_of("".join(blanks)),
                       where=lambda i, g=grid: (g[i // n].line, g[i // n].col(i % n, numeric)),
-                      drawn=_drawn_box(grid, n, numeric))
+                      drawn=_drawn_box(grid, n, numeric),
+                      chars=None if numeric else "".join(row.chars for row in grid))
+
+
+# --- CSV with a header -------------------------------------------------------------
+
+_PUZZLE_COLUMNS = ("puzzle", "puzzles", "quizzes", "quiz")
+_SOLUTION_COLUMNS = ("solution", "solutions")
+_CSV_NAME = re.compile(r'\s*"?\s*[A-Za-z_][\w .-]*"?\s*')
+
+
+def _csv_header(line: str) -> list[str] | None:
+    """The column names of a CSV header line that names a puzzle or solution column
+    (`puzzle,solution,...` as the Kaggle data sets have it), else None."""
+    if "," not in line:
+        return None
+    names = line.split(",")
+    if not all(_CSV_NAME.fullmatch(n) for n in names):
+        return None
+    names = [n.strip().strip('"').strip() for n in names]
+    known = {n.lower() for n in names} & {*_PUZZLE_COLUMNS, *_SOLUTION_COLUMNS}
+    return names if known else None
+
+
+class _CsvReader(_Builder):
+    """One puzzle a row from the puzzle column; the solution column, if any, goes into
+    `meta["solution"]` and the other columns into `meta`. Errors name the line and the
+    column (and the column's name)."""
+
+    def read(self, text: str) -> list[Puzzle]:
+        lines = text.splitlines()
+        start = next(i for i, s in enumerate(lines) if s.strip() and not s.lstrip().startswith("#"))
+        names = _csv_header(lines[start].lstrip("\ufeff"))
+        assert names is not None  # _kind saw this header
+        lower = [n.lower() for n in names]
+        puzzle_col = next((lower.index(c) for c in _PUZZLE_COLUMNS if c in lower), None)
+        if puzzle_col is None:
+            raise ParseError(f"CSV header has no puzzle column (one of "
+                             f"{', '.join(_PUZZLE_COLUMNS)}); columns: {', '.join(names)}",
+                             self.source, start + 1)
+        solution_col = next((lower.index(c) for c in _SOLUTION_COLUMNS if c in lower), None)
+        for lineno, fields in zip(range(start + 2, len(lines) + 1),
+                                  csv.reader(lines[start + 1:])):
+            if not fields or (len(fields) == 1 and not fields[0].strip()):
+                continue
+            if fields[0].lstrip().startswith("#"):
+                continue
+            raw = lines[lineno - 1]
+            if len(fields) != len(names):
+                raise ParseError(f"{len(fields)} fields, expected {len(names)} "
+                                 f"({', '.join(names)})", self.source, lineno)
+            meta = {name: value for i, (name, value) in enumerate(zip(names, fields))
+                    if i not in (puzzle_col, solution_col)}
+            puzzle = self._field(fields, puzzle_col, names, lineno, raw, meta)
+            if solution_col is not None and fields[solution_col].strip():
+                solution = self._field(fields, solution_col, names, lineno, raw)
+                if solution.size != puzzle.size:
+                    raise ParseError(f"column {names[solution_col]!r}: a {solution.size}x"
+                                     f"{solution.size} solution for a {puzzle.size}x"
+                                     f"{puzzle.size} puzzle", self.source, lineno,
+                                     _field_column(raw, fields, solution_col))
+                puzzle.meta["solution"] = solution.givens
+            self.puzzles.append(puzzle)
+        return self.puzzles
+
+    def _field(self, fields, col: int, names, lineno: int, raw: str, meta=None) -> Puzzle:
+        """The one grid in a field (with `meta`), errors placed in the file."""
+        where = _field_column(raw, fields, col)
+        reader, text = _GridReader(self.size, self.box, self.source), fields[col].strip()
+        fast = reader.fast(text) if len(text) > MAX_SIZE else None
+        try:
+            if fast is not None:  # the common case: one plain line
+                reader.meta = meta or {}
+                reader.emit(*fast, lineno, _blank_of(text), checked=True, chars=text)
+                return reader.puzzles[0]
+            found = reader.read(text)
+            if len(found) != 1:
+                raise ParseError(f"{len(found)} grids in one field, expected one", self.source)
+        except ParseError as exc:
+            column = where + (exc.column or 1) - 1 if where and exc.column else where
+            raise ParseError(f"column {names[col]!r}: {exc.message}", self.source, lineno,
+                             column) from None
+        return replace(found[0], source=f"{self.source}:{lineno}", meta=meta or {})
+
+
+def _field_column(raw: str, fields: list[str], col: int) -> int | None:
+    """The 1-based column where field `col` starts (None when quoting hides it)."""
+    if '"' in raw:
+        return None
+    start = sum(len(f) + 1 for f in fields[:col])
+    return start + len(fields[col]) - len(fields[col].lstrip()) + 1
 
 
 # --- JSON ------------------------------------------------------------------------
@@ -466,6 +600,7 @@ class _JsonReader(_Builder):
     def read(self, text: str) -> list[Puzzle] | None:
         # `#` comment lines are allowed around JSON too; blanked to keep line numbers.
         text = "\n".join("" if s.lstrip().startswith("#") else s for s in text.splitlines())
+        check_bounds(text, self.source)
         try:
             docs = [(json.loads(text), 1)]
         except json.JSONDecodeError as exc:
@@ -513,8 +648,8 @@ class _JsonReader(_Builder):
             for c, cell in enumerate(row, 1):
                 v = _json_cell(cell)
                 if v is None:
-                    raise ParseError(f"{where}row {r}, column {c}: {cell!r} is not a cell "
-                                     f"value; expected a number 0-{MAX_SIZE} or a symbol",
+                    raise ParseError(f"{where}row {r}, column {c}: {json.dumps(cell)} is not "
+                                     f"a cell value; expected a number 0-{MAX_SIZE} or a symbol",
                                      self.source, line)
                 zero_blank |= cell == 0 or cell == "0"
                 values.append(v)
@@ -551,9 +686,9 @@ def _is_grid(x) -> bool:
 
 def _json_cell(cell) -> int | None:
     if cell is None:
-        return 0
+        return None  # a blank is 0 or ".": null may be a value lost on the way
     if isinstance(cell, int):
-        return cell if cell >= 0 else None
+        return cell if 0 <= cell <= MAX_SIZE else None
     if len(cell) == 1:
         return _VALUE.get(cell)
     return int(cell) if cell.isdigit() else None

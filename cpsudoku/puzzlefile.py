@@ -75,18 +75,21 @@ converts to a readable one: `print(dumps(load(text)[0]))`).
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
-import tomllib
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 from . import rules as R
-from .errors import CpsudokuError, ModelError, ParseError
+from .errors import ArgumentError, CpsudokuError, ModelError, ParseError
 from .geometry import Geometry, boxed, infer_box, irregular, parse_box, regions_from_labels
 from .lzstring import decompress_from_base64
+from .notation import read_notation
 from .puzzle import Puzzle
 from .rules import cells as cellrefs
+from .safeload import check_bounds, json_value, toml_value
 from .symbols import ALPHABET, line, value_of
 
 ELEMENT_KEYS = ("cages", "little_killers", "thermometers", "arrows", "odd", "even",
@@ -106,9 +109,9 @@ def load(text: str, source: str = "<string>") -> list[Puzzle]:
     link = _LINK.search(s)
     if link or (_BASE64.match(s) and not s.isdigit() and "\n" not in s):
         payload = link.group(1) if link else s
-        return [_from_object(_unpack_link(payload, source), source)]
+        return _objects(_unpack_link(payload, source), source)
     if s.startswith("{") or (s.startswith("[") and not _TOML_TABLE.match(s)):
-        return _load_json(s, source)
+        return _load_json(text, source)
     return _load_toml(text, source)
 
 
@@ -118,7 +121,7 @@ def _unpack_link(payload: str, source: str) -> dict:
         raise ParseError("the link's puzzle data is not LZString base64 (f-puzzles ?load=)",
                          source)
     try:
-        obj = json.loads(data)
+        obj = json_value(data, source)
     except json.JSONDecodeError:
         raise ParseError("the link's puzzle data is not JSON", source) from None
     if not isinstance(obj, dict):
@@ -127,51 +130,102 @@ def _unpack_link(payload: str, source: str) -> dict:
 
 
 def _load_json(text: str, source: str) -> list[Puzzle]:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        if exc.msg != "Extra data":
-            raise ParseError(f"invalid JSON: {exc.msg}", source, exc.lineno, exc.colno) from None
-        return _load_json_lines(text, source)
-    if isinstance(data, dict):
-        return [_from_object(data, source)]
-    if isinstance(data, list) and all(isinstance(d, dict) for d in data):
-        return [_from_object(d, f"{source}:{i}") for i, d in enumerate(data, 1)]
-    raise ParseError("JSON puzzle data must be an object or a list of objects", source)
-
-
-def _load_json_lines(text: str, source: str) -> list[Puzzle]:
+    """One JSON value (an object, a list of objects), or several in a row: JSON lines,
+    or pretty-printed objects one after another."""
+    docs = _json_documents(text, source)
+    if len(docs) == 1 and isinstance(docs[0][0], list):
+        items = docs[0][0]
+        if not items or not all(isinstance(d, dict) for d in items):
+            raise ParseError("a JSON list of puzzles must hold puzzle objects", source)
+        return [p for i, d in enumerate(items, 1) for p in _objects(d, f"{source}[{i}]")]
     out = []
-    for lineno, line in enumerate(text.splitlines(), 1):
-        s = line.strip()
-        if not s or s.startswith("#"):
-            continue
-        try:
-            data = json.loads(s)
-        except json.JSONDecodeError as exc:
-            raise ParseError(f"invalid JSON: {exc.msg}", source, lineno, exc.colno) from None
+    for data, at in docs:
         if not isinstance(data, dict):
-            raise ParseError("each JSON line must be a puzzle object", source, lineno)
-        out.append(_from_object(data, f"{source}:{lineno}"))
+            raise ParseError("expected a puzzle object", source, at)
+        out.extend(_objects(data, source if len(docs) == 1 else f"{source}:{at}"))
     return out
 
 
+_BETWEEN = re.compile(r"(?:\s+|#[^\n]*)*")  # whitespace and `#` comment lines
+
+
+def _json_documents(text: str, source: str) -> list[tuple[Any, int]]:
+    """Every JSON value in `text` with the line it starts on."""
+    check_bounds(text, source)
+    decoder = json.JSONDecoder()
+    docs: list[tuple[Any, int]] = []
+    pos, line, counted = 0, 1, 0
+    while True:
+        pos = _BETWEEN.match(text, pos).end()  # type: ignore[union-attr]
+        if pos >= len(text):
+            return docs
+        line += text.count("\n", counted, pos)
+        counted = pos
+        try:
+            data, pos = decoder.raw_decode(text, pos)
+        except json.JSONDecodeError as exc:
+            raise ParseError(f"invalid JSON: {exc.msg}", source, exc.lineno, exc.colno) from None
+        docs.append((data, line))
+
+
 def _load_toml(text: str, source: str) -> list[Puzzle]:
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        m = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
-        msg = re.sub(r"\s*\(at line.*\)", "", str(exc))
-        raise ParseError(f"invalid TOML: {msg}", source,
-                         int(m.group(1)) if m else None, int(m.group(2)) if m else None) from None
-    many = data.get("puzzles")
-    if isinstance(many, list):
-        return [from_dict(d, f"{source}:{i}") for i, d in enumerate(many, 1)]
+    data = toml_value(text, source)
+    if "puzzles" in data:
+        return _many(data, source, lambda d, where: [from_dict(d, where)])
     return [from_dict(data, source)]
 
 
-def _from_object(data: dict, source: str) -> Puzzle:
-    return from_fpuzzles(data, source) if is_fpuzzles(data) else from_dict(data, source)
+def _many(data: dict, source: str, read) -> list[Puzzle]:
+    """The puzzles of a `puzzles` list; nothing else may sit beside it, so that a key
+    meant for a puzzle is never silently left out."""
+    beside = sorted(set(data) - {"puzzles"})
+    if beside:
+        raise ModelError(f"{source}: key {beside[0]!r} beside 'puzzles': put it inside each "
+                         f"puzzle")
+    many = data["puzzles"]
+    if not isinstance(many, list) or not many or not all(isinstance(d, dict) for d in many):
+        raise ModelError(f"{source}: 'puzzles' must be a non-empty list of puzzle tables")
+    return [p for i, d in enumerate(many, 1) for p in read(d, f"{source}:{i}")]
+
+
+def _objects(data: dict, source: str) -> list[Puzzle]:
+    """The puzzles of one JSON object: a puzzle, an f-puzzles puzzle, a `puzzles` list,
+    or a result as `solve --format json/jsonl` writes it."""
+    if "puzzles" in data:
+        return _many(data, source, _object)
+    return _object(data, source)
+
+
+def _object(data: dict, source: str) -> list[Puzzle]:
+    if is_result(data):
+        return from_result(data, source)
+    return [from_fpuzzles(data, source) if is_fpuzzles(data) else from_dict(data, source)]
+
+
+def is_result(data: dict) -> bool:
+    return "status" in data and ("solutions" in data or "puzzle" in data)
+
+
+def from_result(data: dict, source: str = "<string>") -> list[Puzzle]:
+    """A result object read back as grids: each of its solutions, or its puzzle when it
+    has none. It carries no variant rules (give them again, e.g. `--rules`)."""
+    solutions = data.get("solutions") or []
+    if not isinstance(solutions, list) or not all(isinstance(s, str) for s in solutions):
+        raise ModelError(f"{source}: result 'solutions' must be a list of grid lines")
+    grids = solutions or [data.get("puzzle")]
+    if not all(isinstance(g, str) and g for g in grids):
+        raise ModelError(f"{source}: a result without solutions needs its 'puzzle' line")
+    size, box = data.get("size"), data.get("box")
+    if size is not None:
+        size = _int(size, f"{source}: result 'size'")
+    if box is not None and not isinstance(box, str):
+        raise ModelError(f"{source}: result 'box' must be text such as \"3x3\", not {box!r}")
+    from .parse import parse_output_line
+    meta = {"format": "result", "status": data["status"],
+            "grid": "solution" if solutions else "puzzle"}
+    return [replace(parse_output_line(g, size=size, box=box, source=source), source=source,
+                    meta=dict(meta))
+            for g in grids]
 
 
 def is_fpuzzles(data: dict) -> bool:
@@ -242,19 +296,28 @@ def _reading(read, data: dict, source: str, what: str) -> Puzzle:
     except CpsudokuError as exc:
         if isinstance(exc, ParseError) or str(exc).startswith(source):
             raise
-        raise type(exc)(f"{source}: {exc}") from None
-    except (KeyError, TypeError, AttributeError, IndexError) as exc:
+        # The file's data, not the caller's arguments, was wrong: bad input, not usage.
+        kind = ModelError if isinstance(exc, ArgumentError) else type(exc)
+        raise kind(f"{source}: {exc}") from None
+    except RecursionError:
+        raise ModelError(f"{source}: {what} data nested too deep") from None
+    except (KeyError, TypeError, AttributeError, IndexError, ValueError) as exc:
         detail = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
         raise ModelError(f"{source}: malformed {what} data: {detail}") from None
 
 
 def _from_dict(data: dict, source: str) -> Puzzle:
     meta: dict[str, Any] = {"format": "cpsudoku"}
+    if "puzzles" in data:
+        raise ModelError("'puzzles' inside a puzzle: a file lists puzzles at its top level")
     for key, value in data.items():
-        if key in PUZZLE_KEYS or key in ELEMENT_KEYS or key == "puzzles":
+        if key in PUZZLE_KEYS or key in ELEMENT_KEYS:
             continue
         if isinstance(value, (list, dict)):
             raise ModelError(f"unknown element {key!r}; known: {', '.join(ELEMENT_KEYS)}")
+        near = difflib.get_close_matches(key.lower(), PUZZLE_KEYS + ELEMENT_KEYS, 1, 0.75)
+        if near:  # a misspelt key would otherwise be kept as metadata and its meaning lost
+            raise ModelError(f"unknown key {key!r}; did you mean {near[0]!r}?")
         meta[key] = value
     name = data.get("name", data.get("title", data.get("id")))
     size, box, geometry = _geometry(data)
@@ -270,10 +333,10 @@ def _from_dict(data: dict, source: str) -> Puzzle:
 
 def _rule_names(value) -> list[str]:
     if isinstance(value, str):
-        return [value]
-    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        value = [value]
+    if isinstance(value, list) and all(isinstance(v, str) and v.strip() for v in value):
         return value
-    raise ModelError(f"rules must be a list of rule names, not {value!r}")
+    raise ModelError(f"rules must be a list of rule names (rules = [] for none), not {value!r}")
 
 
 def _geometry(data: dict):
@@ -298,7 +361,7 @@ def _geometry(data: dict):
         size = 9
     box = data.get("box")
     if box is not None:
-        box = parse_box(box) if isinstance(box, str) else tuple(_list(box, "box"))
+        box = parse_box(box) if isinstance(box, str) else _box_pair(box)
     if labels is not None:
         if len(labels) != size * size:
             raise ModelError(f"regions: the layout has {len(labels)} cells, expected "
@@ -306,6 +369,15 @@ def _geometry(data: dict):
         geometry = regions_from_labels([str(x) for x in labels], size)
         return size, None, geometry
     return size, box, boxed(size, box)
+
+
+def _box_pair(box) -> tuple[int, int]:
+    if not (isinstance(box, list) and len(box) == 2):
+        raise ModelError(f"box must be \"RxC\" or [rows, columns], not {box!r}")
+    rows, cols = (_int(x, "box") for x in box)
+    if rows < 1 or cols < 1:
+        raise ModelError(f"box {box!r} must have positive sides")
+    return rows, cols
 
 
 def _any_geometry(size: int) -> Geometry:
@@ -319,17 +391,23 @@ def _givens(grid, geometry, source: str) -> tuple[int, ...]:
     if grid is None or grid == "":
         return (0,) * (n * n)
     if isinstance(grid, list) and grid and all(isinstance(r, list) for r in grid):
-        flat = [v for row in grid for v in row]
-        if len(flat) != n * n or not all(isinstance(v, int) and 0 <= v <= n for v in flat):
+        if len(grid) != n or any(len(row) != n for row in grid):
             raise ModelError(f"grid: expected {n} rows of {n} numbers 0..{n}")
-        return tuple(flat)
+        for r, row in enumerate(grid, 1):
+            for c, v in enumerate(row, 1):
+                if type(v) is not int or not 0 <= v <= n:  # null and true are not numbers
+                    shown = json.dumps(v, default=str)
+                    raise ModelError(f"grid: row {r}, column {c}: {shown} is not a number "
+                                     f"0..{n}")
+        return tuple(v for row in grid for v in row)
     if isinstance(grid, list):
         grid = "\n".join(str(r) for r in grid)
     if not isinstance(grid, str):
         raise ModelError(f"grid must be text or rows of numbers, not {type(grid).__name__}")
     compact = "".join(grid.split())
     if len(compact) == n * n and all(value_of(ch) is not None for ch in compact):
-        values = tuple(value_of(ch) for ch in compact)  # the common case, any geometry
+        values = tuple(value_of(ch) or 0 for ch in compact)  # the common case, any geometry
+        values = read_notation(compact, values, n, source, None) or values
     else:
         from .parse import parse_one  # the full parser reads every other notation
         box = geometry.box or _box_or_none(n)
@@ -350,7 +428,7 @@ def _box_or_none(n: int):
 
 def _elements(data: dict, size: int) -> list:
     """The per-puzzle element rules present in `data`."""
-    out = []
+    out: list = []
     if "cages" in data:
         cages = []
         for i, c in enumerate(_list(data["cages"], "cages"), 1):
@@ -482,7 +560,7 @@ def _from_fpuzzles(data: dict, source: str) -> Puzzle:
     geometry = regions_from_labels(labels, size) if irregular else boxed(size, box)
 
     rules = [R.get(name) for key, name in _FP_FLAGS.items() if data.get(key)]
-    out_elements = []
+    out_elements: list = []
     if data.get("killercage"):
         out_elements.append(R.Killer(
             R.Cage(_fp_cells(c.get("cells"), f"cage {i}"),

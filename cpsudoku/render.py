@@ -19,7 +19,7 @@ from .symbols import ALPHABET
 from .symbols import line as symbols_line
 
 GRID_FORMATS = ("pretty", "line", "numbers", "json", "jsonl")
-RESULT_FORMATS = ("pretty", "line", "json", "jsonl")
+RESULT_FORMATS = ("pretty", "line", "numbers", "json", "jsonl")
 
 # Box-drawing character for a junction with lines going (up, down, left, right).
 _JUNCTION = {
@@ -35,11 +35,26 @@ def line(values, blank: str = ".") -> str:
     return symbols_line(values, blank)
 
 
-def pretty(values, geometry: Geometry, blank: str = ".") -> str:
+# On a terminal, givens are bold and the digits found are coloured; files stay plain.
+_GIVEN_STYLE = "\x1b[1m"
+_FOUND_STYLE = "\x1b[36m"
+_RESET = "\x1b[0m"
+
+
+def pretty(values, geometry: Geometry, blank: str = ".", *, givens=None,
+           color: bool = False) -> str:
     """The grid drawn with box-drawing lines wherever two neighbouring cells lie in
-    different regions (box borders for boxed grids, jigsaw outlines otherwise)."""
-    return draw(geometry.size, geometry.region_of,
-                lambda cell: " " + _symbol(values[cell], blank))
+    different regions (box borders for boxed grids, jigsaw outlines otherwise).
+    With `color` and the puzzle's `givens`, givens and found digits are told apart
+    by terminal styles (never in files: the parser reads plain grids)."""
+    if not color or givens is None:
+        return draw(geometry.size, geometry.region_of,
+                    lambda cell: " " + _symbol(values[cell], blank))
+
+    def styled(cell):
+        style = _GIVEN_STYLE if givens[cell] else _FOUND_STYLE
+        return " " + style + _symbol(values[cell], blank) + _RESET
+    return draw(geometry.size, geometry.region_of, styled)
 
 
 def draw(n: int, region, text) -> str:
@@ -70,7 +85,8 @@ def draw(n: int, region, text) -> str:
         def junction(b):
             key = (h > 0 and wall(h - 1, b), h < n and wall(h, b),
                    b > 0 and floor(h, b - 1), b < n and floor(h, b))
-            return _JUNCTION[tuple(int(k) for k in key)]
+            up, down, left, right = (int(k) for k in key)
+            return _JUNCTION[(up, down, left, right)]
 
         def dash(c):
             return "─" if floor(h, c) else " "
@@ -120,7 +136,8 @@ def grid_object(values, geometry: Geometry) -> dict:
     """{"size", "box", "grid"}, the puzzle file format's keys; irregular geometries give
     "box": null and "regions", one row of region labels (1-9, A-P) per grid row."""
     n = geometry.size
-    obj = {"size": n, "box": f"{geometry.box[0]}x{geometry.box[1]}" if geometry.box else None}
+    obj: dict[str, object] = {
+        "size": n, "box": f"{geometry.box[0]}x{geometry.box[1]}" if geometry.box else None}
     if geometry.box is None:
         labels = [ALPHABET[r] for r in geometry.region_of]
         obj["regions"] = ["".join(labels[r * n:(r + 1) * n]) for r in range(n)]
@@ -157,56 +174,95 @@ def jsonl(results, *, start: int = 0) -> str:
 def stats_line(result: Result) -> str:
     """`# backend time key=value ...`: a comment, so line output still parses."""
     parts = [result.backend, f"{result.time_s * 1000:.2f} ms"]
-    parts += [f"{k}={v}" for k, v in result.stats.items() if k != "timed_out" or v]
+    for key, value in result.stats.items():
+        if key in ("setup_s", "search_s"):
+            parts.append(f"{key[:-2]} {float(value) * 1000:.2f} ms")
+        elif key != "timed_out" or value:
+            parts.append(f"{key}={value}")
     return "# " + "  ".join(parts)
 
 
-def verdict(result: Result) -> str:
-    """What a result says, in words."""
+def verdict(result: Result, limit: int | None = None) -> str:
+    """What a result says, in words: the one wording of each status, used by every
+    command that reports one."""
     found = len(result.solutions)
-    if result.status is Status.UNIQUE:
+    status = result.status
+    if status is Status.UNIQUE:
         return "unique solution"
-    if result.status is Status.SOLVED:
-        return "solved" + (" (time ran out before uniqueness was proven)"
-                           if result.stats.get("timed_out") else "")
-    if result.status is Status.MULTIPLE:
+    if status is Status.SOLVED:
+        return "solved"
+    if status is Status.UNPROVEN:
+        return "solved, not proven unique: time ran out looking for a second solution"
+    if status is Status.MULTIPLE:
+        if limit is not None and found >= limit:  # the search stopped there
+            return f"not unique: at least {found} solutions"
         return f"not unique: {found} solutions found"
-    if result.status is Status.UNSOLVABLE:
+    if status is Status.UNSOLVABLE:
         return "no solution" + (f": {result.reason}" if result.reason else "")
     return f"timeout: no solution found in {result.time_s:.3g} s"
 
 
+def result_record(result: Result, index: int | None = None, *, trace: bool = False,
+                  extra: dict | None = None) -> dict:
+    """The machine interface object (`Result.as_dict`), with the trace's lines when
+    one was recorded and asked for, and any command-specific keys (`extra`)."""
+    record = result.as_dict(index)
+    if trace and result.trace is not None:
+        size = result.puzzle.size if result.puzzle is not None else _geometry_of(result).size
+        record["trace"] = [event.describe(size).strip() for event in result.trace]
+    record.update(extra or {})
+    return record
+
+
 def render_result(result: Result, fmt: str, index: int | None = None,
-                  stats: bool = False) -> str:
-    """A finished solve in any of RESULT_FORMATS, for every status."""
+                  stats: bool = False, *, trace: bool = False, color: bool = False,
+                  extra: dict | None = None, limit: int | None = None) -> str:
+    """A finished solve in any of RESULT_FORMATS, for every status.
+
+    Verdicts, labels and statistics are always on lines of their own (comments
+    starting with `#` in `line` output), never on a grid row, so that every format
+    reads back as grids. `trace` adds the trace (as lines in text formats, as a
+    "trace" list in json/jsonl); `color` styles pretty grids for a terminal; `extra`
+    adds command-specific keys to json/jsonl (e.g. count's `count` and `verdict`);
+    `limit` is the number of solutions asked for (to say "at least").
+    """
     if fmt == "jsonl":
-        return json.dumps(result.as_dict(index))
+        return json.dumps(result_record(result, index, trace=trace, extra=extra))
     geometry = _geometry_of(result)
     if fmt == "json":
-        obj = result.as_dict(index)
+        obj = result_record(result, index, trace=trace, extra=extra)
         obj["size"] = geometry.size
         obj["box"] = f"{geometry.box[0]}x{geometry.box[1]}" if geometry.box else None
         obj["grids"] = [grid_object(s, geometry)["grid"] for s in result.solutions]
         return _dump(obj)
     if fmt not in RESULT_FORMATS:
         raise ValueError(f"unknown format {fmt!r}; expected one of {', '.join(RESULT_FORMATS)}")
+    out = []
+    if trace and result.trace is not None:
+        from .trace import render_trace
+        out.append(render_trace(result.trace, geometry.size, prefix="# "))  # comments
     if fmt == "line":
-        out = [line(s) for s in result.solutions]
-        if not result.status.solved:
-            out.append(f"# {_label(result, index)}: {verdict(result)}")
+        out += [line(s) for s in result.solutions]
+        if not result.status.solved or result.status is Status.UNPROVEN:
+            out.append(f"# {_label(result, index)}: {verdict(result, limit)}")
+    elif fmt == "numbers":
+        out.append(f"# {_label(result, index)}: {verdict(result, limit)}")
+        out += [numbers(s, geometry) for s in result.solutions]
     else:
-        # Only the verdict above the grid (the puzzle's name if it has one), so that the
-        # digits on screen are the solution's.
-        named = result.puzzle is not None and result.puzzle.name
-        out = [f"{result.puzzle.name}: {verdict(result)}" if named else verdict(result)]
+        # The label and verdict above the grid, so that the digits on screen are the
+        # solution's.
+        labelled = result.puzzle is not None and (result.puzzle.name or result.puzzle.source)
+        out.append(f"{_label(result, index)}: {verdict(result, limit)}" if labelled
+                   else verdict(result, limit))
         several = len(result.solutions) > 1
+        givens = result.puzzle.givens if result.puzzle is not None else None
         for i, solution in enumerate(result.solutions, 1):
             if several:
                 out.append(f"solution {i}:")
-            out.append(pretty(solution, geometry))
+            out.append(pretty(solution, geometry, givens=givens, color=color))
         if result.puzzle is not None and result.puzzle.rules:
-            out.append("rules: " + "; ".join(getattr(r, "describe", lambda: r.name)()
-                                             for r in result.puzzle.rules))
+            from .rules import describe
+            out.append("rules: " + "; ".join(describe(r) for r in result.puzzle.rules))
             drawn = outlines(result.puzzle)
             if drawn:
                 out.append(drawn)
@@ -215,10 +271,44 @@ def render_result(result: Result, fmt: str, index: int | None = None,
     return "\n".join(out)
 
 
+class JsonStream:
+    """`--format json` over a batch, written as results come: one result is one
+    object, several are a JSON array. The first object is held until a second one
+    shows that this is a batch; `close` writes what is held or ends the array."""
+
+    def __init__(self, write):
+        self._write = write  # write(text): appends text as it is, no newline added
+        self._held: str | None = None
+        self._count = 0
+
+    def add(self, text: str) -> None:
+        if self._count == 0:
+            self._held = text
+        else:
+            if self._held is not None:
+                self._write("[\n" + _indent(self._held))
+                self._held = None
+            self._write(",\n" + _indent(text))
+        self._count += 1
+
+    def close(self) -> None:
+        if self._held is not None:
+            self._write(self._held + "\n")
+        elif self._count:
+            self._write("\n]\n")
+        self._held = None
+        self._count = 0
+
+
+def _indent(text: str) -> str:
+    return "  " + text.replace("\n", "\n  ")
+
+
 def _label(result: Result, index: int | None) -> str:
     puzzle = result.puzzle
-    if puzzle is not None and (puzzle.name or puzzle.source):
-        return puzzle.name or puzzle.source
+    label = puzzle.name or puzzle.source if puzzle is not None else None
+    if label:
+        return label
     return f"#{index + 1}" if index is not None else "puzzle"
 
 

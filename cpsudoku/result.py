@@ -9,21 +9,34 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import TYPE_CHECKING, Any
 
 from .errors import ExitCode
 from .symbols import line
+
+if TYPE_CHECKING:
+    from .puzzle import Puzzle
 
 
 class Status(str, Enum):
     UNIQUE = "unique"  # exactly one solution, and the search proved there is no other
     MULTIPLE = "multiple"  # at least two solutions
-    SOLVED = "solved"  # one solution found; uniqueness not asked (or not proven in time)
+    SOLVED = "solved"  # one solution found; uniqueness not asked (max_solutions=1)
+    # One solution found, a second was asked for, and time ran out before the search
+    # proved there is none: "unique" cannot be claimed, and nothing is wrong either.
+    UNPROVEN = "unproven"
     UNSOLVABLE = "unsolvable"  # proven to have no solution
     TIMEOUT = "timeout"  # time ran out before any solution or proof
 
     @property
     def solved(self) -> bool:
-        return self in (Status.UNIQUE, Status.MULTIPLE, Status.SOLVED)
+        """A solution was found (whatever is known about others)."""
+        return self in (Status.UNIQUE, Status.MULTIPLE, Status.SOLVED, Status.UNPROVEN)
+
+    @property
+    def ran_out_of_time(self) -> bool:
+        """The time limit ended the search before it could answer in full."""
+        return self in (Status.TIMEOUT, Status.UNPROVEN)
 
 
 @dataclass
@@ -33,8 +46,12 @@ class Outcome:
     solutions: list[tuple[int, ...]]
     exhausted: bool  # the whole search space was explored
     timed_out: bool = False
-    stats: dict[str, int] = field(default_factory=dict)
+    stats: dict[str, int | float | bool] = field(default_factory=dict)
     trace: list | None = None
+    # One-off costs inside the backend's search call that are not search (importing
+    # its solver library, compiling propagation code for a new geometry, building
+    # the solver's own model): reported as set-up, not as solving.
+    setup_s: float = 0.0
 
 
 @dataclass
@@ -44,7 +61,7 @@ class Result:
     backend: str
     time_s: float
     stats: dict[str, int | float | bool]
-    puzzle: object = None  # the Puzzle solved
+    puzzle: Puzzle | None = None  # the Puzzle solved
     reason: str | None = None  # why unsolvable (conflicting givens), when known before search
     trace: list | None = None
 
@@ -57,7 +74,7 @@ class Result:
 
     def as_dict(self, index: int | None = None) -> dict:
         """The machine interface (`--format jsonl`): keep these keys stable."""
-        d = {}
+        d: dict[str, Any] = {}
         if index is not None:
             d["index"] = index
         d.update(
@@ -81,32 +98,49 @@ def status_of(found: int, max_solutions: int, exhausted: bool, timed_out: bool) 
         return Status.MULTIPLE
     if found == 1:
         # Unique only when the search was asked for a second solution and proved none exists.
-        return Status.UNIQUE if exhausted and max_solutions >= 2 and not timed_out else Status.SOLVED
+        if max_solutions >= 2 and timed_out:
+            return Status.UNPROVEN
+        return Status.UNIQUE if exhausted and max_solutions >= 2 else Status.SOLVED
     if timed_out or not exhausted:
         return Status.TIMEOUT
     return Status.UNSOLVABLE
 
 
+def timings(elapsed: float, setup_s: float) -> dict[str, float]:
+    """`setup_s` (reading the model, lowering it, the backend's one-off costs) and
+    `search_s` (the rest: the search itself), which add up to `time_s`."""
+    setup_s = min(max(setup_s, 0.0), elapsed)
+    return {"setup_s": round(setup_s, 6), "search_s": round(elapsed - setup_s, 6)}
+
+
 def finish(outcome: Outcome, *, backend: str, max_solutions: int, elapsed: float,
-           puzzle=None) -> Result:
+           puzzle=None, setup_s: float = 0.0) -> Result:
+    """The Result of a search; `setup_s` is the caller's set-up time before the
+    backend was called (the backend's own is in `outcome.setup_s`)."""
     sols = outcome.solutions[:max_solutions]
     status = status_of(len(sols), max_solutions, outcome.exhausted, outcome.timed_out)
-    stats = dict(outcome.stats)
+    stats: dict[str, int | float | bool] = dict(outcome.stats)
     stats["timed_out"] = outcome.timed_out
+    stats.update(timings(elapsed, setup_s + outcome.setup_s))
     return Result(status, sols, backend, elapsed, stats, puzzle, trace=outcome.trace)
 
 
 def unsolvable_before_search(problems: list[str], *, backend: str, elapsed: float,
                              puzzle=None) -> Result:
-    return Result(Status.UNSOLVABLE, [], backend, elapsed, {"timed_out": False}, puzzle,
+    stats: dict[str, int | float | bool] = {"timed_out": False, **timings(elapsed, elapsed)}
+    return Result(Status.UNSOLVABLE, [], backend, elapsed, stats, puzzle,
                   reason="; ".join(problems))
 
 
-def exit_code_for(statuses) -> int:
-    """Worst status of a batch decides the exit code of `solve`."""
-    statuses = list(statuses)
-    if any(s is Status.UNSOLVABLE for s in statuses):
+def exit_code_for(statuses, *, counting: bool = False) -> int:
+    """The exit code of a batch: its worst status, in this order: a puzzle with no
+    solution, then time running out (`timeout`, `unproven`), then (when counting) a
+    puzzle with several solutions."""
+    seen = set(statuses)
+    if Status.UNSOLVABLE in seen:
         return ExitCode.UNSOLVABLE
-    if any(s is Status.TIMEOUT for s in statuses):
+    if any(s.ran_out_of_time for s in seen):
         return ExitCode.TIMEOUT
+    if counting and Status.MULTIPLE in seen:
+        return ExitCode.NOT_UNIQUE
     return ExitCode.OK

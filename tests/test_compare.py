@@ -35,12 +35,12 @@ def test_all_backends_agree(report):
     assert len(report.rows) == 4 * len(ALL)
     by_puzzle = {}
     for row in report.rows:
-        # naive may run out of time (timeout, or "solved" before proving uniqueness)
-        if row.status not in ("timeout", "solved"):
+        # naive may run out of time (timeout, or "unproven" before proving uniqueness)
+        if row.status not in ("timeout", "unproven"):
             by_puzzle.setdefault(row.index, set()).add(row.status)
     assert by_puzzle[1] == {"unique"} and by_puzzle[3] == {"multiple"}
     assert by_puzzle[4] == {"unsolvable"}
-    assert {row.solution for row in report.rows if row.index == 1} == {
+    assert {row.solution for row in report.rows if row.index == 1 and row.solution} == {
         "812753649943682175675491283154237896369845721287169534521974368438526917796318452"}
 
 
@@ -157,3 +157,66 @@ def test_timeout_is_not_a_disagreement():
 def open_set_line(name: str) -> str:
     from conftest import read_set
     return read_set(name, 1)[0][0]
+
+
+def test_plot_marks_timeouts_as_censored(tmp_path):
+    """A run that ran out of time is drawn as censored beside the limit's line, the
+    title names the input and the limit, and small sets show every point."""
+    pytest.importorskip("matplotlib")
+    rep = run_compare(parse(f"{INKALA}\n{EASY}"), ["native"], time_limit=5)
+    timed_out = rep.rows[0].__class__(**{**rep.rows[0].__dict__, "backend": "naive",
+                                         "status": "timeout", "time_s": 5.0})
+    rep.rows.append(timed_out)
+    rep.runs.append("naive")
+    fig = plot(rep, tmp_path / "times.png", input_name="set.txt")
+    ax = fig.axes[0]
+    assert "set.txt" in ax.get_title() and "time limit 5 s" in ax.get_title()
+    labels = ax.get_legend_handles_labels()[1]
+    assert "time limit 5 s" in labels and any("censored" in label for label in labels)
+    assert any(line.get_ydata()[0] == 5000 for line in ax.get_lines())  # the limit, in ms
+    assert len(ax.collections) >= 2  # native's points and naive's censored marker
+    assert ax.yaxis.get_gridlines()[0].get_visible()
+    from PIL import Image
+    assert Image.open(tmp_path / "times.png").info["dpi"][0] == pytest.approx(150, abs=1)
+
+
+@pytest.mark.parametrize("signal_name, code", [("SIGTERM", 143), ("SIGKILL", -9)])
+def test_rows_survive_a_signal(tmp_path, signal_name, code):
+    """compare writes each finished puzzle's rows at once: SIGTERM ends the run in
+    order (complete CSV and JSON), SIGKILL leaves every row written so far."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    puzzles = tmp_path / "p.txt"
+    puzzles.write_text(f"{INKALA}\n" * 2000)
+    csv_path, json_path = tmp_path / "rows.csv", tmp_path / "rows.json"
+    proc = subprocess.Popen([sys.executable, "-m", "cpsudoku", "compare", str(puzzles),
+                             "--backends", "native", "--csv", str(csv_path),
+                             "--json", str(json_path)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            env=dict(os.environ, PYTHONPATH=str(root)))
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if csv_path.exists() and len(csv_path.read_text().splitlines()) >= 4:
+            break
+        time.sleep(0.05)
+    proc.send_signal(getattr(signal, signal_name))
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == code, err
+    rows = list(csv.DictReader(csv_path.read_text().splitlines()))
+    assert len(rows) >= 3 and all(r["status"] == "solved" or r["status"] == "unique"
+                                  for r in rows)
+    text = json_path.read_text()
+    if signal_name == "SIGTERM":
+        data = json.loads(text)
+        assert data["interrupted"] is True and len(data["rows"]) == len(rows)
+        assert b"terminated after" in err
+    else:  # no end written: every row is still one whole line
+        lines = [line.strip().rstrip(",") for line in text.splitlines()]
+        kept = [json.loads(line) for line in lines if line.startswith('{"index"')]
+        assert len(kept) >= len(rows) - 1 and kept[0]["solution"] == rows[0]["solution"]

@@ -59,7 +59,7 @@ def test_full_set(name):
                           "candidates and search", strict=False)
 def test_gecode_25x25():
     timed_out = []
-    for i, (puzzle, solution, nsol) in enumerate(read_set("gecode_25x25")):
+    for i, (puzzle, solution, _nsol) in enumerate(read_set("gecode_25x25")):
         result = solve(puzzle_of(puzzle), "native", max_solutions=1, time_limit=60)
         if result.status.value == "timeout":
             timed_out.append(i + 1)

@@ -123,11 +123,16 @@ def results():
     clash = parse_one("11" + "." * 79, source="clash.txt")
     timed_out = finish(Outcome([], exhausted=False, timed_out=True, stats={"nodes": 7}),
                        backend="naive", max_solutions=1, elapsed=1.5, puzzle=inkala)
+    # One solution found, then time ran out before a second could be excluded.
+    first = solve(inkala, "native", max_solutions=1).solutions
+    unproven = finish(Outcome(first, exhausted=False, timed_out=True, stats={"nodes": 9}),
+                      backend="naive", max_solutions=2, elapsed=2.0, puzzle=inkala)
     return {
         Status.UNIQUE: solve(inkala, "native", max_solutions=2),
         Status.SOLVED: solve(inkala, "native", max_solutions=1),
         Status.MULTIPLE: solve(open4, "native", max_solutions=3),
         Status.UNSOLVABLE: solve(clash, "native"),
+        Status.UNPROVEN: unproven,
         Status.TIMEOUT: timed_out,
     }
 
@@ -145,6 +150,7 @@ def test_pretty_result(results, status):
     first = text.splitlines()[0]
     assert text.count("┌") == len(result.solutions)
     expected = {Status.UNIQUE: "unique solution", Status.SOLVED: "solved",
+                Status.UNPROVEN: "solved, not proven unique: time ran out",
                 Status.MULTIPLE: "not unique: 3 solutions found",
                 Status.UNSOLVABLE: "no solution: r1c1 and r1c2 both hold 1",
                 Status.TIMEOUT: "timeout: no solution found in 1.5 s"}[status]
@@ -155,8 +161,8 @@ def test_pretty_result(results, status):
         grid = text.split("\n", 1)[1] if status is not Status.MULTIPLE else \
             text.split("solution 1:\n", 1)[1].split("solution 2:")[0]
         assert parse_one(grid).givens == result.solutions[0]
-    if status in (Status.UNIQUE, Status.SOLVED):
-        digits = "".join(ch for ch in text if ch.isdigit())
+    if status in (Status.UNIQUE, Status.SOLVED, Status.UNPROVEN):
+        digits = "".join(ch for ch in text.split("\n", 1)[1] if ch.isdigit())
         assert digits == "".join(map(str, result.solution))
 
 
@@ -187,7 +193,7 @@ def test_json_results(results, status):
 def test_jsonl_of_many(results):
     text = render.jsonl(results.values(), start=1)
     rows = [json.loads(row) for row in text.splitlines()]
-    assert [row["index"] for row in rows] == [1, 2, 3, 4, 5]
+    assert [row["index"] for row in rows] == [1, 2, 3, 4, 5, 6]
     assert [row["status"] for row in rows] == [s.value for s in results]
 
 

@@ -41,9 +41,7 @@ def load(name: str) -> Backend:
     inst = _INSTANCES.get(name)
     if inst is not None:
         return inst
-    target = _REGISTRY.get(name)
-    if target is None:
-        raise BackendError(f"unknown backend {name!r}; choose one of: {', '.join(_REGISTRY)}")
+    target = _REGISTRY[canonical(name)]
     if isinstance(target, str):
         module, cls = target.split(":")
         target = getattr(import_module(module), cls)
@@ -55,6 +53,7 @@ def get(name: str) -> Backend:
     inst = _INSTANCES.get(name)  # cached only once found available
     if inst is not None:
         return inst
+    name = canonical(name)
     inst = load(name)
     if not inst.is_available():
         raise BackendError(f"backend {name!r} is not available: install "
@@ -63,17 +62,30 @@ def get(name: str) -> Backend:
     return inst
 
 
+def canonical(name: str) -> str:
+    """A backend name as registered, matched in any letter case; an unknown one is
+    refused naming the closest ("did you mean") and every choice."""
+    if name in _REGISTRY:
+        return name
+    by_lower = {k.lower(): k for k in _REGISTRY}
+    key = str(name).strip().lower()
+    if key in by_lower:
+        return by_lower[key]
+    import difflib
+    close = difflib.get_close_matches(key, list(by_lower), n=1, cutoff=0.6)
+    hint = f"; did you mean {by_lower[close[0]]!r}?" if close else ""
+    raise BackendError(f"unknown backend {name!r}{hint} (choose one of: {', '.join(_REGISTRY)})")
+
+
 def parse_list(text: str) -> list[str]:
-    """'native,cpsat' or 'all' -> validated backend names."""
-    if text.strip() == "all":
+    """'native,cpsat' or 'all' -> backend names as registered (see `canonical`)."""
+    if text.strip().lower() == "all":
         return names()
-    chosen = [t.strip() for t in text.split(",") if t.strip()]
+    chosen = [canonical(t.strip()) for t in text.split(",") if t.strip()]
     if not chosen:
         raise BackendError("no backend named; choose from: " + ", ".join(_REGISTRY))
-    for name in chosen:
-        if name not in _REGISTRY:
-            raise BackendError(f"unknown backend {name!r}; choose one of: {', '.join(_REGISTRY)}")
     return chosen
 
 
-__all__ = ["Backend", "Request", "get", "load", "names", "register", "unregister", "parse_list"]
+__all__ = ["Backend", "Request", "canonical", "get", "load", "names", "parse_list", "register",
+           "unregister"]

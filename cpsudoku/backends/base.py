@@ -35,6 +35,9 @@ class Backend:
     distribution: ClassVar[str | None] = None  # the PyPI package it needs, for its version
     native_kinds: ClassVar[frozenset[str]] = frozenset({"alldifferent"})
     supports_trace: ClassVar[bool] = False
+    # True when a search on contradictory givens ends at once with no solution: the
+    # API then names the conflicts only after a search that found none.
+    finds_conflicts_fast: ClassVar[bool] = False
     option_names: ClassVar[frozenset[str]] = frozenset()
 
     def is_available(self) -> bool:

@@ -41,9 +41,11 @@ class CpSatBackend(Backend):
         if deadline is not None and deadline - time.monotonic() <= 0:
             return Outcome([], exhausted=False, timed_out=True, stats={"nodes": 0})
 
+        setup_started = time.monotonic()
         from ortools.sat.python import cp_model
 
         cells = _build(cp_model, model)
+        setup_s = time.monotonic() - setup_started
         solver = cp_model.CpSolver()
         counting = request.max_solutions >= 2
         workers = 1 if counting else workers_of(request)
@@ -74,7 +76,8 @@ class CpSatBackend(Backend):
         return Outcome(solutions, exhausted=exhausted, timed_out=timed_out,
                        stats={"nodes": branches, "branches": branches,
                               "conflicts": solver.num_conflicts,
-                              "solver_wall_s": round(solver.wall_time, 6), "workers": workers})
+                              "solver_wall_s": round(solver.wall_time, 6), "workers": workers},
+                       setup_s=setup_s)
 
 
 def workers_of(request: Request) -> int:

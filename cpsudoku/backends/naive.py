@@ -38,17 +38,17 @@ class NaiveBackend(Backend):
         grid = [next(iter(d)) if len(d) == 1 else 0 for d in model.domains]
         blanks = [c for c in range(ncells) if not grid[c]]
         allowed = [frozenset(d) for d in model.domains]
-        peers = [set() for _ in range(ncells)]
+        peer_sets: list[set[int]] = [set() for _ in range(ncells)]
         others = []
         for con in model.constraints:
             if isinstance(con, AllDifferent):
                 for c in con.cells:
-                    peers[c].update(con.cells)
+                    peer_sets[c].update(con.cells)
             else:
                 others.append(con)
         for c in range(ncells):
-            peers[c].discard(c)
-        peers = [tuple(p) for p in peers]
+            peer_sets[c].discard(c)
+        peers = [tuple(p) for p in peer_sets]
         # A non-all-different constraint is judged when its last blank cell is filled.
         order = {c: i for i, c in enumerate(blanks)}
         judged_at: dict[int, list] = {}

@@ -1,13 +1,16 @@
-"""The native backend: the hand-written pure-Python engine (see `cpsudoku.engine`).
+"""The native backend: the hand-written engine (see `cpsudoku.engine`).
 
 Models made only of all-different groups, searched without a trace, take the
-fast path (`engine.fast`); anything else (sum, less, table constraints, or a
-trace) takes the general path (`engine.general`).
+fast path: the compiled kernel (`engine.kernel`) when it is built, else
+`engine.fast`; anything else (sum, less, table constraints, or a trace) takes
+the general path (`engine.general`). `kernel=python` forces the Python engine,
+`kernel=c` insists on the compiled one.
 """
 
 from __future__ import annotations
 
 import sys
+import time
 from typing import ClassVar
 
 from ..constraints import KINDS
@@ -52,6 +55,15 @@ def _locked_option(request: Request, size: int, has_others: bool) -> bool | int:
                        f"search depth, not {value!r}")
 
 
+def _kernel_option(request: Request) -> str:
+    value = request.options.get("kernel", "auto")
+    if value is None:
+        return "auto"
+    if isinstance(value, str) and value.lower() in ("auto", "c", "python"):
+        return value.lower()
+    raise BackendError(f"native option kernel must be auto, c or python, not {value!r}")
+
+
 def _switch(request: Request, name: str, auto: bool) -> bool:
     """An on/off option; `auto` is its value when not given (or given as auto)."""
     value = request.options.get(name, "auto")
@@ -66,15 +78,32 @@ def _switch(request: Request, name: str, auto: bool) -> bool:
 
 class NativeBackend(Backend):
     name: ClassVar[str] = "native"
-    description: ClassVar[str] = ("pure-Python engine: bitmask candidates, naked/hidden singles, "
+    description: ClassVar[str] = ("hand-written engine: bitmask candidates, naked/hidden singles, "
                                   "locked candidates; on big grids pairs, dual branching "
                                   "and probing")
     native_kinds: ClassVar[frozenset[str]] = frozenset(KINDS)
     supports_trace: ClassVar[bool] = True
-    option_names: ClassVar[frozenset[str]] = frozenset({"locked_candidates", "pairs", "probing"})
+    finds_conflicts_fast: ClassVar[bool] = True  # its first propagation fails on them
+    option_names: ClassVar[frozenset[str]] = frozenset({"locked_candidates", "pairs", "probing",
+                                                           "kernel"})
+
+    def version(self) -> str:
+        """The package version, and whether the C kernel is built (`cpsudoku backends`)."""
+        from ..engine import kernel
+        built = "C kernel" if kernel.available() else "Python only: C kernel not built"
+        return f"{super().version()} ({built})"
+
+    def check_request(self, request: Request) -> None:
+        super().check_request(request)
+        if _kernel_option(request) == "c":
+            from ..engine import kernel
+            if not kernel.available():
+                raise BackendError("native option kernel=c cannot be honoured: "
+                                   "the C kernel is not built")
 
     def search(self, model: Model, request: Request) -> Outcome:
-        from ..engine import fast, general
+        setup_started = time.monotonic()
+        from ..engine import fast, general, kernel
         from ..engine.plan import compile_model
 
         # Each search level is one Python frame; 25x25 grids can nest ~600 deep.
@@ -84,7 +113,26 @@ class NativeBackend(Backend):
         locked = _locked_option(request, model.size, bool(plan.structure.others))
         pairs = _switch(request, "pairs", model.size >= PAIRS_FROM_SIZE)
         probing = _switch(request, "probing", model.size >= PROBING_FROM_SIZE)
-        if plan.structure.others or request.trace:
+        which = _kernel_option(request)
+        if which == "c":
+            why = ("a trace is recorded by the Python engine only" if request.trace
+                   else kernel.applicable(plan))
+            if why is not None:
+                raise BackendError(f"native option kernel=c cannot be honoured: {why}")
+        use_c = which != "python" and not request.trace and kernel.applicable(plan) is None
+        general_path = bool(plan.structure.others or request.trace)
+        # built once per geometry: set-up, not search
+        if use_c:
+            kernel.kernel_of(plan)
+        elif not general_path:
+            fast.make_propagate(plan, bool(locked))
+            fast.make_propagate(plan, False)
+        setup_s = time.monotonic() - setup_started
+        if use_c:
+            solutions, exhausted, timed_out, stats = kernel.solve(
+                plan, request.max_solutions, request.deadline, locked, pairs, probing)
+            trace = None
+        elif general_path:
             engine = general.GeneralSearch(plan, model.puzzle.givens,
                                            max_solutions=request.max_solutions,
                                            deadline=request.deadline, trace=request.trace,
@@ -95,7 +143,8 @@ class NativeBackend(Backend):
             solutions, exhausted, timed_out, stats = fast.solve(
                 plan, request.max_solutions, request.deadline, locked, pairs, probing)
             trace = None
-        return Outcome(solutions, exhausted, timed_out, stats, trace)
+        stats["kernel"] = "c" if use_c else "python"
+        return Outcome(solutions, exhausted, timed_out, stats, trace, setup_s)
 
 
 def reduce_domains(model: Model) -> tuple[frozenset[int], ...] | None:

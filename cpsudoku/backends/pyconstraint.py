@@ -464,7 +464,7 @@ def _supports(masks, rests):
     a set in `rests` to the cells, one each, within their masks; None if none."""
     kept = [0] * len(masks)
     last = len(masks)
-    chosen = []
+    chosen: list[int] = []
 
     def place(i, left):
         if i == last:

@@ -36,6 +36,7 @@ class PuzzleTask:
     size: int | None = None
     box: tuple[int, int] | None = None
     rules: str | None = None  # extra variant rules by name, as --rules gives them
+    color: bool = False  # terminal styles: the output is a terminal (workers cannot tell)
 
     columns: ClassVar[tuple[str, ...]] = ("index", "source", "status", "message")
     # Keys every jsonl record of the command has, given empty in a failure's record.
@@ -146,11 +147,12 @@ class SolveTask(PuzzleTask):
         return Record(index, self._solve_text(index, result), result.status.value)
 
     def exit_code(self, codes: set[int], statuses: set[str]) -> int:
-        """solve: `exit_code_for` over the statuses; count: the highest code."""
-        if self.command == "count" or any(code in codes for code in _FIRST):
+        """A failed item or bad input first; then the statuses' `exit_code_for`."""
+        if any(code in codes for code in _FIRST):
             return super().exit_code(codes, statuses)
         from ..result import exit_code_for
-        return exit_code_for(Status(s) for s in statuses if s in _STATUSES)
+        return exit_code_for((Status(s) for s in statuses if s in _STATUSES),
+                             counting=self.command == "count")
 
     def failure(self, index: int, where: str, status: str, message: str,
                 code: int) -> Record:
@@ -162,47 +164,27 @@ class SolveTask(PuzzleTask):
 
     def _solve_text(self, index: int, result: Result) -> str:
         from ..render import render_result
-        puzzle: Any = result.puzzle
         if self.fmt == "csv":
             return self._csv(result.as_dict(index), solutions=len(result.solutions),
                              solution=result.solution_lines()[0] if result.solutions else "")
-        if self.fmt in ("json", "jsonl") and self.trace and result.trace is not None:
-            record = result.as_dict(index)
-            record["trace"] = [e.describe(puzzle.size).strip() for e in result.trace]
-            return json.dumps(record, indent=2 if self.fmt == "json" else None)
-        text = render_result(result, self.fmt, index=index, stats=self.stats)
-        if self.trace and result.trace is not None and self.fmt in ("pretty", "line"):
-            from ..trace import render_trace
-            text = render_trace(result.trace, puzzle.size).rstrip("\n") + "\n" + text
-        return text
+        return render_result(result, self.fmt, index=index, stats=self.stats,
+                             trace=self.trace, color=self.color, limit=self.max_solutions)
 
     def _count_record(self, index: int, result: Result) -> Record:
+        from ..render import render_result, verdict
+        from ..result import exit_code_for
         limit = self.max_solutions
-        found = len(result.solutions)
-        verdict = {  # .get: a status added later reads as its own name, never a crash
-            Status.UNIQUE: "unique",
-            Status.MULTIPLE: f"multiple (at least {found})" if found >= limit
-            else f"multiple ({found})",
-            Status.SOLVED: "at least 1 (limit 1)" if limit == 1 else "at least 1 (time ran out)",
-            Status.UNSOLVABLE: "none",
-            Status.TIMEOUT: "unknown (time ran out)",
-        }.get(result.status, result.status.value)
-        code = {Status.MULTIPLE: ExitCode.NOT_UNIQUE, Status.UNSOLVABLE: ExitCode.UNSOLVABLE,
-                Status.TIMEOUT: ExitCode.TIMEOUT}.get(result.status, ExitCode.OK)
-        if result.status is Status.SOLVED and limit > 1:
-            code = ExitCode.TIMEOUT
+        said = verdict(result, limit)
+        code = exit_code_for([result.status], counting=True)
         if self.fmt == "csv":
-            text = self._csv(result.as_dict(index), count=found, verdict=verdict)
-        elif self.fmt in ("json", "jsonl"):
-            record = result.as_dict(index)
-            record["count"] = found
-            record["verdict"] = verdict
-            text = json.dumps(record, indent=2 if self.fmt == "json" else None)
-        else:
+            text = self._csv(result.as_dict(index), count=len(result.solutions), verdict=said)
+        elif self.fmt == "line":
             puzzle: Any = result.puzzle
-            label = puzzle.source or f"#{index + 1}"
-            extra = f"  ({result.reason})" if result.reason else ""
-            text = f"{label}: {verdict}{extra}"
+            text = f"{puzzle.source or f'#{index + 1}'}: {said}"
+        else:
+            text = render_result(result, self.fmt, index=index, color=self.color,
+                                 extra={"count": len(result.solutions), "verdict": said},
+                                 limit=limit)
         return Record(index, text, result.status.value, code=code)
 
     def _csv(self, record: dict, **extra) -> str:

@@ -1,6 +1,7 @@
 """Benchmark a backend over the public puzzle sets, each answer verified.
 
-    python -m cpsudoku.bench --backend native --sets norvig_top95,royle_17clue --limit 1000
+    cpsudoku bench --backend native --sets norvig_top95,royle_17clue --limit 1000
+    (or python -m cpsudoku.bench with the same options)
 
 For every set: puzzles, solved, correct (the answer matches the set's solution
 line), mean / median / max milliseconds per puzzle and puzzles per second;
@@ -14,11 +15,10 @@ times only the backend's `search`.
 
 from __future__ import annotations
 
-import argparse
 import csv
 import statistics
-import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -58,7 +58,7 @@ def find_data_dir(explicit: str | Path | None = None) -> Path:
 
 def set_names(data_dir: Path) -> list[str]:
     """Every set with solutions: NAME.txt with NAME.sol, or a Kaggle-style NAME.csv."""
-    names = set()
+    names: set[str] = set()
     for sub in SUBFOLDERS:
         folder = data_dir / sub
         if folder.is_dir():
@@ -112,8 +112,12 @@ def _lines(path: Path) -> list[str]:
 
 
 def puzzle_of(line: str):
+    """A data set's one-line puzzle (its symbols as the sets write them)."""
     from ..puzzle import Puzzle
-    return Puzzle.from_values([value_of(ch) for ch in line])
+    values = [v for v in map(value_of, line) if v is not None]
+    if len(values) != len(line):
+        raise DataError(f"not a one-line puzzle: {line[:40]!r}")
+    return Puzzle.from_values(values)
 
 
 # --- measuring --------------------------------------------------------------------
@@ -181,7 +185,10 @@ def _correct(line: str, expected: str, nsol: int, values, status: str | None) ->
 
 
 def measure_backend(rows, backend: str, *, mode: str = "api", count: bool = False,
-                    time_limit: float | None = None) -> Figures:
+                    time_limit: float | None = None,
+                    progress: Callable[[], object] | None = None, options: dict | None = None,
+                    clock=time.perf_counter) -> Figures:
+    """Time `backend` on every row; `progress()` is called after each puzzle."""
     from ..api import solve
     from ..backends import get
     from ..backends.base import Request
@@ -190,10 +197,11 @@ def measure_backend(rows, backend: str, *, mode: str = "api", count: bool = Fals
 
     fig = Figures(backend, puzzles=len(rows))
     max_solutions = 2 if count else 1
+    options = options or {}  # backend settings, e.g. {"kernel": "python"} for native
     engine = get(backend)
-    clock = time.perf_counter
     if rows:  # warm up: the first solve of a geometry builds and caches its tables
-        solve(puzzle_of(rows[0][0]), backend, max_solutions=max_solutions, time_limit=time_limit)
+        solve(puzzle_of(rows[0][0]), backend, max_solutions=max_solutions, time_limit=time_limit,
+              **options)
     if mode == "direct":
         prepared = [lower_for(build_model(puzzle_of(p)), engine.native_kinds) for p, _, _ in rows]
     try:
@@ -201,7 +209,8 @@ def measure_backend(rows, backend: str, *, mode: str = "api", count: bool = Fals
             if mode == "direct":
                 model = prepared[i]
                 t0 = clock()
-                outcome = engine.search(model, Request(max_solutions, time_limit))
+                outcome = engine.search(model, Request(max_solutions, time_limit,
+                                                       options=options))
                 elapsed = clock() - t0
                 result = finish(outcome, backend=backend, max_solutions=max_solutions,
                                 elapsed=elapsed)
@@ -209,23 +218,25 @@ def measure_backend(rows, backend: str, *, mode: str = "api", count: bool = Fals
                 puzzle = puzzle_of(line)
                 t0 = clock()
                 result = solve(puzzle, backend, max_solutions=max_solutions,
-                               time_limit=time_limit)
+                               time_limit=time_limit, **options)
                 elapsed = clock() - t0
             correct = _correct(line, expected, nsol, result.solution,
                                result.status.value if count else None)
             fig.times.append(elapsed)
             fig.solved += int(result.status.solved)
             fig.correct += int(correct)
+            if progress is not None:
+                progress()
     except KeyboardInterrupt:  # keep what finished; `run` reports it and stops
         fig.interrupted = True
         fig.puzzles = len(fig.times)
     return fig
 
 
-def measure_reference(rows) -> Figures:
+def measure_reference(rows, progress: Callable[[], object] | None = None,
+                      clock=time.perf_counter) -> Figures:
     from . import norvig
     fig = Figures("reference", puzzles=len(rows))  # the Norvig-style solver
-    clock = time.perf_counter
     if rows:
         norvig.solve(rows[0][0])  # warm up, as for the backend
     for line, expected, nsol in rows:
@@ -235,15 +246,21 @@ def measure_reference(rows) -> Figures:
         if got is not None:
             fig.solved += 1
             if got == expected.upper() or (nsol != 1 and _correct(
-                    line, expected, nsol, [value_of(ch) for ch in got], None)):
+                    line, expected, nsol, puzzle_of(got).givens, None)):
                 fig.correct += 1
+        if progress is not None:
+            progress()
     return fig
 
 
 def run(sets=DEFAULT_SETS, backend: str = "native", *, limit: int | None = None,
         reference: bool = True, time_limit: float | None = None, data: str | Path | None = None,
-        mode: str = "api", count: bool = False, console=None) -> list[SetReport]:
-    """Benchmark `backend` on each set, printing one table per set as it finishes."""
+        mode: str = "api", count: bool = False, console=None,
+        progress=None) -> list[SetReport]:
+    """Benchmark `backend` on each set, printing one table per set as it finishes.
+
+    progress: a rich Progress (or None) that shows each set's advance, puzzle by
+    puzzle, backend then reference."""
     if mode not in ("api", "direct"):
         raise CpsudokuError(f"mode must be api or direct, not {mode!r}")
     data_dir = find_data_dir(data)
@@ -254,16 +271,25 @@ def run(sets=DEFAULT_SETS, backend: str = "native", *, limit: int | None = None,
     loaded = [(name, load_set(data_dir, name, limit)) for name in sets]  # fail early on a bad name
     if console is None:
         from rich.console import Console
-        console = Console(width=max(Console().width, 100))  # keep the columns readable
+        console = Console()
+        if not console.is_terminal:  # a file keeps every column, never folded
+            console = Console(width=120)
     reports = []
     for name, rows in loaded:
-        fig = measure_backend(rows, backend, mode=mode, count=count, time_limit=time_limit)
+        with_reference = bool(reference and rows and len(rows[0][0]) <= REFERENCE_MAX_SIZE ** 2)
+        task = None
+        if progress is not None:
+            task = progress.add_task(name, total=len(rows) * (2 if with_reference else 1))
+        tick = None if task is None else (lambda task=task: progress.advance(task))
+        fig = measure_backend(rows, backend, mode=mode, count=count, time_limit=time_limit,
+                              progress=tick)
         ref = None
-        if reference and rows and not fig.interrupted and len(rows[0][0]) <= REFERENCE_MAX_SIZE ** 2:
-            ref = measure_reference(rows)
+        if with_reference and not fig.interrupted:
+            ref = measure_reference(rows, progress=tick)
         report = SetReport(name, fig, ref)
         reports.append(report)
-        console.print(table_of(report, mode=mode, count=count))
+        console.print(table_of(report, mode=mode, count=count,
+                               width=console.width if console.is_terminal else None))
         if fig.interrupted:
             raise BenchInterrupted(reports)
     return reports
@@ -278,84 +304,55 @@ class BenchInterrupted(KeyboardInterrupt):
         self.reports = reports
 
 
-def table_of(report: SetReport, *, mode: str = "api", count: bool = False):
+# Columns in the order they are dropped when the table does not fit the terminal
+# (the last ones go first); solver, puzzles, solved and correct always stay.
+_COLUMNS = ("solver", "puzzles", "solved", "correct", "mean ms", "speed-up", "puzzles/s",
+            "median ms", "max ms")
+_ORDER = ("solver", "puzzles", "solved", "correct", "mean ms", "median ms", "max ms",
+          "puzzles/s", "speed-up")
+
+
+def table_of(report: SetReport, *, mode: str = "api", count: bool = False,
+             width: int | None = None):
+    """The set's table; with a `width` (a terminal's), the least useful columns are
+    dropped until it fits, and the caption names them. Without one (a file), all."""
+    from rich import box
     from rich.table import Table
     what = "count to 2" if count else "first solution"
     title = f"{report.name} ({what}, timed through {mode})"
     if report.backend.interrupted:
         title += f", interrupted after {report.backend.puzzles} puzzle(s)"
-    table = Table(title=title, title_justify="left")
-    for col in ("solver", "puzzles", "solved", "correct", "mean ms", "median ms", "max ms",
-                "puzzles/s", "speed-up"):
-        table.add_column(col, justify="left" if col == "solver" else "right")
-    rows = [report.backend] + ([report.reference] if report.reference else [])
-    for fig in rows:
+    figures = [report.backend] + ([report.reference] if report.reference else [])
+    cells = []
+    for fig in figures:
         speed = ""
         if fig is report.backend and report.speedup is not None:
             speed = f"{report.speedup:.1f}x"
         elif fig is report.reference:
             speed = "1.0x"
-        table.add_row(fig.solver, str(fig.puzzles), str(fig.solved), str(fig.correct),
-                      f"{fig.ms('mean'):.3f}", f"{fig.ms('median'):.3f}", f"{fig.ms('max'):.1f}",
-                      f"{fig.per_second:,.0f}", speed)
+        cells.append({"solver": fig.solver, "puzzles": str(fig.puzzles),
+                      "solved": str(fig.solved), "correct": str(fig.correct),
+                      "mean ms": f"{fig.ms('mean'):.3f}", "median ms": f"{fig.ms('median'):.3f}",
+                      "max ms": f"{fig.ms('max'):.1f}", "puzzles/s": f"{fig.per_second:,.0f}",
+                      "speed-up": speed})
+    kept = list(_COLUMNS)
+
+    def needed(columns) -> int:  # content plus padding and a border per column
+        return 1 + sum(3 + max(len(c), *(len(row[c]) for row in cells)) for c in columns)
+    if width is not None:
+        while len(kept) > 4 and needed(kept) > width:
+            kept.pop()
+    table = Table(title=title, title_justify="left", box=box.SQUARE)
+    for col in (c for c in _ORDER if c in kept):
+        table.add_column(col, justify="left" if col == "solver" else "right", no_wrap=True)
+    for row in cells:
+        table.add_row(*(row[c] for c in _ORDER if c in kept))
+    if len(kept) < len(_COLUMNS):
+        dropped = [c for c in _ORDER if c not in kept]
+        table.caption = f"not shown for lack of width: {', '.join(dropped)}"
     return table
 
 
-# --- command line -----------------------------------------------------------------
+# --- command line: cpsudoku.cli.bench declares the options --------------------------
 
 DEFAULT_TIME_LIMIT = 60.0  # seconds per puzzle, so that a run always ends
-
-
-def _positive(kind):
-    def convert(text: str):
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-        if not value > 0:
-            raise argparse.ArgumentTypeError(f"must be more than 0, not {text}")
-        return value
-    return convert
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):  # one line, as everywhere in cpsudoku (argparse adds usage)
-        self.exit(2, f"{self.prog}: error: {message}\n")
-
-
-def main(argv=None, prog: str = "python -m cpsudoku.bench") -> int:
-    parser = _Parser(prog=prog, description=__doc__.split("\n")[0])
-    parser.add_argument("--backend", default="native", help="backend to measure (default: native)")
-    parser.add_argument("--sets", default=",".join(DEFAULT_SETS),
-                        help="comma-separated data sets (default: %(default)s)")
-    parser.add_argument("--limit", type=_positive(int), default=None,
-                        help="first K puzzles of each set")
-    parser.add_argument("--reference", action=argparse.BooleanOptionalAction, default=True,
-                        help="also run the Norvig-style reference solver (default: on)")
-    parser.add_argument("--time-limit", type=_positive(float), default=DEFAULT_TIME_LIMIT,
-                        help="seconds per puzzle; a puzzle that runs out counts as unsolved "
-                             "(default: %(default)g)")
-    parser.add_argument("--mode", choices=("api", "direct"), default="api",
-                        help="time cpsudoku.api.solve, or only the backend's search on "
-                             "prepared models")
-    parser.add_argument("--count", action="store_true",
-                        help="count solutions up to 2 and check unique/multiple as well")
-    parser.add_argument("--data", default=None,
-                        help="puzzle data folder (default: ../shared/data)")
-    parser.add_argument("--list", action="store_true", help="list the available sets and exit")
-    args = parser.parse_args(argv)
-    try:
-        if args.list:
-            print("\n".join(set_names(find_data_dir(args.data))))
-            return 0
-        reports = run(args.sets, args.backend, limit=args.limit, reference=args.reference,
-                      time_limit=args.time_limit, data=args.data, mode=args.mode, count=args.count)
-    except CpsudokuError as exc:
-        print(f"{prog}: error: {exc}", file=sys.stderr)
-        return getattr(exc, "exit_code", 5)
-    except BenchInterrupted as stop:
-        last = stop.reports[-1]
-        print(f"{prog}: interrupted in {last.name} after {last.backend.puzzles} puzzle(s); "
-              f"the tables above cover what finished", file=sys.stderr)
-        return 130
-    return 0 if all(r.backend.correct == r.backend.puzzles for r in reports) else 1

@@ -1,7 +1,8 @@
-"""python -m cpsudoku.bench: see cpsudoku.bench.main."""
+"""python -m cpsudoku.bench: the same as `cpsudoku bench` (same options)."""
 
 import sys
 
-from . import main
+from ..cli import main
 
-sys.exit(main())
+sys.argv[1:1] = ["bench"]
+main()

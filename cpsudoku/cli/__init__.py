@@ -18,6 +18,9 @@ from . import (
     bench,  # noqa: F401
     catalog,  # noqa: F401
     compare,  # noqa: F401
+    generate,  # noqa: F401
+    logic,  # noqa: F401
+    play,  # noqa: F401
     solving,  # noqa: F401, I001
 )
 from .app import EXIT_CODES_HELP, app

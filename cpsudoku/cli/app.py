@@ -7,10 +7,12 @@ each puzzle is done, so an interrupted batch keeps what it finished.
 
 from __future__ import annotations
 
+import os
 import sys
-from collections.abc import Iterator
+from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
+from typing import Any, TextIO
 
 import typer
 from typer.core import TyperGroup
@@ -26,6 +28,11 @@ EXIT_CODES_HELP = (
     "7 compare: backends disagree."
 )
 
+# A reader that went away (`cpsudoku solve big.txt | head`): the shell's code for a
+# process ended by SIGPIPE, and no message, as other command-line tools do.
+EXIT_CLOSED_PIPE = 128 + 13
+
+
 class _Commands(TyperGroup):
     """Turns any user error raised by a command into one stderr line and its exit code."""
 
@@ -35,6 +42,60 @@ class _Commands(TyperGroup):
         except CpsudokuError as exc:
             typer.echo(f"cpsudoku: error: {exc}", err=True)
             raise typer.Exit(exc.exit_code) from None
+        except BrokenPipeError:
+            quiet_closed_pipe()
+            raise typer.Exit(EXIT_CLOSED_PIPE) from None
+        except KeyboardInterrupt:
+            typer.echo("cpsudoku: interrupted", err=True)
+            raise typer.Exit(130) from None
+
+    def main(self, args=None, prog_name=None, complete_var=None,  # type: ignore[override]
+             standalone_mode=True, **extra):
+        """click's usage errors as one line too (`cpsudoku: error: ...`, exit 2), the
+        same on every typer version (some draw them as several-line panels)."""
+        import importlib
+        # typer 0.2x raises from its own copy of click (typer._click) even where click
+        # itself is installed too (other packages bring it): catch whichever exist.
+        click_errors: list[Any] = []
+        for module in ("typer._click", "click"):
+            try:
+                click_errors.append(importlib.import_module(module).ClickException)
+            except ImportError:
+                pass
+        ClickException: Any = tuple(click_errors)
+        try:
+            code = super().main(args=args, prog_name=prog_name, complete_var=complete_var,
+                                standalone_mode=False, **extra)
+        except ClickException as exc:
+            error: Any = exc
+            if not standalone_mode:
+                raise
+            if type(error).__name__ == "NoArgsIsHelpError":  # `cpsudoku` alone: the help
+                error.show()
+                sys.exit(error.exit_code)
+            where = f" (see '{error.ctx.command_path} --help')" if getattr(error, "ctx", None) \
+                else ""
+            typer.echo(f"cpsudoku: error: {error.format_message()}{where}", err=True)
+            sys.exit(error.exit_code)
+        except typer.Abort:
+            if not standalone_mode:
+                raise
+            typer.echo("cpsudoku: interrupted", err=True)
+            sys.exit(130)
+        if not standalone_mode:
+            return code
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+def quiet_closed_pipe() -> None:
+    """Point stdout at /dev/null, so that flushing it at exit raises nothing more."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # not a real file (a test runner's capture)
+        pass
+    finally:
+        os.close(devnull)
 
 
 app = typer.Typer(
@@ -44,27 +105,61 @@ app = typer.Typer(
          "(native, naive, python-constraint, cpsat) and variant rules.",
     epilog=EXIT_CODES_HELP,
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        from .. import __version__
+        typer.echo(f"cpsudoku {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(version: bool = typer.Option(False, "--version", is_eager=True,
+                                       callback=_show_version,
+                                       help="Print the version and exit.")) -> None:
+    """Constraint-programming Sudoku solver with interchangeable backends (native, naive,
+    python-constraint, cpsat) and variant rules."""
 
 
 class Format(str, Enum):
     pretty = "pretty"
     line = "line"
+    numbers = "numbers"
     json = "json"
     jsonl = "jsonl"
     csv = "csv"  # batch commands: a header, one row per puzzle
+
+
+def backend_name(name: str) -> str:
+    """A backend name as registered, in any letter case, with "did you mean" on a typo."""
+    from .. import backends as registry
+    return registry.canonical(name)
+
+
+def backend_list(text: str) -> list[str]:
+    """`--backends native,cpsat` or `all`, each name as `backend_name` matches it."""
+    from .. import backends as registry
+    return registry.parse_list(text)
+
+
+def complete_backend(incomplete: str) -> list[str]:
+    from .. import backends as registry
+    return [n for n in registry.names() if n.lower().startswith(incomplete.lower())]
 
 
 # Options shared by several commands.
 PuzzlesArg = typer.Argument(..., metavar="PUZZLE...",
                             help="Files (one or many puzzles each), '-' for standard input, "
                                  "or a grid given inline.")
-BackendOpt = typer.Option("native", "--backend", "-b",
+BackendOpt = typer.Option("native", "--backend", "-b", autocompletion=complete_backend,
                           help="native, naive, python-constraint or cpsat "
-                               "(see `cpsudoku backends`).")
+                               "(see `cpsudoku backends`; any letter case).")
 TimeLimitOpt = typer.Option(None, "--time-limit", "-t", metavar="SECONDS",
                             help="Give up on a puzzle after this many seconds (status timeout).")
 SizeOpt = typer.Option(None, "--size", help="Grid size N (default: inferred from the cell count).")
@@ -78,6 +173,9 @@ PresolveOpt = typer.Option(False, "--presolve/--no-presolve",
 WorkersOpt = typer.Option(None, "--workers", min=1, max=64,
                           help="cpsat only: number of search workers (default 1; counting "
                                "always uses 1).")
+OutputOpt = typer.Option(None, "--output", "-o",
+                         help="Write results to this file as they finish (plain text, "
+                              "no terminal styles).")
 OptionOpt = typer.Option(None, "--option", "-O", metavar="KEY=VALUE",
                          help="A backend-specific setting, e.g. -O hidden_singles=false "
                               "(python-constraint); repeatable.")
@@ -87,15 +185,10 @@ def load_puzzles(puzzles: list[str], size: int | None, box: str | None,
           rules: str | None) -> list:
     """Every puzzle named on the command line, through the one shared parser."""
     from ..sources import read_puzzles
-    if size is not None and not 1 <= size <= 25:
-        raise UsageError(f"--size {size} is outside 1..25")
-    box_shape = None
-    if box is not None:
-        from ..geometry import parse_box
-        box_shape = parse_box(box)
+    shape = box_shape(size, box)
     loaded = []
     for arg in puzzles:
-        loaded.extend(read_puzzles(arg, size=size, box=box_shape))
+        loaded.extend(read_puzzles(arg, size=size, box=shape))
     if not loaded:
         raise CpsudokuError("no puzzle found in " + ", ".join(puzzles))
     if rules:
@@ -103,6 +196,16 @@ def load_puzzles(puzzles: list[str], size: int | None, box: str | None,
         extra = by_names(rules)
         loaded = [p.with_rules(extra) for p in loaded]
     return loaded
+
+
+def box_shape(size: int | None, box: str | None) -> tuple[int, int] | None:
+    """--size checked and --box parsed, as every command reading puzzles takes them."""
+    if size is not None and not 1 <= size <= 25:
+        raise UsageError(f"--size {size} is outside 1..25")
+    if box is None:
+        return None
+    from ..geometry import parse_box
+    return parse_box(box)
 
 
 def backend_options(workers: int | None, pairs: list[str] | None = None) -> dict:
@@ -141,7 +244,8 @@ class Output:
 
     def __init__(self, path: Path | None, append: bool = False):
         self.path, self.append = path, append  # append: resuming a batch into the file
-        self.stream = None
+        self.stream: TextIO = sys.stdout
+        self.written = 0  # results written, for the message when interrupted
 
     def __enter__(self):
         if self.path is None:
@@ -154,15 +258,58 @@ class Output:
         return self
 
     def write(self, text: str) -> None:
-        self.stream.write(text if text.endswith("\n") else text + "\n")
+        self.raw(text if text.endswith("\n") else text + "\n")
+
+    def raw(self, text: str) -> None:
+        """Write text as it is (no newline added), flushed at once."""
+        self.stream.write(text)
         self.stream.flush()
 
+    @property
+    def color(self) -> bool:
+        """Styles for a terminal only (and not under NO_COLOR): files stay plain text."""
+        isatty = getattr(self.stream, "isatty", None)
+        return bool(isatty and isatty()) and not os.environ.get("NO_COLOR")
+
+    @property
+    def where(self) -> str:
+        return str(self.path) if self.path is not None else "standard output"
+
     def __exit__(self, *exc):
-        if self.path is not None and self.stream is not None:
+        if self.path is not None:
             self.stream.close()
 
 
-def solve_all(loaded, backend, **kw) -> Iterator:
-    from ..api import solve
-    for puzzle in loaded:
-        yield puzzle, solve(puzzle, backend, **kw)
+def report_console():
+    """A rich Console for tables on stdout: the terminal's own width on a terminal
+    (tables fold or drop columns to fit); a fixed 120 columns for files and pipes,
+    where rich would otherwise assume 80 and fold numbers kept for later."""
+    from rich.console import Console
+    out = Console()
+    return out if out.is_terminal else Console(width=120)
+
+
+class _Stopped:
+    signal: int | None = None
+
+
+@contextmanager
+def stop_on_sigterm():
+    """Within the block SIGTERM stops work as Ctrl-C does (KeyboardInterrupt), so that
+    a batch keeps and writes what it finished; `.signal` says whether it came."""
+    import signal
+    stopped = _Stopped()
+
+    def handler(signum, frame):
+        stopped.signal = signum
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGTERM, handler)
+    except ValueError:  # not the main thread: leave signals alone
+        yield stopped
+        return
+    try:
+        yield stopped
+    finally:
+        signal.signal(signal.SIGTERM, previous)

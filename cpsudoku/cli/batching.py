@@ -3,14 +3,17 @@ batch task over the input and writes its records (to stdout or a resumable file)
 
 from __future__ import annotations
 
+import itertools
 import signal
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from contextlib import closing
+from dataclasses import replace
 from pathlib import Path
 
 import typer
 
 from ..errors import CpsudokuError, UsageError
+from ..render import JsonStream
 from .app import Output
 
 JobsOpt = typer.Option(1, "--jobs", "-j", min=0, metavar="N",
@@ -39,8 +42,8 @@ def run_batch(items: Iterable, task, *, inputs: list[str], output: Path | None,
     """Run `task` over `items` and write each record as soon as it is in order; the
     exit status the batch asks for. Bad items are named on stderr as they come.
 
-    `task` needs `fmt`, `header` (None: no header line), `prepare()` and
-    `exit_code(codes, statuses)` besides the batch `Task` protocol; `total` is the
+    `task` is a frozen dataclass with `fmt`, `color`, `header` (None: no header line),
+    `prepare()` and `exit_code(codes, statuses)` besides the batch `Task` protocol; `total` is the
     item count when known (else it is estimated from the input files' lines)."""
     from ..batch import BatchOptions, run, run_to
     from ..batch.progress import Progress, estimate_total, wanted
@@ -61,19 +64,31 @@ def run_batch(items: Iterable, task, *, inputs: list[str], output: Path | None,
     previous = signal.signal(signal.SIGTERM, _terminate)
     try:
         with Output(output, append=resume) as out:
+            # Workers cannot see the terminal: styles are decided here, once.
+            task = replace(task, color=out.color)
             if header is not None and not (resume and output and output.stat().st_size):
                 out.write(header)
-            # closing(): an interruption stops the workers at once, not at collection.
-            with closing(run(items, task, options, start=done)) as records:
-                for record in run_to(records, out.write):
-                    codes.add(record.code)
-                    statuses.add(record.status)
-                    if record.message:
-                        typer.echo(f"cpsudoku: error: {record.message}", err=True)
-                    bar.step()
+            # json: one object for one puzzle, an array for several (never resumed).
+            stream = JsonStream(out.raw) if task.fmt == "json" else None
+            write = stream.add if stream is not None else out.write
+            try:
+                # closing(): an interruption stops the workers at once, not at collection.
+                with closing(run(items, task, options, start=done)) as records:
+                    for record in run_to(records, write):
+                        out.written += 1
+                        codes.add(record.code)
+                        statuses.add(record.status)
+                        if record.message:
+                            typer.echo(f"cpsudoku: error: {record.message}", err=True)
+                        bar.step()
+            finally:
+                if stream is not None:
+                    stream.close()
     except KeyboardInterrupt:
         bar.close()
-        raise
+        typer.echo(f"cpsudoku: interrupted; the {out.written} result(s) finished before "
+                   f"are written to {out.where}", err=True)
+        raise typer.Exit(130) from None
     except Terminated:
         bar.close()
         typer.echo("cpsudoku: terminated", err=True)
@@ -84,6 +99,25 @@ def run_batch(items: Iterable, task, *, inputs: list[str], output: Path | None,
     if bar.done == 0:
         raise CpsudokuError("no puzzle found in " + ", ".join(inputs))
     return task.exit_code(codes, statuses)
+
+
+def entries(puzzles: list[str], size: int | None,
+            box: tuple[int, int] | None) -> Iterator:
+    """The input, read lazily: one entry per puzzle, parsed in the worker. A source
+    that cannot be read at all (a broken JSON document, say) is one error, as a
+    missing file is; a bad line among good ones is a record of its own."""
+    from ..sources import check_arg, iter_entries
+    for arg in puzzles:
+        check_arg(arg)  # now, before any output is opened
+    return _readable(itertools.chain.from_iterable(
+        iter_entries(arg, size=size, box=box) for arg in puzzles))
+
+
+def _readable(entries: Iterator) -> Iterator:
+    for entry in entries:
+        if entry.line is None and entry.puzzle is None:
+            raise CpsudokuError(entry.error or f"{entry.source}: unreadable")
+        yield entry
 
 
 def _terminate(signum, frame):

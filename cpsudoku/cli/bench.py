@@ -2,16 +2,90 @@
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+from enum import Enum
+
 import typer
 
-from .app import app
+from ..errors import UsageError
+from .app import app, backend_name, complete_backend
 
 
-@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
-             add_help_option=False)
-def bench(ctx: typer.Context):
-    """Benchmark a backend over the public data sets, checking every answer; prints a
-    table per set (`cpsudoku bench --help` for the options)."""
-    from ..bench import main as bench_main
-    code = bench_main(list(ctx.args), prog="cpsudoku bench")
-    raise typer.Exit(code or 0)
+class Mode(str, Enum):
+    api = "api"
+    direct = "direct"
+
+
+def _positive(value: float | None, name: str) -> None:
+    if value is not None and not value > 0:
+        raise UsageError(f"{name} must be more than 0, not {value:g}")
+
+
+@app.command()
+def bench(
+    backend: str = typer.Option("native", "--backend", "-b", autocompletion=complete_backend,
+                                help="Backend to measure."),
+    sets: str | None = typer.Option(None, "--sets", metavar="NAME,...",
+                                    help="Comma-separated data sets (default: norvig_top95, "
+                                         "norvig_hardest, forum_hardest_1106, "
+                                         "magictour_top1465, royle_17clue, gecode_16x16); "
+                                         "--list shows them all."),
+    limit: int | None = typer.Option(None, "--limit", metavar="K",
+                                     help="Only the first K puzzles of each set."),
+    reference: bool = typer.Option(True, "--reference/--no-reference",
+                                   help="Also run the Norvig-style reference solver."),
+    time_limit: float = typer.Option(60.0, "--time-limit", "-t", metavar="SECONDS",
+                                     help="Per puzzle; a puzzle that runs out counts as "
+                                          "unsolved."),
+    mode: Mode = typer.Option(Mode.api, "--mode",
+                              help="api: time cpsudoku.api.solve per puzzle; direct: only "
+                                   "the backend's search on models prepared first."),
+    count: bool = typer.Option(False, "--count",
+                               help="Count solutions up to 2 and check unique/multiple too."),
+    data: str | None = typer.Option(None, "--data", metavar="DIR",
+                                    help="Puzzle data folder (default: ../shared/data)."),
+    list_sets: bool = typer.Option(False, "--list", help="List the available sets and exit."),
+    peers: bool = typer.Option(False, "--peers",
+                               help="The native C kernel, the Python engine, the reference "
+                                    "and hodoku-py side by side, CPU time per puzzle."),
+    progress: bool | None = typer.Option(None, "--progress/--no-progress",
+                                         help="Show progress on stderr (default: when it "
+                                              "is a terminal)."),
+):
+    """Benchmark a backend over the public data sets, checking every answer against the
+    recorded solutions; prints a table per set. Exit status 0 when every answer was
+    found and correct, 1 otherwise, 130 when interrupted (the tables printed so far
+    cover what finished)."""
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from .. import bench as benchmark
+
+    if limit is not None and limit < 1:
+        raise UsageError(f"--limit must be more than 0, not {limit}")
+    _positive(time_limit, "--time-limit")
+    if list_sets:
+        typer.echo("\n".join(benchmark.set_names(benchmark.find_data_dir(data))))
+        raise typer.Exit(0)
+    chosen = benchmark.DEFAULT_SETS if sets is None else sets
+    err = Console(stderr=True)
+    show = err.is_terminal if progress is None else progress
+    try:
+        # Not even a disabled Progress: some rich versions still end it with a newline.
+        shown = Progress(console=err, transient=err.is_terminal) if show else nullcontext()
+        with shown as bar:
+            if peers:
+                from ..bench.peers import PEER_SETS, run_peers
+                reports = run_peers(PEER_SETS if sets is None else sets, limit=limit,
+                                    time_limit=time_limit, data=data)
+            else:
+                reports = benchmark.run(chosen, backend_name(backend), limit=limit,
+                                        reference=reference, time_limit=time_limit,
+                                        data=data, mode=mode.value, count=count,
+                                        progress=bar)
+    except benchmark.BenchInterrupted as stop:
+        last = stop.reports[-1]
+        typer.echo(f"cpsudoku bench: interrupted in {last.name} after {last.backend.puzzles} "
+                   f"puzzle(s); the tables above cover what finished", err=True)
+        raise typer.Exit(130) from None
+    raise typer.Exit(0 if all(r.backend.correct == r.backend.puzzles for r in reports) else 1)

@@ -30,14 +30,16 @@ def variants():
     from rich.markup import escape
     from rich.table import Table
 
-    from ..rules import describe_all, describe_elements
+    from ..rules import describe_all, describe_elements, get
 
-    rules = Table("rule", "description", title="rules (--rules NAME,... or rules = [...])")
+    rules = Table("rule", "aliases", "description",
+                  title="rules (--rules NAME,... or rules = [...]; any alias, any case)")
     for name, text in describe_all():
-        rules.add_row(escape(name), escape(text))
+        aliases = ", ".join(a for a in getattr(get(name), "aliases", ()) if a != name)
+        rules.add_row(escape(name), escape(aliases), escape(text))
     elements = Table("key", "description", title="per-puzzle elements (puzzle files)")
     for key, text in describe_elements():
         elements.add_row(escape(key), escape(text))
-    console = Console()
+    console = Console() if Console().is_terminal else Console(width=120)
     console.print(rules)
     console.print(elements)

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Iterator
+from enum import Enum
 from pathlib import Path
 
 import typer
@@ -15,6 +14,8 @@ from .app import (
     BoxOpt,
     Format,
     OptionOpt,
+    Output,
+    OutputOpt,
     PresolveOpt,
     PuzzlesArg,
     RulesOpt,
@@ -22,11 +23,13 @@ from .app import (
     TimeLimitOpt,
     WorkersOpt,
     app,
+    backend_name,
     backend_options,
+    box_shape,
     check_limits,
     load_puzzles,
 )
-from .batching import DaskOpt, JobsOpt, ProgressOpt, ResumeOpt, run_batch
+from .batching import DaskOpt, JobsOpt, ProgressOpt, ResumeOpt, entries, run_batch
 
 
 @app.command()
@@ -34,7 +37,8 @@ def solve(
     puzzles: list[str] = PuzzlesArg,
     backend: str = BackendOpt,
     fmt: Format = typer.Option(Format.pretty, "--format", "-f",
-                               help="Output format (csv: a header, one row per puzzle)."),
+                               help="Output format; json is one object for one puzzle, an "
+                                    "array for several; csv: a header, one row per puzzle."),
     max_solutions: int = typer.Option(1, "--max-solutions", "-n",
                                       help="Stop after this many solutions (2 checks uniqueness)."),
     time_limit: float | None = TimeLimitOpt,
@@ -47,8 +51,7 @@ def solve(
     presolve: bool = PresolveOpt,
     workers: int | None = WorkersOpt,
     option: list[str] | None = OptionOpt,
-    output: Path | None = typer.Option(None, "--output", "-o",
-                                          help="Write results to this file as they finish."),
+    output: Path | None = OutputOpt,
     jobs: int = JobsOpt,
     resume: bool = ResumeOpt,
     progress: bool = ProgressOpt,
@@ -56,12 +59,13 @@ def solve(
 ):
     """Solve puzzles and print their solutions."""
     check_limits(max_solutions, time_limit)
-    task = SolveTask(fmt=fmt.value, size=size, box=_box(size, box), rules=rules,
-                     command="solve", backend=backend, max_solutions=max_solutions,
-                     time_limit=time_limit, presolve=presolve,
+    task = SolveTask(fmt=fmt.value, size=size, box=box_shape(size, box), rules=rules,
+                     command="solve", backend=backend_name(backend),
+                     max_solutions=max_solutions, time_limit=time_limit, presolve=presolve,
                      options=backend_options(workers, option), trace=trace, stats=stats)
-    raise typer.Exit(run_batch(_entries(puzzles, task), task, inputs=puzzles, output=output,
-                               resume=resume, jobs=jobs, dask=dask, progress=progress))
+    raise typer.Exit(run_batch(entries(puzzles, task.size, task.box), task, inputs=puzzles,
+                               output=output, resume=resume, jobs=jobs, dask=dask,
+                               progress=progress))
 
 
 @app.command()
@@ -71,7 +75,8 @@ def count(
     backend: str = BackendOpt,
     fmt: Format = typer.Option(Format.line, "--format", "-f",
                                help="line: a verdict per puzzle; jsonl/json: the machine "
-                                    "interface; csv: a header, one row per puzzle."),
+                                    "interface; pretty/numbers: the solutions as well; "
+                                    "csv: a header, one row per puzzle."),
     time_limit: float | None = TimeLimitOpt,
     size: int | None = SizeOpt,
     box: str | None = BoxOpt,
@@ -79,8 +84,7 @@ def count(
     presolve: bool = PresolveOpt,
     workers: int | None = WorkersOpt,
     option: list[str] | None = OptionOpt,
-    output: Path | None = typer.Option(None, "--output", "-o",
-                                          help="Write verdicts to this file as they finish."),
+    output: Path | None = OutputOpt,
     jobs: int = JobsOpt,
     resume: bool = ResumeOpt,
     progress: bool = ProgressOpt,
@@ -90,30 +94,19 @@ def count(
     if limit < 1:
         raise UsageError(f"--limit must be at least 1, not {limit}")
     check_limits(limit, time_limit)
-    task = SolveTask(fmt=fmt.value, size=size, box=_box(size, box), rules=rules,
-                     command="count", backend=backend, max_solutions=limit,
+    task = SolveTask(fmt=fmt.value, size=size, box=box_shape(size, box), rules=rules,
+                     command="count", backend=backend_name(backend), max_solutions=limit,
                      time_limit=time_limit, presolve=presolve,
                      options=backend_options(workers, option))
-    raise typer.Exit(run_batch(_entries(puzzles, task), task, inputs=puzzles, output=output,
-                               resume=resume, jobs=jobs, dask=dask, progress=progress))
+    raise typer.Exit(run_batch(entries(puzzles, task.size, task.box), task, inputs=puzzles,
+                               output=output, resume=resume, jobs=jobs, dask=dask,
+                               progress=progress))
 
 
-def _box(size: int | None, box: str | None) -> tuple[int, int] | None:
-    if size is not None and not 1 <= size <= 25:
-        raise UsageError(f"--size {size} is outside 1..25")
-    if box is None:
-        return None
-    from ..geometry import parse_box
-    return parse_box(box)
-
-
-def _entries(puzzles: list[str], task: SolveTask) -> Iterator:
-    """The input, read lazily: one entry per puzzle, parsed in the worker."""
-    from ..sources import check_arg, iter_entries
-    for arg in puzzles:
-        check_arg(arg)
-    return itertools.chain.from_iterable(
-        iter_entries(arg, size=task.size, box=task.box) for arg in puzzles)
+class CheckFormat(str, Enum):
+    text = "text"
+    json = "json"
+    jsonl = "jsonl"
 
 
 @app.command()
@@ -122,35 +115,58 @@ def check(
     original: str | None = typer.Option(None, "--puzzle", "-p", metavar="PUZZLE",
                                            help="The original puzzle: also check its givens "
                                                 "are kept."),
+    fmt: CheckFormat = typer.Option(CheckFormat.text, "--format", "-f",
+                                    help="text: a verdict and the conflicts per grid; "
+                                         "jsonl/json: one object per grid (index, source, "
+                                         "valid, complete, empty, conflicts)."),
     size: int | None = SizeOpt,
     box: str | None = BoxOpt,
     rules: str | None = RulesOpt,
+    output: Path | None = OutputOpt,
 ):
     """Validate filled or partial grids and list every conflict."""
+    import json
+
     from ..check import conflicts
+    from ..render import JsonStream
 
     loaded = load_puzzles(puzzles, size, box, rules)
     base = load_puzzles([original], size, box, rules)[0] if original else None
     failed = False
-    for index, grid in enumerate(loaded):
-        label = grid.source or f"#{index + 1}"
-        problems = [c.message for c in conflicts(grid)]
-        if base is not None:
-            if base.size != grid.size:
-                raise CpsudokuError(f"{label}: a {grid.size}x{grid.size} grid cannot fill "
-                                    f"a {base.size}x{base.size} puzzle")
-            name = grid.geometry.cell_name
-            problems += [f"{name(c)} was given as {g} but holds {v or 'nothing'}"
-                         for c, (g, v) in enumerate(zip(base.givens, grid.givens))
-                         if g and g != v]
-        empty = sum(1 for v in grid.givens if not v)
-        if problems:
-            failed = True
-            typer.echo(f"{label}: {len(problems)} conflict{'s' if len(problems) > 1 else ''}")
-            for message in problems:
-                typer.echo(f"  {message}")
-        elif empty:
-            typer.echo(f"{label}: no conflict so far ({empty} empty cells)")
-        else:
-            typer.echo(f"{label}: valid solution")
+    with Output(output) as out:
+        stream = JsonStream(out.raw) if fmt is CheckFormat.json else None
+        for index, grid in enumerate(loaded):
+            label = grid.source or f"#{index + 1}"
+            problems = [c.message for c in conflicts(grid)]
+            if base is not None:
+                if base.size != grid.size:
+                    raise CpsudokuError(f"{label}: a {grid.size}x{grid.size} grid cannot fill "
+                                        f"a {base.size}x{base.size} puzzle")
+                name = grid.geometry.cell_name
+                problems += [f"{name(c)} was given as {g} but holds {v or 'nothing'}"
+                             for c, (g, v) in enumerate(zip(base.givens, grid.givens))
+                             if g and g != v]
+            empty = sum(1 for v in grid.givens if not v)
+            failed = failed or bool(problems)
+            if fmt is CheckFormat.text:
+                out.write(_check_text(label, problems, empty))
+                continue
+            record = {"index": index, "source": label, "valid": not problems,
+                      "complete": not problems and not empty, "empty": empty,
+                      "conflicts": problems}
+            if stream is not None:
+                stream.add(json.dumps(record, indent=2))
+            else:
+                out.write(json.dumps(record))
+        if stream is not None:
+            stream.close()
     raise typer.Exit(ExitCode.NOT_UNIQUE if failed else ExitCode.OK)
+
+
+def _check_text(label: str, problems: list[str], empty: int) -> str:
+    if problems:
+        head = f"{label}: {len(problems)} conflict{'s' if len(problems) > 1 else ''}"
+        return "\n".join([head] + [f"  {message}" for message in problems])
+    if empty:
+        return f"{label}: no conflict so far ({empty} empty cells)"
+    return f"{label}: valid solution"

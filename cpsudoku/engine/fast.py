@@ -56,13 +56,13 @@ def unit_bits(plan: Plan) -> tuple[int, ...]:
     cached = plan.compiled.get("unit_bits")
     if cached is not None:
         return cached
-    out = []
+    bits = []
     for units in plan.cell_units:
         m = 0
         for u in units:
             m |= 1 << u
-        out.append(m)
-    plan.compiled["unit_bits"] = out = tuple(out)
+        bits.append(m)
+    plan.compiled["unit_bits"] = out = tuple(bits)
     return out
 
 
@@ -186,7 +186,8 @@ def make_choose(plan: Plan):
 
 
 def solve(plan: Plan, max_solutions: int = 1, deadline: float | None = None,
-          locked: bool | int = False, pairs: bool = False, probing: bool = False):
+          locked: bool | int = False, pairs: bool = False, probing: bool = False,
+          pick=None):
     """Search for up to `max_solutions` solutions.
 
     `locked`: look for locked candidates (True), never (False), or only at the
@@ -196,8 +197,11 @@ def solve(plan: Plan, max_solutions: int = 1, deadline: float | None = None,
     values with two places in a unit as well as on cells (see `subsets`).
     `probing`: probe two-candidate cells at every node, which also picks the
     branching cell (see `subsets.make_probe`).
+    `pick(cell, mask) -> bit`: the value tried first in a branching cell (default
+    the lowest); a random pick makes random solution grids.
     Returns (solutions, exhausted, timed_out, stats).
     """
+    pick_value = pick
     locked_depth = (1 << 30 if locked else 0) if isinstance(locked, bool) else locked
     shallow = make_propagate(plan, locked_depth > 0)
     deep = make_propagate(plan, False)
@@ -259,6 +263,8 @@ def solve(plan: Plan, max_solutions: int = 1, deadline: float | None = None,
                 return False
             else:
                 best, b = pick
+            if best >= 0 and pick_value is not None:
+                b = pick_value(best, cands[best])
             if best < 0:
                 solutions.append(tuple(b.bit_length() for b in grid))
                 return len(solutions) >= max_solutions

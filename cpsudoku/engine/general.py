@@ -24,7 +24,8 @@ class Contradiction(Exception):
 
 class GeneralSearch:
     def __init__(self, plan: Plan, givens=None, *, max_solutions: int = 1,
-                 deadline: float | None = None, trace: bool = False, locked: bool = False):
+                 deadline: float | None = None, trace: bool = False, locked: bool = False,
+                 pick=None):
         s = plan.structure
         self.plan = plan
         self.size = s.size
@@ -33,15 +34,26 @@ class GeneralSearch:
         self.intersections = s.intersections if locked else ()
         self.max_solutions = max_solutions
         self.deadline = deadline
+        self.pick = pick  # pick(cell, mask) -> the value bit tried first (default the lowest)
         self.trace: list[TraceEvent] | None = [] if trace else None
         self.depth = 0
         self.solutions: list[tuple[int, ...]] = []
         self.stats = {"nodes": 0, "guesses": 0, "backtracks": 0, "propagations": 0}
 
     # -- trace ---------------------------------------------------------------
-    def emit(self, kind, cell=None, value=None, reason="", candidates=()):
+    def emit(self, kind, cell=None, value=None, reason="", candidates=(), eliminations=()):
         if self.trace is not None:
-            self.trace.append(TraceEvent(kind, self.depth, cell, value, reason, candidates))
+            self.trace.append(TraceEvent(kind, self.depth, cell, value, reason, candidates,
+                                         tuple(eliminations)))
+
+    def unit_label(self, cells) -> str:
+        """The label of the unit made of `cells` (tracing only)."""
+        s = self.plan.structure
+        by_cells = self.plan.compiled.get("unit_by_cells")
+        if by_cells is None:
+            by_cells = {frozenset(u): s.unit_labels[i] for i, u in enumerate(s.units)}
+            self.plan.compiled["unit_by_cells"] = by_cells
+        return by_cells.get(frozenset(cells), "a unit")
 
     def fail(self, reason: str):
         self.emit("contradiction", reason=reason)
@@ -83,8 +95,13 @@ class GeneralSearch:
         changes = 0
         reason = ""
 
+        removed: list[tuple[int, int]] = []
+        tracing = self.trace is not None
+
         def changed(c, new):
             nonlocal changes
+            if tracing:
+                removed.extend((c, v) for v in values_of(cands[c] & ~new))
             cands[c] = new
             changes += 1
             if not new & (new - 1):
@@ -92,7 +109,11 @@ class GeneralSearch:
 
         for prop in self.props:
             reason = prop.con.describe()
-            if not prop.propagate(cands, grid, changed):
+            ok = prop.propagate(cands, grid, changed)
+            if removed:
+                self.emit("eliminate", reason=reason, eliminations=removed)
+                removed.clear()
+            if not ok:
                 self.fail(f"{reason} cannot be satisfied")
         return changes > 0
 
@@ -135,19 +156,39 @@ class GeneralSearch:
                 out_a |= cands[c]
             for c in rest_b:
                 out_b |= cands[c]
-            for x, rest in ((inside & out_b & ~out_a, rest_b), (inside & out_a & ~out_b, rest_a)):
+            # A value of the shared cells missing from the rest of one unit is locked
+            # there, so the other unit's rest loses it.
+            for x, rest, own in ((inside & out_b & ~out_a, rest_b, rest_a),
+                                 (inside & out_a & ~out_b, rest_a, rest_b)):
                 if x:
                     changed = True
+                    removed: list[tuple[int, int]] = []
                     for c in rest:
                         m = cands[c]
                         if m & x:
+                            if self.trace is not None:
+                                removed.extend((c, v) for v in values_of(m & x))
                             m &= ~x
                             cands[c] = m
                             if not m:
+                                self.trace_locked(x, shared, own, rest, removed)
                                 self.fail(f"{self.name(c)} has no candidate left")
                             if not m & (m - 1):
                                 queue.append((c, "naked single"))
+                    self.trace_locked(x, shared, own, rest, removed)
         return changed
+
+    def trace_locked(self, values: int, shared, own, rest, removed) -> None:
+        """Record a locked-candidates elimination: `values` of the unit `shared + own`
+        lie only in `shared`, so the unit `shared + rest` loses them elsewhere."""
+        if self.trace is None or not removed:
+            return
+        digits = ",".join(symbol(v) for v in values_of(values))
+        home = self.unit_label(shared + own)
+        other = self.unit_label(shared + rest)
+        self.emit("eliminate", reason=f"locked candidates: {digits} in {home} only where "
+                                      f"it meets {other}", eliminations=list(removed))
+        removed.clear()
 
     def propagate(self, cands, grid, placed, queue) -> bool:
         """Propagate to a fixpoint; False on contradiction."""
@@ -189,7 +230,7 @@ class GeneralSearch:
                 self.emit("solution")
                 return len(self.solutions) >= self.max_solutions
             m = cands[best]
-            b = m & -m
+            b = m & -m if self.pick is None else self.pick(best, m)
             stats["guesses"] += 1
             self.emit("guess", best, b.bit_length(), candidates=values_of(m))
             child, child_grid, child_placed = cands[:], grid[:], placed[:]

@@ -68,23 +68,34 @@ def domain_masks(domains) -> list[int]:
     if len(_MASKS) > 4096:
         _MASKS.clear()
     masks = _MASKS
-    out = []
-    for d in domains:
-        m = masks.get(d)
-        if m is None:
-            m = masks[d] = mask_of(d)
-        out.append(m)
-    return out
+    try:
+        return list(map(masks.__getitem__, domains))  # the common case, at C speed
+    except KeyError:
+        for d in domains:
+            if d not in masks:
+                masks[d] = mask_of(d)
+        return list(map(masks.__getitem__, domains))
+
+
+_RECENT: dict[int, tuple] = {}  # id(constraints) -> (constraints, structure)
 
 
 def compile_model(model: Model) -> Plan:
-    return Plan(structure_of(model.size, model.constraints), domain_masks(model.domains))
+    # Puzzles of one geometry share one constraints tuple: finding its structure by
+    # identity saves hashing every constraint of it on each solve.
+    cons = model.constraints
+    hit = _RECENT.get(id(cons))
+    if hit is None or hit[0] is not cons:
+        if len(_RECENT) > 64:
+            _RECENT.clear()
+        hit = _RECENT[id(cons)] = (cons, structure_of(model.size, cons))
+    return Plan(hit[1], domain_masks(model.domains))
 
 
 @lru_cache(maxsize=32)
 def structure_of(n: int, constraints) -> Structure:
     ncells = n * n
-    peer_sets = [set() for _ in range(ncells)]
+    peer_sets: list[set[int]] = [set() for _ in range(ncells)]
     units, labels, others = [], [], []
     seen_units = set()
     for con in constraints:
@@ -101,7 +112,7 @@ def structure_of(n: int, constraints) -> Structure:
             others.append(con)
     for c in range(ncells):
         peer_sets[c].discard(c)
-    cell_units = [[] for _ in range(ncells)]
+    cell_units: list[list[int]] = [[] for _ in range(ncells)]
     for u, cells in enumerate(units):
         for c in cells:
             cell_units[c].append(u)
@@ -140,10 +151,10 @@ def implied_sums(n: int, units, labels, constraints) -> list[Sum]:
     covered: set[int] = set()
     for con in constraints:  # disjoint plain sums only, so that no cell counts twice
         if isinstance(con, Sum) and (con.coeffs is None or all(w == 1 for w in con.coeffs)):
-            cells = set(con.cells)
-            if len(cells) == len(con.cells) and not cells & covered:
-                covered |= cells
-                sums.append((frozenset(cells), con.total))
+            members = set(con.cells)
+            if len(members) == len(con.cells) and not members & covered:
+                covered |= members
+                sums.append((frozenset(members), con.total))
     if not sums:
         return []
     unit_total = n * (n + 1) // 2

@@ -67,7 +67,7 @@ def make_pairs(plan: Plan, bits):
                                 queue.append(p)
                 two = t & ~h  # values with exactly two places in this unit
                 if two & (two - 1):
-                    where = {}
+                    where: dict[tuple[int, ...], int] = {}
                     while two:
                         v = two & -two
                         two ^= v

@@ -22,7 +22,7 @@ import tomllib
 from collections.abc import Iterable
 from importlib import resources
 
-from ..errors import ModelError
+from ..errors import ArgumentError, ModelError
 from .dots import XV, GreaterThan, Kropki, Mark
 from .killer import Cage, Clue, Killer, LittleKiller
 from .lines import Arrow, Arrows, Thermometers
@@ -71,10 +71,15 @@ def _load() -> None:
 
 def register(rule, aliases: Iterable[str] = ()) -> None:
     """Make a global rule available by name (and its `aliases` attribute, if any)."""
-    if not getattr(rule, "name", None) or not callable(getattr(rule, "constraints", None)):
-        raise ModelError(f"{rule!r} is not a rule (needs .name and .constraints(geometry))")
+    from .. import validate
+    if isinstance(rule, str):
+        raise ArgumentError(f"rule must be a rule object, not the name {rule!r}")
+    rule = validate.rule(rule)
+    spellings = [rule.name, *getattr(rule, "aliases", ()), *validate.text_list(aliases, "aliases")]
+    if not all(isinstance(s, str) and s.strip() for s in spellings):
+        raise ArgumentError(f"rule {rule.name!r}: aliases must be non-empty strings")
     _RULES[rule.name] = rule
-    for spelling in (rule.name, *getattr(rule, "aliases", ()), *aliases):
+    for spelling in spellings:
         _ALIASES[spelling.lower()] = rule.name
 
 

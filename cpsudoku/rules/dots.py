@@ -28,6 +28,16 @@ class Mark:
     cells: tuple[C.Ref, ...]
     value: int | None = None
 
+    def __post_init__(self):
+        # 0 would silently mean the default (`value or 2`); 1 asks for equal digits
+        # in neighbours, which share a row or column.
+        least = {"white": 1, "black": 2}.get(self.kind)
+        if self.value is not None and least is not None and not (
+                isinstance(self.value, int) and self.value >= least):
+            what = "difference" if self.kind == "white" else "ratio"
+            raise ModelError(f"{self.kind} dot at {' '.join(C.names(self.cells))}: "
+                             f"{what} {self.value!r} must be a whole number from {least}")
+
     @classmethod
     def of(cls, kind: str, cells, value: int | None = None) -> Mark:
         kind = kind.upper() if kind.upper() in ("X", "V") else kind.lower()
@@ -100,7 +110,7 @@ class _PairMarks(ElementRule):
 
     def validate(self, geometry):
         super().validate(geometry)
-        seen = {}
+        seen: dict[frozenset, int] = {}
         for i, mark in enumerate(self.elements, 1):
             pair = frozenset(mark.cells)
             if pair in seen:

@@ -113,6 +113,7 @@ class Clue:
     def diagonal(self, size: int) -> tuple[C.Ref, ...]:
         if self.cells or self.at is None:
             return self.cells
+        assert self.direction is not None  # validate() requires a known direction
         dr, dc = DIRECTIONS[self.direction]
         r, c = self.at[0] + dr, self.at[1] + dc
         out = []

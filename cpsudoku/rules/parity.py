@@ -23,7 +23,7 @@ class Parity(ElementRule):
         return f"odd/even cells ({len(self.elements)})"
 
     def data(self):
-        out = {}
+        out: dict[str, list[str]] = {}
         for kind, ref in self.elements:
             out.setdefault(kind, []).append(C.name(ref))
         return out

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import lru_cache
+from typing import Any
 
 from ..constraints import AllDifferent, Allowed, Constraint
 from ..errors import ModelError
@@ -66,10 +67,13 @@ class Pattern:
             raise ModelError(f"{what}: relation {self.relation!r} is not one of "
                              f"{', '.join(allowed)} for {self.kind}")
         body = spec[self.kind]
+        # Per grid size: (shape, corners) for rectangles, cell groups for groups.
+        self.by_size: dict[int, Any] = {}
         if self.kind == "offsets":
             self.offsets = tuple(_pair(o, what) for o in body)
         elif self.kind == "lines":
-            self.lines = tuple((_pair(l["start"], what), _pair(l["step"], what)) for l in body)
+            self.lines = tuple((_pair(spec["start"], what), _pair(spec["step"], what))
+                               for spec in body)
         elif self.kind == "rectangles":
             self.by_size = {int(r["size"]): (_pair(r["shape"], what),
                                              tuple(_pair(c, what) for c in r["corners"]))
@@ -108,16 +112,17 @@ class Pattern:
                 what = f"{rule} window at {C.name((top, left))}"
                 yield C.resolve(refs, geometry, what), what
         elif self.kind == "groups":
-            for i, refs in enumerate(self.by_size[n], 1):
+            for i, group_refs in enumerate(self.by_size[n], 1):
                 what = f"{rule} group {i}"
-                yield C.resolve(refs, geometry, what), what
+                yield C.resolve(group_refs, geometry, what), what
         elif self.kind == "box_positions":
+            assert geometry.box is not None  # check() refuses irregular regions
             br, bc = geometry.box
             for i in range(br):
                 for j in range(bc):
-                    cells = tuple((top + i) * n + left + j
-                                  for top in range(0, n, br) for left in range(0, n, bc))
-                    yield cells, f"{rule} (position r{i + 1}c{j + 1} of each box)"
+                    same_place = tuple((top + i) * n + left + j
+                                       for top in range(0, n, br) for left in range(0, n, bc))
+                    yield same_place, f"{rule} (position r{i + 1}c{j + 1} of each box)"
 
     def pairs(self, geometry: Geometry) -> list[tuple[int, int]]:
         """Each unordered pair of cells one of the offsets apart, once."""

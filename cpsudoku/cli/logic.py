@@ -1,0 +1,202 @@
+"""explain, hint, rate: human-style solving on the Sudoku Explainer scale."""
+
+from __future__ import annotations
+
+import json
+from enum import Enum
+from pathlib import Path
+
+import typer
+
+from ..errors import CpsudokuError, ExitCode, UsageError
+from .app import BoxOpt, Output, PuzzlesArg, RulesOpt, SizeOpt, app, load_puzzles
+
+
+class StepFormat(str, Enum):
+    pretty = "pretty"
+    json = "json"
+    jsonl = "jsonl"
+
+
+class RateFormat(str, Enum):
+    pretty = "pretty"
+    jsonl = "jsonl"
+    csv = "csv"
+
+
+OutputOpt = typer.Option(None, "--output", "-o", help="Write to this file as puzzles finish.")
+
+
+def _grid_steps(spec: str | None) -> set[int] | str:
+    """--grid-at: 'all', or step counts like '0,5,12': the grid after that many steps."""
+    if spec is None:
+        return set()
+    if spec.strip().lower() == "all":
+        return "all"
+    try:
+        return {int(x) for x in spec.split(",") if x.strip()}
+    except ValueError:
+        raise UsageError(f"--grid-at {spec!r} is not 'all' or step numbers like 0,5,12") from None
+
+
+@app.command()
+def explain(
+    puzzles: list[str] = PuzzlesArg,
+    fmt: StepFormat = typer.Option(StepFormat.pretty, "--format", "-f",
+                                   help="pretty: one line per step; jsonl: one JSON object "
+                                        "per step; json: one object per puzzle."),
+    grid_at: str | None = typer.Option(None, "--grid-at", metavar="STEPS",
+                                       help="pretty: show the candidate grid after this many "
+                                            "steps (e.g. 0,10,25 or all)."),
+    time_limit: float | None = typer.Option(None, "--time-limit", "-t", metavar="SECONDS",
+                                            help="Stop explaining a puzzle after this long."),
+    size: int | None = SizeOpt,
+    box: str | None = BoxOpt,
+    rules: str | None = RulesOpt,
+    output: Path | None = OutputOpt,
+):
+    """Solve like a person: every step, easiest technique first, in HoDoKu's notation."""
+    import time
+
+    from ..logic import Explanation, Unsolvable
+    from ..logic.show import candidate_grid
+    from ..logic.solver import Solver
+    from ..logic.step import Step
+
+    if time_limit is not None and not time_limit > 0:
+        raise UsageError(f"--time-limit must be a positive number of seconds, not {time_limit}")
+    show = _grid_steps(grid_at)
+    worst = ExitCode.OK
+    with Output(output) as out:
+        for index, puzzle in enumerate(load_puzzles(puzzles, size, box, rules)):
+            label = puzzle.source or f"#{index + 1}"
+            try:
+                solver = Solver(puzzle)
+            except Unsolvable as exc:
+                worst = ExitCode.UNSOLVABLE
+                out.write(json.dumps({"index": index, "error": str(exc)})
+                          if fmt is not StepFormat.pretty else f"{label}: {exc}")
+                continue
+            state = solver.start()
+            deadline = time.monotonic() + time_limit if time_limit else None
+            if fmt is StepFormat.pretty:
+                out.write(f"{label}: {puzzle.line()}")
+            steps: list[Step] = []
+            while not state.solved() and (deadline is None or time.monotonic() < deadline):
+                if fmt is StepFormat.pretty and (show == "all" or len(steps) in show):
+                    out.write(candidate_grid(state, puzzle.geometry.region_of))
+                step = solver.advance(state, len(steps) + 1)
+                steps.append(step)
+                if fmt is StepFormat.jsonl:
+                    out.write(json.dumps({"index": index, **step.as_dict()}))
+                elif fmt is StepFormat.pretty:
+                    out.write(f"{step.number:4d}. [{step.rating:.1f}] {step.text}")
+            done = Explanation(steps, state.solved(), list(state.values))
+            if fmt is StepFormat.json:
+                out.write(json.dumps({"index": index, "puzzle": puzzle.line(),
+                                      "solved": done.solved, "steps": done.as_dicts()},
+                                     indent=2))
+            elif fmt is StepFormat.pretty:
+                er = max((s.rating for s in steps), default=0.0)
+                status = "solved" if done.solved else "stopped (time limit)"
+                out.write(f"{status} in {len(steps)} steps; hardest step {er:.1f}")
+            if not done.solved:
+                worst = max(worst, ExitCode.TIMEOUT)
+    raise typer.Exit(worst)
+
+
+@app.command()
+def hint(
+    puzzle: str = typer.Argument(..., metavar="PUZZLE",
+                                 help="The puzzle: a file or a grid given inline."),
+    state: str | None = typer.Option(None, "--state", "-s", metavar="GRID",
+                                     help="The player's current grid (file or inline), "
+                                          "optionally as pencil marks: one token of "
+                                          "candidate digits per cell."),
+    fmt: StepFormat = typer.Option(StepFormat.pretty, "--format", "-f", help="Output format."),
+    size: int | None = SizeOpt,
+    box: str | None = BoxOpt,
+    rules: str | None = RulesOpt,
+):
+    """The next step only, from the puzzle or from a player's grid; wrong entries are named."""
+    from ..logic import hint as next_hint
+
+    loaded = load_puzzles([puzzle], size, box, rules)
+    if len(loaded) != 1:
+        raise UsageError(f"hint takes one puzzle; {puzzle} holds {len(loaded)}")
+    grid = None if state is None else _state_text(state)
+    result = next_hint(loaded[0], grid)
+    if fmt is StepFormat.pretty:
+        for cell in result.wrong:
+            typer.echo(f"wrong: {cell} does not hold the solution's value")
+        typer.echo(result.step.text if result.step else "the grid is already solved")
+    else:
+        typer.echo(json.dumps(result.as_dict(), indent=2 if fmt is StepFormat.json else None))
+    raise typer.Exit(ExitCode.NOT_UNIQUE if result.wrong else ExitCode.OK)
+
+
+def _state_text(arg: str) -> str:
+    """--state: the text of an existing file, standard input for '-', else the text itself."""
+    if arg == "-":
+        import sys
+        return sys.stdin.read()
+    path = Path(arg)
+    try:
+        is_file = path.is_file()
+    except OSError:  # a grid typed inline can be too long for a file name
+        is_file = False
+    if not is_file:
+        return arg
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CpsudokuError(f"cannot read --state {arg}: {exc}") from None
+
+
+@app.command()
+def rate(
+    puzzles: list[str] = PuzzlesArg,
+    fmt: RateFormat = typer.Option(RateFormat.pretty, "--format", "-f",
+                                   help="pretty, jsonl (one object per puzzle) or csv."),
+    size: int | None = SizeOpt,
+    box: str | None = BoxOpt,
+    rules: str | None = RulesOpt,
+    output: Path | None = OutputOpt,
+):
+    """Rate puzzles on the Sudoku Explainer scale: ER, EP, ED, level, techniques used."""
+    from ..logic import Unsolvable
+    from ..logic import rate as rate_one
+    from ..logic.show import csv_row
+
+    worst = ExitCode.OK
+    with Output(output) as out:
+        if fmt is RateFormat.csv:
+            out.write(csv_row(["index", "puzzle", "er", "ep", "ed", "level", "guesses",
+                               "time_s", "techniques"]))
+        for index, puzzle in enumerate(load_puzzles(puzzles, size, box, rules)):
+            label = puzzle.source or f"#{index + 1}"
+            try:
+                r = rate_one(puzzle)
+            except Unsolvable as exc:
+                worst = ExitCode.UNSOLVABLE
+                if fmt is RateFormat.jsonl:
+                    out.write(json.dumps({"index": index, "puzzle": puzzle.line(),
+                                          "error": str(exc)}))
+                elif fmt is RateFormat.csv:
+                    out.write(csv_row([index, puzzle.line(), "", "", "", "unsolvable", "", "",
+                                       ""]))
+                else:
+                    out.write(f"{label}: {exc}")
+                continue
+            if fmt is RateFormat.jsonl:
+                out.write(json.dumps({"index": index, "puzzle": puzzle.line(), **r.as_dict()}))
+            elif fmt is RateFormat.csv:
+                out.write(csv_row([index, puzzle.line(), r.er, r.ep, r.ed, r.level, r.guesses,
+                                   round(r.time_s, 6),
+                                   ";".join(f"{k}:{v}" for k, v in r.techniques.items())]))
+            else:
+                used = ", ".join(f"{k} x{v}" for k, v in r.techniques.items())
+                guessed = f", {r.guesses} guesses" if r.guesses else ""
+                out.write(f"{label}: ER {r.er:.1f} EP {r.ep:.1f} ED {r.ed:.1f} ({r.level}"
+                          f"{guessed}) {used}")
+    raise typer.Exit(worst)

@@ -1,0 +1,1042 @@
+/* The compiled kernel of the native engine: the search of `engine.fast` in C99.
+ *
+ * Models made only of all-different groups, up to 32 values (a uint32 mask
+ * per cell). A Kernel object holds a structure (units, peers, intersections)
+ * checked once when it is built; `Kernel.solve` searches from a list of
+ * candidate masks and returns what `engine.fast.solve` returns.
+ *
+ * State is one flat array of words, copied when the search branches:
+ * cands[ncells] (0 once placed), grid[ncells] (the placed value's bit),
+ * placed[nunits] (values placed in each unit).
+ *
+ * The GIL is released during the search; every few milliseconds the search
+ * takes it back briefly to let Python handle signals (Ctrl-C).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+#define MAX_VALUES 32
+#define MAX_CELLS (MAX_VALUES * MAX_VALUES)
+#define SIGNAL_PERIOD 0.02 /* seconds between two checks for Ctrl-C */
+
+typedef struct {
+    PyObject_HEAD
+    int n, ncells, nunits, nints;
+    uint32_t full;
+    int *units;        /* nunits * n cells */
+    int *peer_start;   /* ncells + 1 offsets into peers */
+    int *peers;
+    int *cu_start;     /* ncells + 1 offsets into cell_units */
+    int *cell_units;
+    int *int_start;    /* 3 * nints + 1 offsets into int_cells: shared, rest a, rest b */
+    int *int_cells;
+    uint32_t *spare;   /* a search stack kept between calls (NULL while one is in use) */
+} Kernel;
+
+static inline int popcount32(uint32_t x) { return __builtin_popcount(x); }
+static inline int single(uint32_t m) { return m && !(m & (m - 1)); }
+
+/* ------------------------------------------------------------------------ */
+/* building and checking a structure                                        */
+
+/* A Python sequence of ints, each in [0, bound), as a fresh C array. */
+static int *int_list(PyObject *obj, int bound, Py_ssize_t *len, const char *what)
+{
+    PyObject *seq = PySequence_Fast(obj, what);
+    if (!seq)
+        return NULL;
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(seq);
+    int *out = PyMem_Malloc((size_t)(k ? k : 1) * sizeof(int));
+    if (!out) {
+        Py_DECREF(seq);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < k; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (v == -1 && PyErr_Occurred()) {
+            PyErr_Format(PyExc_ValueError, "%s: item %zd is not a cell index", what, i);
+            goto bad;
+        }
+        if (v < 0 || v >= bound) {
+            PyErr_Format(PyExc_ValueError, "%s: cell %ld out of range 0..%d", what, v,
+                         bound - 1);
+            goto bad;
+        }
+        out[i] = (int)v;
+    }
+    Py_DECREF(seq);
+    *len = k;
+    return out;
+bad:
+    Py_DECREF(seq);
+    PyMem_Free(out);
+    return NULL;
+}
+
+/* Append the ints of `obj` to a growing array (offsets kept by the caller). */
+static int append_list(int **buf, Py_ssize_t *used, Py_ssize_t *cap, PyObject *obj, int bound,
+                       const char *what)
+{
+    Py_ssize_t k;
+    int *items = int_list(obj, bound, &k, what);
+    if (!items)
+        return -1;
+    if (*used + k > *cap) {
+        Py_ssize_t ncap = 2 * (*cap) + k + 16;
+        int *nb = PyMem_Realloc(*buf, (size_t)ncap * sizeof(int));
+        if (!nb) {
+            PyMem_Free(items);
+            PyErr_NoMemory();
+            return -1;
+        }
+        *buf = nb;
+        *cap = ncap;
+    }
+    memcpy(*buf + *used, items, (size_t)k * sizeof(int));
+    *used += k;
+    PyMem_Free(items);
+    return 0;
+}
+
+static void Kernel_dealloc(Kernel *self)
+{
+    PyMem_Free(self->units);
+    PyMem_Free(self->peer_start);
+    PyMem_Free(self->peers);
+    PyMem_Free(self->cu_start);
+    PyMem_Free(self->cell_units);
+    PyMem_Free(self->int_start);
+    PyMem_Free(self->int_cells);
+    PyMem_Free(self->spare);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int Kernel_init(Kernel *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"size", "units", "peers", "intersections", NULL};
+    int n;
+    PyObject *units_obj, *peers_obj, *ints_obj;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iOOO", kwlist, &n, &units_obj, &peers_obj,
+                                     &ints_obj))
+        return -1;
+    if (self->units) {
+        PyErr_SetString(PyExc_TypeError, "a Kernel is built once");
+        return -1;
+    }
+    if (n < 1 || n > MAX_VALUES) {
+        PyErr_Format(PyExc_ValueError, "size %d out of range 1..%d", n, MAX_VALUES);
+        return -1;
+    }
+    int ncells = n * n;
+    self->n = n;
+    self->ncells = ncells;
+    self->full = n == 32 ? 0xffffffffu : ((1u << n) - 1);
+
+    /* units: each exactly n distinct cells */
+    PyObject *useq = PySequence_Fast(units_obj, "units must be a sequence");
+    if (!useq)
+        return -1;
+    Py_ssize_t nunits = PySequence_Fast_GET_SIZE(useq);
+    if (nunits > 64 * ncells) {
+        Py_DECREF(useq);
+        PyErr_Format(PyExc_ValueError, "%zd units for %d cells is too many", nunits, ncells);
+        return -1;
+    }
+    self->nunits = (int)nunits;
+    self->units = PyMem_Malloc((size_t)(nunits ? nunits : 1) * n * sizeof(int));
+    if (!self->units) {
+        Py_DECREF(useq);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t u = 0; u < nunits; u++) {
+        Py_ssize_t k;
+        int *cells = int_list(PySequence_Fast_GET_ITEM(useq, u), ncells, &k, "unit");
+        if (!cells) {
+            Py_DECREF(useq);
+            return -1;
+        }
+        if (k != n) {
+            PyErr_Format(PyExc_ValueError, "unit %zd has %zd cells, not %d", u, k, n);
+            PyMem_Free(cells);
+            Py_DECREF(useq);
+            return -1;
+        }
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < i; j++)
+                if (cells[i] == cells[j]) {
+                    PyErr_Format(PyExc_ValueError, "unit %zd holds cell %d twice", u, cells[i]);
+                    PyMem_Free(cells);
+                    Py_DECREF(useq);
+                    return -1;
+                }
+        memcpy(self->units + u * n, cells, (size_t)n * sizeof(int));
+        PyMem_Free(cells);
+    }
+    Py_DECREF(useq);
+
+    /* cell -> units */
+    self->cu_start = PyMem_Calloc((size_t)ncells + 1, sizeof(int));
+    self->cell_units = PyMem_Malloc((size_t)(nunits ? nunits : 1) * n * sizeof(int));
+    if (!self->cu_start || !self->cell_units) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (int i = 0; i < self->nunits * n; i++)
+        self->cu_start[self->units[i] + 1]++;
+    for (int c = 0; c < ncells; c++)
+        self->cu_start[c + 1] += self->cu_start[c];
+    {
+        int *fill = PyMem_Malloc((size_t)ncells * sizeof(int));
+        if (!fill) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        memcpy(fill, self->cu_start, (size_t)ncells * sizeof(int));
+        for (int u = 0; u < self->nunits; u++)
+            for (int i = 0; i < n; i++) {
+                int c = self->units[u * n + i];
+                self->cell_units[fill[c]++] = u;
+            }
+        PyMem_Free(fill);
+    }
+
+    /* peers: one sequence per cell, never the cell itself */
+    PyObject *pseq = PySequence_Fast(peers_obj, "peers must be a sequence");
+    if (!pseq)
+        return -1;
+    if (PySequence_Fast_GET_SIZE(pseq) != ncells) {
+        PyErr_Format(PyExc_ValueError, "peers has %zd entries, not %d",
+                     PySequence_Fast_GET_SIZE(pseq), ncells);
+        Py_DECREF(pseq);
+        return -1;
+    }
+    self->peer_start = PyMem_Malloc(((size_t)ncells + 1) * sizeof(int));
+    if (!self->peer_start) {
+        Py_DECREF(pseq);
+        PyErr_NoMemory();
+        return -1;
+    }
+    Py_ssize_t used = 0, cap = 0;
+    for (int c = 0; c < ncells; c++) {
+        self->peer_start[c] = (int)used;
+        if (append_list(&self->peers, &used, &cap, PySequence_Fast_GET_ITEM(pseq, c), ncells,
+                        "peers") < 0) {
+            Py_DECREF(pseq);
+            return -1;
+        }
+        for (Py_ssize_t i = self->peer_start[c]; i < used; i++)
+            if (self->peers[i] == c) {
+                PyErr_Format(PyExc_ValueError, "cell %d is listed as its own peer", c);
+                Py_DECREF(pseq);
+                return -1;
+            }
+        if (used > (Py_ssize_t)ncells * ncells) {
+            PyErr_SetString(PyExc_ValueError, "peers: more entries than cell pairs");
+            Py_DECREF(pseq);
+            return -1;
+        }
+    }
+    self->peer_start[ncells] = (int)used;
+    Py_DECREF(pseq);
+
+    /* intersections: (shared, rest of unit a, rest of unit b) */
+    PyObject *iseq = PySequence_Fast(ints_obj, "intersections must be a sequence");
+    if (!iseq)
+        return -1;
+    Py_ssize_t nints = PySequence_Fast_GET_SIZE(iseq);
+    if (nints > (Py_ssize_t)self->nunits * self->nunits) {
+        PyErr_Format(PyExc_ValueError, "%zd intersections for %d units", nints, self->nunits);
+        Py_DECREF(iseq);
+        return -1;
+    }
+    self->nints = (int)nints;
+    self->int_start = PyMem_Malloc(((size_t)3 * nints + 1) * sizeof(int));
+    if (!self->int_start) {
+        Py_DECREF(iseq);
+        PyErr_NoMemory();
+        return -1;
+    }
+    used = cap = 0;
+    for (Py_ssize_t k = 0; k < nints; k++) {
+        PyObject *triple = PySequence_Fast(PySequence_Fast_GET_ITEM(iseq, k),
+                                           "an intersection must be a sequence");
+        if (!triple) {
+            Py_DECREF(iseq);
+            return -1;
+        }
+        if (PySequence_Fast_GET_SIZE(triple) != 3) {
+            PyErr_Format(PyExc_ValueError, "intersection %zd is not (shared, rest a, rest b)",
+                         k);
+            Py_DECREF(triple);
+            Py_DECREF(iseq);
+            return -1;
+        }
+        for (int part = 0; part < 3; part++) {
+            self->int_start[3 * k + part] = (int)used;
+            if (append_list(&self->int_cells, &used, &cap, PySequence_Fast_GET_ITEM(triple, part),
+                            ncells, "intersection") < 0) {
+                Py_DECREF(triple);
+                Py_DECREF(iseq);
+                return -1;
+            }
+            if (used - self->int_start[3 * k + part] > n) {
+                PyErr_Format(PyExc_ValueError, "intersection %zd: a part longer than a unit", k);
+                Py_DECREF(triple);
+                Py_DECREF(iseq);
+                return -1;
+            }
+        }
+        Py_DECREF(triple);
+    }
+    self->int_start[3 * nints] = (int)used;
+    Py_DECREF(iseq);
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* the search                                                               */
+
+typedef struct {
+    const Kernel *k;
+    int W;                 /* words per state */
+    uint32_t *stack;       /* (ncells + 2) states, one per search level */
+    uint32_t *scratch;     /* a state for probing */
+    int *queue;            /* open cells left with one candidate */
+    uint8_t *dirty;        /* units whose candidates changed since their last scan */
+    int any_dirty;
+    int locked_depth, pairs, probing;
+    long max_solutions;
+    uint8_t *sols;         /* found solutions, ncells values each */
+    long nsols, solcap;
+    unsigned long long nodes, guesses, backtracks, props;
+    unsigned clock_mask;
+    int has_deadline;
+    double deadline, next_signal;
+    int timed_out, interrupted, nomem;
+    PyThreadState *ts;
+} Search;
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* 1 when the search must stop: past the deadline, or a signal handler raised. */
+static int must_stop(Search *S)
+{
+    if (S->timed_out || S->interrupted)
+        return 1;
+    double t = now_s();
+    if (S->has_deadline && t > S->deadline) {
+        S->timed_out = 1;
+        return 1;
+    }
+    if (t >= S->next_signal) {
+        S->next_signal = t + SIGNAL_PERIOD;
+        PyEval_RestoreThread(S->ts);
+        int failed = PyErr_CheckSignals();
+        S->ts = PyEval_SaveThread();
+        if (failed) {
+            S->interrupted = 1;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static inline void touch(Search *S, int c)
+{
+    const Kernel *k = S->k;
+    for (int i = k->cu_start[c]; i < k->cu_start[c + 1]; i++)
+        S->dirty[k->cell_units[i]] = 1;
+    S->any_dirty = 1;
+}
+
+/* Remove `x` from cell c; returns -1 if it empties, else how many cells it queued. */
+static inline int take(Search *S, uint32_t *cands, int c, uint32_t x, int *qn)
+{
+    uint32_t m = cands[c];
+    if (!(m & x))
+        return 0;
+    m &= ~x;
+    cands[c] = m;
+    touch(S, c);
+    if (!(m & (m - 1))) {
+        if (!m)
+            return -1;
+        S->queue[(*qn)++] = c;
+    }
+    return 0;
+}
+
+/* Locked candidates at every intersection; -1 on contradiction, else 1 if anything changed. */
+static int locked_pass(Search *S, uint32_t *cands, int *qn)
+{
+    const Kernel *k = S->k;
+    int changed = 0;
+    for (int x = 0; x < k->nints; x++) {
+        const int *st = k->int_start + 3 * x;
+        uint32_t i = 0, ra = 0, rb = 0;
+        for (int j = st[0]; j < st[1]; j++)
+            i |= cands[k->int_cells[j]];
+        if (!i)
+            continue;
+        for (int j = st[1]; j < st[2]; j++)
+            ra |= cands[k->int_cells[j]];
+        for (int j = st[2]; j < st[3]; j++)
+            rb |= cands[k->int_cells[j]];
+        uint32_t leave_b = i & rb & ~ra, leave_a = i & ra & ~rb;
+        if (leave_b) {
+            changed = 1;
+            for (int j = st[2]; j < st[3]; j++)
+                if (take(S, cands, k->int_cells[j], leave_b, qn) < 0)
+                    return -1;
+        }
+        if (leave_a) {
+            changed = 1;
+            for (int j = st[1]; j < st[2]; j++)
+                if (take(S, cands, k->int_cells[j], leave_a, qn) < 0)
+                    return -1;
+        }
+    }
+    return changed;
+}
+
+/* Naked and hidden pairs in every unit; -1 on contradiction, else 1 if anything changed. */
+static int pairs_pass(Search *S, uint32_t *cands, int *qn)
+{
+    const Kernel *k = S->k;
+    int n = k->n, changed = 0;
+    for (int u = 0; u < k->nunits; u++) {
+        const int *cells = k->units + u * n;
+        uint32_t o = 0, t = 0, h = 0;
+        for (int i = 0; i < n; i++) {
+            uint32_t x = cands[cells[i]];
+            h |= t & x;
+            t |= o & x;
+            o |= x;
+        }
+        /* naked pairs: two cells with the same two candidates */
+        for (int i = 0; i < n; i++) {
+            uint32_t x = cands[cells[i]];
+            if (popcount32(x) != 2)
+                continue;
+            for (int j = i + 1; j < n; j++) {
+                if (cands[cells[j]] != x)
+                    continue;
+                for (int p = 0; p < n; p++) {
+                    uint32_t m = cands[cells[p]];
+                    if (p != i && p != j && (m & x)) {
+                        changed = 1;
+                        if (take(S, cands, cells[p], x, qn) < 0)
+                            return -1;
+                    }
+                }
+                break;
+            }
+        }
+        /* hidden pairs: two values with the same two places */
+        uint32_t two = t & ~h;
+        if (!(two & (two - 1)))
+            continue;
+        int place[MAX_VALUES][2];
+        uint32_t vals[MAX_VALUES];
+        int nv = 0;
+        while (two) {
+            uint32_t v = two & (~two + 1);
+            two ^= v;
+            int a = -1, b = -1, count = 0;
+            for (int i = 0; i < n; i++)
+                if (cands[cells[i]] & v) {
+                    if (count == 0)
+                        a = i;
+                    else
+                        b = i;
+                    count++;
+                }
+            if (count != 2)
+                continue; /* a naked pair above took v from a cell */
+            for (int w = 0; w < nv; w++)
+                if (place[w][0] == a && place[w][1] == b) {
+                    uint32_t keep = vals[w] | v;
+                    for (int e = 0; e < 2; e++) {
+                        int c = cells[e ? b : a];
+                        if (cands[c] & ~keep) {
+                            changed = 1;
+                            if (take(S, cands, c, ~keep, qn) < 0)
+                                return -1;
+                        }
+                    }
+                }
+            place[nv][0] = a;
+            place[nv][1] = b;
+            vals[nv++] = v;
+        }
+    }
+    return changed;
+}
+
+/* Propagate a state: place queued cells, remove their values from the peers,
+ * scan dirty units for hidden singles, then (if asked) locked candidates and
+ * pairs, until nothing changes. The caller has queued cells and marked
+ * units dirty. Returns the number of placements, or -1 on contradiction. */
+static long propagate(Search *S, uint32_t *s, int qn, int locked, int pairs)
+{
+    const Kernel *k = S->k;
+    const int n = k->n, ncells = k->ncells, nunits = k->nunits;
+    uint32_t *cands = s, *grid = s + ncells, *placed = s + 2 * ncells;
+    int *q = S->queue;
+    uint8_t *dirty = S->dirty;
+    long count = 0;
+    for (;;) {
+        while (qn) {
+            int c = q[--qn];
+            uint32_t b = cands[c];
+            if (!b)
+                continue;
+            cands[c] = 0;
+            grid[c] = b;
+            count++;
+            for (int i = k->cu_start[c]; i < k->cu_start[c + 1]; i++)
+                placed[k->cell_units[i]] |= b;
+            for (int i = k->peer_start[c]; i < k->peer_start[c + 1]; i++)
+                if (take(S, cands, k->peers[i], b, &qn) < 0)
+                    goto fail;
+        }
+        if (S->any_dirty) {
+            S->any_dirty = 0;
+            for (int u = 0; u < nunits; u++) {
+                if (!dirty[u])
+                    continue;
+                dirty[u] = 0;
+                const int *cells = k->units + u * n;
+                uint32_t o = 0, t = 0;
+                for (int i = 0; i < n; i++) {
+                    uint32_t x = cands[cells[i]];
+                    t |= o & x;
+                    o |= x;
+                }
+                if ((o | placed[u]) != k->full)
+                    goto fail;
+                o &= ~t;
+                if (!o)
+                    continue;
+                for (int i = 0; i < n; i++) {
+                    int c = cells[i];
+                    uint32_t m = cands[c] & o;
+                    if (!m)
+                        continue;
+                    if (m & (m - 1))
+                        goto fail; /* one cell is the only place for two values */
+                    if (cands[c] != m) {
+                        cands[c] = m;
+                        touch(S, c);
+                        q[qn++] = c;
+                    }
+                }
+            }
+            continue;
+        }
+        if (qn)
+            continue;
+        if (locked) {
+            int r = locked_pass(S, cands, &qn);
+            if (r < 0)
+                goto fail;
+            if (r)
+                continue;
+        }
+        if (pairs) {
+            int r = pairs_pass(S, cands, &qn);
+            if (r < 0)
+                goto fail;
+            if (r)
+                continue;
+        }
+        return count;
+    }
+fail:
+    memset(dirty, 0, (size_t)nunits);
+    S->any_dirty = 0;
+    return -1;
+}
+
+/* Fewest-candidates cell and its lowest candidate; with `dual`, a value with
+ * exactly two places in a unit comes first. Returns the cell, -1 when all are placed. */
+static int choose(Search *S, const uint32_t *cands, int dual, uint32_t *bit)
+{
+    const Kernel *k = S->k;
+    int best = -1, fewest = 99;
+    for (int c = 0; c < k->ncells; c++) {
+        uint32_t m = cands[c];
+        if (!m)
+            continue;
+        int cnt = popcount32(m);
+        if (cnt < fewest) {
+            best = c;
+            fewest = cnt;
+            if (cnt == 2)
+                break;
+        }
+    }
+    if (best < 0)
+        return -1;
+    if (dual) {
+        const int n = k->n;
+        for (int u = 0; u < k->nunits; u++) {
+            const int *cells = k->units + u * n;
+            uint32_t o = 0, t = 0, h = 0;
+            for (int i = 0; i < n; i++) {
+                uint32_t x = cands[cells[i]];
+                h |= t & x;
+                t |= o & x;
+                o |= x;
+            }
+            uint32_t two = t & ~h;
+            if (two) {
+                uint32_t v = two & (~two + 1);
+                for (int i = 0; i < n; i++)
+                    if (cands[cells[i]] & v) {
+                        *bit = v;
+                        return cells[i];
+                    }
+            }
+        }
+    }
+    *bit = cands[best] & (~cands[best] + 1);
+    return best;
+}
+
+#define PROBE_NONE 0
+#define PROBE_PICK 1
+#define PROBE_FAIL (-1)
+#define PROBE_STOP (-2)
+
+/* Try cell c = value bit v on a copy of s: placements made, or -1 if it fails. */
+static long try_literal(Search *S, const uint32_t *s, int c, uint32_t v)
+{
+    uint32_t *t = S->scratch;
+    memcpy(t, s, (size_t)S->W * sizeof(uint32_t));
+    t[c] = v;
+    S->queue[0] = c;
+    touch(S, c);
+    return propagate(S, t, 1, 0, 0);
+}
+
+/* Remove value bit v from cell c and settle the node: -1 on contradiction. */
+static int refute(Search *S, uint32_t *s, int c, uint32_t v, int locked)
+{
+    uint32_t m = s[c] & ~v;
+    if (!m)
+        return -1;
+    s[c] = m;
+    touch(S, c);
+    int qn = 0;
+    if (!(m & (m - 1)))
+        S->queue[qn++] = c;
+    long r = propagate(S, s, qn, locked, S->pairs);
+    if (r < 0)
+        return -1;
+    S->props += (unsigned long long)r;
+    return 0;
+}
+
+/* Failed-value probing (see engine.subsets.make_probe): each value of each
+ * two-candidate cell, and with probing >= 2 each of the two places of a value
+ * with two places left in a unit, is tried with singles propagation; a value
+ * that fails is removed and the node settled, and passes repeat until one
+ * finds nothing. The binary choice whose two probes placed the most (product)
+ * is the branching choice, as in look-ahead SAT solvers. */
+static int probe(Search *S, uint32_t *s, int locked, int *cell, uint32_t *bit)
+{
+    const Kernel *k = S->k;
+    const int n = k->n;
+    for (;;) {
+        if (must_stop(S))
+            return PROBE_STOP;
+        int best = -1, failed = 0;
+        uint32_t best_bit = 0;
+        double best_score = -1;
+        for (int c = 0; c < k->ncells; c++) {
+            uint32_t m = s[c];
+            if (popcount32(m) != 2)
+                continue;
+            uint32_t a = m & (~m + 1), vals[2] = {a, m ^ a};
+            double score = 1;
+            int bad = 0;
+            for (int i = 0; i < 2 && !bad; i++) {
+                long r = try_literal(S, s, c, vals[i]);
+                if (r < 0) {
+                    if (refute(S, s, c, vals[i], locked) < 0)
+                        return PROBE_FAIL;
+                    bad = failed = 1;
+                }
+                score *= (double)(r + 1);
+            }
+            if (bad)
+                continue;
+            if (score > best_score) {
+                best = c;
+                best_bit = a;
+                best_score = score;
+            }
+        }
+        for (int u = 0; S->probing >= 2 && u < k->nunits; u++) {
+            const int *cells = k->units + u * n;
+            uint32_t o = 0, t = 0, h = 0;
+            for (int i = 0; i < n; i++) {
+                uint32_t x = s[cells[i]];
+                h |= t & x;
+                t |= o & x;
+                o |= x;
+            }
+            uint32_t two = t & ~h;
+            while (two) {
+                uint32_t v = two & (~two + 1);
+                two ^= v;
+                int place[2], np = 0;
+                for (int i = 0; i < n && np < 2; i++)
+                    if (s[cells[i]] & v)
+                        place[np++] = cells[i];
+                if (np != 2 || popcount32(s[place[0]]) == 2 || popcount32(s[place[1]]) == 2)
+                    continue; /* gone, or already probed as a cell */
+                double score = 1;
+                int bad = 0;
+                for (int i = 0; i < 2 && !bad; i++) {
+                    long r = try_literal(S, s, place[i], v);
+                    if (r < 0) {
+                        if (refute(S, s, place[i], v, locked) < 0)
+                            return PROBE_FAIL;
+                        bad = failed = 1;
+                    }
+                    score *= (double)(r + 1);
+                }
+                if (bad)
+                    break; /* this unit's masks changed */
+                if (score > best_score) {
+                    best = place[0];
+                    best_bit = v;
+                    best_score = score;
+                }
+            }
+        }
+        if (!failed) {
+            if (best < 0)
+                return PROBE_NONE;
+            *cell = best;
+            *bit = best_bit;
+            return PROBE_PICK;
+        }
+    }
+}
+
+static int record(Search *S, const uint32_t *grid)
+{
+    const int ncells = S->k->ncells;
+    if (S->nsols == S->solcap) {
+        long ncap = S->solcap ? 2 * S->solcap : 4;
+        uint8_t *nb = realloc(S->sols, (size_t)ncap * ncells);
+        if (!nb) {
+            S->nomem = 1;
+            return -1;
+        }
+        S->sols = nb;
+        S->solcap = ncap;
+    }
+    uint8_t *out = S->sols + (size_t)S->nsols * ncells;
+    for (int c = 0; c < ncells; c++)
+        out[c] = grid[c] ? (uint8_t)(32 - __builtin_clz(grid[c])) : 0;
+    S->nsols++;
+    return 0;
+}
+
+/* Explore the propagated state at `depth`: 1 once enough solutions are found,
+ * 0 when the subtree is exhausted, -1 when the search must stop. */
+static int dfs(Search *S, int depth)
+{
+    const Kernel *k = S->k;
+    const int W = S->W;
+    uint32_t *s = S->stack + (size_t)depth * W;
+    const int locked = depth < S->locked_depth;
+    for (;;) {
+        S->nodes++;
+        if (!(S->nodes & S->clock_mask) && must_stop(S))
+            return -1;
+        int best = -1;
+        uint32_t b = 0;
+        int picked = PROBE_NONE;
+        if (S->probing) {
+            picked = probe(S, s, locked, &best, &b);
+            if (picked == PROBE_FAIL)
+                return 0;
+            if (picked == PROBE_STOP)
+                return -1;
+        }
+        if (picked == PROBE_NONE)
+            best = choose(S, s, S->pairs, &b);
+        if (best < 0) {
+            if (record(S, s + k->ncells) < 0)
+                return -1;
+            return S->nsols >= S->max_solutions;
+        }
+        S->guesses++;
+        uint32_t *child = s + W;
+        memcpy(child, s, (size_t)W * sizeof(uint32_t));
+        child[best] = b;
+        S->queue[0] = best;
+        touch(S, best);
+        long r = propagate(S, child, 1, locked, S->pairs);
+        if (r >= 0) {
+            S->props += (unsigned long long)r;
+            int d = dfs(S, depth + 1);
+            if (d)
+                return d;
+        }
+        S->backtracks++;
+        uint32_t m = s[best] & ~b;
+        if (!m)
+            return 0;
+        s[best] = m;
+        touch(S, best);
+        int qn = 0;
+        if (!(m & (m - 1)))
+            S->queue[qn++] = best;
+        r = propagate(S, s, qn, locked, S->pairs);
+        if (r < 0)
+            return 0;
+        S->props += (unsigned long long)r;
+    }
+}
+
+/* Keep a search stack for the next call, or free it if one is kept already. */
+static void give_back(Kernel *self, uint32_t *stack)
+{
+    if (self->spare == NULL)
+        self->spare = stack;
+    else
+        PyMem_Free(stack);
+}
+
+static PyObject *Kernel_solve(Kernel *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"domains", "max_solutions", "time_limit", "locked_depth", "pairs",
+                             "probing", NULL};
+    PyObject *domains_obj, *limit_obj = Py_None;
+    long max_solutions = 1;
+    int locked_depth = 0, pairs = 0, probing = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|lOiii", kwlist, &domains_obj,
+                                     &max_solutions, &limit_obj, &locked_depth, &pairs,
+                                     &probing))
+        return NULL;
+    if (probing < 0 || probing > 2) {
+        PyErr_SetString(PyExc_ValueError, "probing must be 0, 1 (cells) or 2 (cells and places)");
+        return NULL;
+    }
+
+    if (!self->units) {
+        PyErr_SetString(PyExc_ValueError, "the Kernel was not initialised");
+        return NULL;
+    }
+    if (max_solutions < 1) {
+        PyErr_Format(PyExc_ValueError, "max_solutions must be at least 1, not %ld",
+                     max_solutions);
+        return NULL;
+    }
+    if (locked_depth < 0) {
+        PyErr_SetString(PyExc_ValueError, "locked_depth must not be negative");
+        return NULL;
+    }
+    double time_limit = -1;
+    if (limit_obj != Py_None) {
+        time_limit = PyFloat_AsDouble(limit_obj);
+        if (time_limit == -1 && PyErr_Occurred())
+            return NULL;
+        if (time_limit != time_limit) {
+            PyErr_SetString(PyExc_ValueError, "time_limit is not a number");
+            return NULL;
+        }
+        if (time_limit < 0)
+            time_limit = 0;
+    }
+    const int ncells = self->ncells, nunits = self->nunits;
+    PyObject *dseq = PySequence_Fast(domains_obj, "domains must be a sequence");
+    if (!dseq)
+        return NULL;
+    if (PySequence_Fast_GET_SIZE(dseq) != ncells) {
+        PyErr_Format(PyExc_ValueError, "%zd domains for %d cells", PySequence_Fast_GET_SIZE(dseq),
+                     ncells);
+        Py_DECREF(dseq);
+        return NULL;
+    }
+
+    Search S;
+    memset(&S, 0, sizeof S);
+    S.k = self;
+    S.W = 2 * ncells + nunits;
+    S.max_solutions = max_solutions;
+    S.locked_depth = locked_depth;
+    S.pairs = pairs;
+    S.probing = probing;
+    S.clock_mask = self->n <= 9 ? 255 : 15;
+    /* Reuse the kernel's stack unless another thread's search holds it (the
+     * GIL is held here, so taking it is atomic); only level 0 needs zeros. */
+    S.stack = self->spare;
+    self->spare = NULL;
+    if (!S.stack)
+        S.stack = PyMem_Malloc(((size_t)ncells + 2) * S.W * sizeof(uint32_t));
+    if (S.stack)
+        memset(S.stack, 0, (size_t)S.W * sizeof(uint32_t));
+    S.scratch = PyMem_Malloc((size_t)S.W * sizeof(uint32_t));
+    S.queue = PyMem_Malloc((2 * (size_t)ncells + 2) * sizeof(int));
+    S.dirty = PyMem_Calloc((size_t)nunits + 1, 1);
+    if (!S.stack || !S.scratch || !S.queue || !S.dirty) {
+        PyErr_NoMemory();
+        goto error;
+    }
+    uint32_t *s = S.stack;
+    int qn = 0, empty = 0;
+    for (int c = 0; c < ncells; c++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(dseq, c);
+        long long v = PyLong_AsLongLong(item);
+        if (v == -1 && PyErr_Occurred()) {
+            PyErr_Format(PyExc_ValueError, "domain of cell %d is not a mask", c);
+            goto error;
+        }
+        if (v < 0 || v > (long long)self->full) {
+            PyErr_Format(PyExc_ValueError, "domain of cell %d: mask %lld has values beyond %d",
+                         c, v, self->n);
+            goto error;
+        }
+        s[c] = (uint32_t)v;
+        if (!v)
+            empty = 1;
+        else if (!(v & (v - 1)))
+            S.queue[qn++] = c;
+    }
+
+    int exhausted = 1;
+    S.ts = PyEval_SaveThread();
+    double t0 = now_s();
+    S.next_signal = t0 + SIGNAL_PERIOD;
+    if (time_limit >= 0) {
+        S.has_deadline = 1;
+        S.deadline = t0 + time_limit;
+    }
+    if (!empty) {
+        memset(S.dirty, 1, (size_t)nunits);
+        S.any_dirty = 1;
+        long r = propagate(&S, s, qn, locked_depth > 0, pairs);
+        if (r >= 0) {
+            S.props += (unsigned long long)r;
+            int d = dfs(&S, 0);
+            exhausted = d == 0;
+        }
+    }
+    PyEval_RestoreThread(S.ts);
+    if (S.interrupted)
+        goto error; /* the signal handler's exception is set */
+    if (S.nomem) {
+        PyErr_NoMemory();
+        goto error;
+    }
+    if (S.timed_out)
+        exhausted = 0;
+
+    PyObject *sols = PyList_New(S.nsols);
+    if (!sols)
+        goto error;
+    for (long i = 0; i < S.nsols; i++) {
+        PyObject *tup = PyTuple_New(ncells);
+        if (!tup) {
+            Py_DECREF(sols);
+            goto error;
+        }
+        const uint8_t *vals = S.sols + (size_t)i * ncells;
+        for (int c = 0; c < ncells; c++)
+            PyTuple_SET_ITEM(tup, c, PyLong_FromLong(vals[c]));
+        PyList_SET_ITEM(sols, i, tup);
+    }
+    PyObject *result = Py_BuildValue("(NOO{s:K,s:K,s:K,s:K})", sols,
+                                     exhausted ? Py_True : Py_False,
+                                     S.timed_out ? Py_True : Py_False, "nodes", S.nodes,
+                                     "guesses", S.guesses, "backtracks", S.backtracks,
+                                     "propagations", S.props);
+    Py_DECREF(dseq);
+    give_back(self, S.stack);
+    PyMem_Free(S.scratch);
+    PyMem_Free(S.queue);
+    PyMem_Free(S.dirty);
+    free(S.sols);
+    return result;
+
+error:
+    Py_DECREF(dseq);
+    give_back(self, S.stack);
+    PyMem_Free(S.scratch);
+    PyMem_Free(S.queue);
+    PyMem_Free(S.dirty);
+    free(S.sols);
+    return NULL;
+}
+
+static PyObject *Kernel_get_size(Kernel *self, void *closure)
+{
+    (void)closure;
+    return PyLong_FromLong(self->n);
+}
+
+static PyMethodDef Kernel_methods[] = {
+    {"solve", (PyCFunction)(void (*)(void))Kernel_solve, METH_VARARGS | METH_KEYWORDS,
+     "solve(domains, max_solutions=1, time_limit=None, locked_depth=0, pairs=False, "
+     "probing=0) -> (solutions, exhausted, timed_out, stats); probing: 0 none, 1 two-candidate "
+     "cells, 2 also the two places of a value in a unit"},
+    {NULL, NULL, 0, NULL}};
+
+static PyGetSetDef Kernel_getset[] = {
+    {"size", (getter)Kernel_get_size, NULL, "number of values", NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+static PyTypeObject KernelType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "cpsudoku.engine._kernel.Kernel",
+    .tp_basicsize = sizeof(Kernel),
+    .tp_dealloc = (destructor)Kernel_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Kernel(size, units, peers, intersections): a checked all-different structure",
+    .tp_methods = Kernel_methods,
+    .tp_getset = Kernel_getset,
+    .tp_init = (initproc)Kernel_init,
+    .tp_new = PyType_GenericNew,
+};
+
+static struct PyModuleDef kernel_module = {
+    PyModuleDef_HEAD_INIT, "_kernel",
+    "The native engine's compiled search for all-different models.", -1, NULL,
+    NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__kernel(void)
+{
+    if (PyType_Ready(&KernelType) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&kernel_module);
+    if (!m)
+        return NULL;
+    Py_INCREF(&KernelType);
+    if (PyModule_AddObject(m, "Kernel", (PyObject *)&KernelType) < 0) {
+        Py_DECREF(&KernelType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    if (PyModule_AddIntConstant(m, "MAX_VALUES", MAX_VALUES) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

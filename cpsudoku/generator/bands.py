@@ -1,0 +1,58 @@
+"""Difficulty bands on Sudoku Explainer's scale, checked with `cpsudoku.logic.rate`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..errors import BackendError, UsageError
+
+# Sudoku Explainer's presets (ER ranges).
+BANDS: dict[str, tuple[float, float]] = {
+    "easy": (1.0, 1.2),
+    "medium": (1.3, 1.5),
+    "hard": (1.6, 2.5),
+    "fiendish": (2.6, 6.0),
+    "diabolical": (6.1, 11.0),
+}
+
+
+class RatingUnavailable(BackendError):
+    """A difficulty was asked for but this installation has no rater."""
+
+
+def band(difficulty: str | None, rating: str | tuple[float, float] | None
+         ) -> tuple[float, float] | None:
+    """The ER range asked for: a named difficulty or `LO-HI` (or None for any)."""
+    if difficulty is not None and rating is not None:
+        raise UsageError("give either a difficulty or a rating range, not both")
+    if difficulty is not None:
+        key = difficulty.lower()
+        if key not in BANDS:
+            raise UsageError(f"unknown difficulty {difficulty!r}; choose from: "
+                             f"{', '.join(BANDS)}")
+        return BANDS[key]
+    if rating is None:
+        return None
+    if isinstance(rating, str):
+        lo_text, sep, hi_text = rating.partition("-")
+        try:
+            lo, hi = float(lo_text), float(hi_text if sep else lo_text)
+        except ValueError:
+            raise UsageError(f"rating {rating!r} is not a range LO-HI such as 2.6-6.0") from None
+    else:
+        lo, hi = rating
+    if not 1.0 <= lo <= hi <= 12.0:
+        raise UsageError(f"rating range {lo}-{hi} must satisfy 1.0 <= LO <= HI <= 12.0 "
+                         f"(Sudoku Explainer's scale)")
+    return lo, hi
+
+
+def rater() -> Callable:
+    """`cpsudoku.logic.rate`, or one clear error when this installation has none."""
+    try:
+        from ..logic import rate
+    except ImportError:
+        raise RatingUnavailable("ratings are unavailable in this installation "
+                                "(cpsudoku.logic is missing): --difficulty and --rating "
+                                "need the rater") from None
+    return rate

@@ -1,0 +1,197 @@
+"""explain, hint and rate: the logical solver's Python API (the CLI is a thin layer over it)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ..errors import ModelError
+from ..parse import parse_one
+from ..puzzle import Puzzle
+from .solver import Solver, Unsolvable
+from .state import State
+from .step import Step, cell_name
+
+# ER upper bounds of each level (SE scale), easiest first.
+LEVELS = (("easy", 1.5), ("medium", 2.8), ("hard", 4.4), ("expert", 6.6),
+          ("extreme", 8.9), ("beyond", float("inf")))
+
+
+def level_of(er: float) -> str:
+    return next(name for name, top in LEVELS if er <= top)
+
+
+@dataclass
+class Explanation:
+    steps: list[Step]
+    solved: bool
+    grid: list[int] = field(default_factory=list)  # the values at the end
+
+    def as_dicts(self) -> list[dict]:
+        return [s.as_dict() for s in self.steps]
+
+
+@dataclass
+class Hint:
+    step: Step | None
+    wrong: list[str]  # cells whose entries (or pencil marks) contradict the solution
+
+    def as_dict(self) -> dict:
+        return {"step": self.step.as_dict() if self.step else None, "wrong": self.wrong}
+
+
+@dataclass
+class Rating:
+    er: float
+    ep: float
+    ed: float
+    level: str
+    techniques: dict[str, int]
+    guesses: int
+    time_s: float
+    steps: int = 0
+
+    def as_dict(self) -> dict:
+        return {"er": self.er, "ep": self.ep, "ed": self.ed, "level": self.level,
+                "techniques": dict(self.techniques), "guesses": self.guesses,
+                "time_s": round(self.time_s, 6)}
+
+
+def _read_state(solver: Solver, state) -> tuple[State, list[str]]:
+    """The player's grid as a pencil-mark state, and the cells whose entries are wrong.
+
+    `state` is a grid (string, Puzzle or list of values, 0 blank) or pencil marks
+    (whitespace-separated candidate digits per cell, or a list of ints and sets)."""
+    puzzle = solver.puzzle
+    n = puzzle.size
+    values, marks = _state_values(state, n)
+    givens = puzzle.givens
+    for cell, (g, v) in enumerate(zip(givens, values)):
+        if g and v and g != v:
+            raise ModelError(f"state: {cell_name(cell, n)} holds {v} but the puzzle gives {g}")
+    wrong: list[str] = []
+    entries = list(givens)
+    solution = solver.solution if solver.unique else None
+    for cell, v in enumerate(values):
+        if v and not givens[cell]:
+            if solution is not None and solution[cell] != v:
+                wrong.append(cell_name(cell, n))
+            else:
+                entries[cell] = v
+    current = State.start(Puzzle(puzzle.geometry, tuple(entries), puzzle.rules), solver.layout)
+    if current.broken() or (solution is None and not _consistent(puzzle, entries)):
+        raise Unsolvable("state: the grid given has no solution")
+    if marks is not None:
+        for cell, m in enumerate(marks):
+            if m and current.cand[cell]:
+                if solution is not None and not m >> (solution[cell] - 1) & 1:
+                    wrong.append(cell_name(cell, n))
+                    m |= 1 << (solution[cell] - 1)
+                current.cand[cell] &= m
+    return current, sorted(set(wrong), key=lambda s: [int(x) for x in s[1:].split("c")])
+
+
+def _consistent(puzzle: Puzzle, entries) -> bool:
+    from ..api import solve
+    from ..result import Status
+    return solve(Puzzle(puzzle.geometry, tuple(entries), puzzle.rules)).status is not \
+        Status.UNSOLVABLE
+
+
+def _state_values(state, n: int) -> tuple[list[int], list[int] | None]:
+    if isinstance(state, Puzzle):
+        values = list(state.givens)
+        if len(values) != n * n:
+            raise ModelError(f"state: {len(values)} cells given for a {n}x{n} puzzle")
+        return values, None
+    if isinstance(state, str):
+        tokens = state.split()
+        if len(tokens) == n * n and n <= 9 and any(len(t) > 1 for t in tokens):
+            return _marks_from_tokens(tokens, n)
+        grid = parse_one(state, size=n, source="state")
+        return _state_values(grid, n)
+    if isinstance(state, Sequence):
+        flat = [x for row in state for x in row] if state and isinstance(state[0], list) \
+            else list(state)
+        if len(flat) != n * n:
+            raise ModelError(f"state: {len(flat)} cells given for a {n}x{n} puzzle")
+        if any(isinstance(x, (set, frozenset)) for x in flat):
+            return _marks_from_sets(flat, n)
+        return [int(x) for x in flat], None
+    raise ModelError(f"state: cannot read a grid from {type(state).__name__}")
+
+
+def _marks_from_sets(flat, n: int) -> tuple[list[int], list[int]]:
+    values, marks = [], []
+    for i, x in enumerate(flat):
+        items = sorted(x) if isinstance(x, (set, frozenset)) else [int(x)]
+        if not items or any(not 1 <= int(v) <= n for v in items) and items != [0]:
+            raise ModelError(f"state: pencil marks {sorted(items)} at {cell_name(i, n)} are "
+                             f"not values 1..{n}")
+        if isinstance(x, (set, frozenset)) and len(items) > 1:
+            values.append(0)
+            marks.append(sum(1 << (int(v) - 1) for v in items))
+        else:
+            values.append(int(items[0]))
+            marks.append(0)
+    return values, marks
+
+
+def _marks_from_tokens(tokens: list[str], n: int) -> tuple[list[int], list[int]]:
+    values, marks = [], []
+    for i, tok in enumerate(tokens):
+        if not tok.isdigit() or "0" in tok and tok != "0":
+            raise ModelError(f"state: pencil marks {tok!r} at {cell_name(i, n)} are not "
+                             f"digits 1..{n}")
+        digits = [int(ch) for ch in tok]
+        if any(d > n for d in digits):
+            raise ModelError(f"state: pencil marks {tok!r} at {cell_name(i, n)} exceed {n}")
+        if len(digits) == 1:
+            values.append(digits[0])
+            marks.append(0)
+        else:
+            values.append(0)
+            marks.append(sum(1 << (d - 1) for d in digits))
+    return values, marks
+
+
+def explain(puzzle, *, state=None, time_limit: float | None = None) -> Explanation:
+    """Every step from the puzzle (or from a player's `state`) to the solution."""
+    solver = Solver(puzzle)
+    current = _read_state(solver, state)[0] if state is not None else solver.start()
+    deadline = time.monotonic() + time_limit if time_limit else None
+    steps = list(solver.run(current, deadline=deadline))
+    return Explanation(steps, current.solved(), list(current.values))
+
+
+def hint(puzzle, state=None) -> Hint:
+    """The next step from the puzzle or a player's grid, and the entries that are wrong."""
+    solver = Solver(puzzle)
+    if state is None:
+        current, wrong = solver.start(), list[str]()
+    else:
+        current, wrong = _read_state(solver, state)
+    step = next(solver.run(current, limit=1), None)
+    return Hint(step, wrong)
+
+
+def rate(puzzle) -> Rating:
+    """ER, EP and ED on the SE scale, the level, and the techniques used."""
+    started = time.monotonic()
+    solver = Solver(puzzle)
+    er = ep = ed = 0.0
+    placed = False
+    used: dict[str, int] = {}
+    guesses = count = 0
+    for step in solver.run(solver.start()):
+        count += 1
+        er = max(er, step.rating)
+        if count == 1:
+            ed = step.rating
+        if not placed:
+            ep = max(ep, step.rating)
+            placed = bool(step.placements)
+        used[step.technique] = used.get(step.technique, 0) + 1
+        guesses += step.guess
+    return Rating(er, ep, ed, level_of(er), used, guesses, time.monotonic() - started, count)

@@ -1,0 +1,103 @@
+"""The SE loop: at each point take the easiest step that makes progress, apply it, repeat.
+
+Techniques are tried in SE's order; a technique whose rating depends on the
+length of its chain may find a harder step than the next technique's base
+rating, so the search goes on while a later technique could still be easier.
+When nothing applies, a marked guess (the solution's value, from the native
+solver) keeps the explanation going.
+"""
+
+from __future__ import annotations
+
+import time
+
+from .. import validate
+from ..api import solve
+from ..errors import CpsudokuError, ExitCode
+from ..model import build_model, find_conflicts
+from ..puzzle import Puzzle
+from ..result import Status
+from .state import Layout, State, layout_of, popcount
+from .step import Step, cell_name
+from .technique import Technique, all_techniques
+
+GUESS_RATING = 9.0  # where SE's nested forcing chains begin: a guess stands in for them
+
+
+class Unsolvable(CpsudokuError):
+    """The puzzle (or the grid given as the current state) has no solution."""
+
+    exit_code = ExitCode.UNSOLVABLE
+
+
+class Solver:
+    """One puzzle's layout, solution and the techniques that are sound for it."""
+
+    def __init__(self, puzzle, techniques: list[Technique] | None = None):
+        self.puzzle: Puzzle = validate.puzzle(puzzle)
+        problems = find_conflicts(build_model(self.puzzle))
+        if problems:
+            raise Unsolvable(f"{self.puzzle.label()}: no solution: {problems[0]}")
+        result = solve(self.puzzle, max_solutions=2)
+        if result.status is Status.UNSOLVABLE:
+            raise Unsolvable(f"{self.puzzle.label()}: no solution")
+        self.solution: tuple[int, ...] | None = result.solution
+        self.unique = result.status is Status.UNIQUE
+        self.layout: Layout = layout_of(self.puzzle)
+        chosen = techniques if techniques is not None else all_techniques()
+        classic = self.layout.is_classic()
+        self.techniques = [t for t in chosen if (self.unique or not t.needs_unique)
+                           and (classic or not t.classic_only)]
+
+    def start(self) -> State:
+        return State.start(self.puzzle, self.layout)
+
+    def next_step(self, state: State) -> Step:
+        best: Step | None = None
+        for tech in self.techniques:
+            if best is not None and tech.order > best.rating:
+                break
+            step = next(iter(tech.find(state)), None)
+            if step is not None and (best is None or step.rating < best.rating):
+                best = step
+        return best if best is not None else self.guess(state)
+
+    def advance(self, state: State, number: int) -> Step:
+        """Find the next step, apply it to `state` and number it."""
+        step = self.next_step(state)
+        apply(state, step)
+        step.number = number
+        return step
+
+    def guess(self, state: State) -> Step:
+        """The solution's value in a cell with fewest candidates, marked as a guess."""
+        if self.solution is None:  # pragma: no cover - a solvable puzzle has a solution
+            raise Unsolvable("no solution to guess from")
+        open_cells = [c for c, m in enumerate(state.cand) if m]
+        cell = min(open_cells, key=lambda c: popcount(state.cand[c]))
+        value = self.solution[cell]
+        name = cell_name(cell, state.size)
+        return Step("Guess", GUESS_RATING, [(cell, value)], [], [cell], [],
+                    f"Guess: {name}={value} (no technique applies; value from the solution)",
+                    state.size, guess=True)
+
+    def run(self, state: State, limit: int | None = None, deadline: float | None = None):
+        """Yield steps, each already applied to `state`, until the grid is full."""
+        count = 0
+        budget = state.size ** 3 * 2
+        while not state.solved():
+            if limit is not None and count >= limit:
+                return
+            if deadline is not None and time.monotonic() > deadline:
+                return
+            count += 1
+            yield self.advance(state, count)
+            if count > budget:  # pragma: no cover - every step makes progress
+                raise RuntimeError("the logical solver made no progress")
+
+
+def apply(state: State, step: Step) -> None:
+    for cell, value in step.eliminations:
+        state.eliminate(cell, value)
+    for cell, value in step.placements:
+        state.place(cell, value)

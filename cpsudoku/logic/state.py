@@ -1,0 +1,162 @@
+"""Pencil-mark state: candidates per cell as bitmasks over the puzzle's houses.
+
+A house is any all-different group of N cells (rows, columns, boxes, jigsaw
+regions, diagonals, windows, extra regions). Smaller all-different groups
+(cages, anti-knight pairs) only make cells peers. Every other constraint is a
+"rule" that the by-rule step reasons about. Bit v-1 of a mask stands for value v.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache, lru_cache
+
+from ..constraints import AllDifferent, Constraint
+from ..model import build_model
+from ..puzzle import Puzzle
+
+
+@dataclass(frozen=True)
+class House:
+    cells: tuple[int, ...]
+    label: str  # "row 3", "column 7", "box 5", "diagonal"...
+    kind: str  # "row", "col", "box" (any region of the partition) or "extra"
+
+
+@cache
+def bit_values(mask: int) -> tuple[int, ...]:
+    """The values (1-based) whose bits are set."""
+    out = []
+    v = 1
+    while mask:
+        if mask & 1:
+            out.append(v)
+        mask >>= 1
+        v += 1
+    return tuple(out)
+
+
+@cache
+def popcount(mask: int) -> int:
+    return bin(mask).count("1")
+
+
+@dataclass(frozen=True)
+class Layout:
+    """What never changes while solving: houses, peers, the rules beside the houses."""
+
+    size: int
+    houses: tuple[House, ...]
+    houses_of: tuple[tuple[int, ...], ...]  # house indexes per cell
+    peers: tuple[frozenset[int], ...]  # cells sharing an all-different constraint
+    rules: tuple[Constraint, ...]  # constraints that are not all-different
+    small_groups: tuple[Constraint, ...] = ()  # all-different over fewer than N cells
+
+    def name(self, cell: int) -> str:
+        return f"r{cell // self.size + 1}c{cell % self.size + 1}"
+
+    def is_classic(self) -> bool:
+        """Only rows, columns and one partition: SE's own setting."""
+        return not self.rules and len(self.houses) == 3 * self.size and all(
+            len(p) == len(self.peers[0]) for p in self.peers)
+
+
+def layout_of(puzzle: Puzzle) -> Layout:
+    try:
+        return _cached_layout(puzzle.geometry, puzzle.rules)
+    except TypeError:  # a custom rule that cannot be hashed
+        return _layout(puzzle)
+
+
+@lru_cache(maxsize=32)
+def _cached_layout(geometry, rules) -> Layout:
+    return _layout(Puzzle(geometry, (0,) * geometry.ncells, rules))
+
+
+def _layout(puzzle: Puzzle) -> Layout:
+    n = puzzle.size
+    houses: list[House] = []
+    peers: list[set[int]] = [set() for _ in range(n * n)]
+    rules: list[Constraint] = []
+    small: list[Constraint] = []
+    kinds = ["row"] * n + ["col"] * n + ["box"] * n
+    for index, con in enumerate(puzzle.constraints()):
+        if isinstance(con, AllDifferent):
+            if len(con.cells) == n:
+                kind = kinds[index] if index < 3 * n else "extra"
+                houses.append(House(tuple(con.cells), con.label or f"group {index + 1}", kind))
+            else:
+                small.append(con)
+            for cell in con.cells:
+                peers[cell].update(con.cells)
+        elif con.kind != "inset":
+            rules.append(con)
+    houses_of: list[list[int]] = [[] for _ in range(n * n)]
+    for h, house in enumerate(houses):
+        for cell in house.cells:
+            houses_of[cell].append(h)
+    for cell in range(n * n):
+        peers[cell].discard(cell)
+    return Layout(n, tuple(houses), tuple(tuple(h) for h in houses_of),
+                  tuple(frozenset(p) for p in peers), tuple(rules), tuple(small))
+
+
+class State:
+    """Values and candidates of every cell; `place` and `eliminate` keep them consistent."""
+
+    def __init__(self, layout: Layout, values: list[int], cand: list[int],
+                 empty: list[int] | None = None):
+        self.layout = layout
+        self.size = layout.size
+        self.values = values
+        self.cand = cand  # 0 for a placed cell
+        # empty cells per house, kept up to date by `place` (full houses are looked up often)
+        self.empty = empty if empty is not None else [
+            sum(1 for c in h.cells if not values[c]) for h in layout.houses]
+
+    @classmethod
+    def start(cls, puzzle: Puzzle, layout: Layout | None = None) -> State:
+        """Givens placed, every other cell's candidates from its domain minus its peers' givens."""
+        layout = layout or layout_of(puzzle)
+        model = build_model(puzzle)
+        cand = [0] * len(puzzle.givens)
+        for cell, domain in enumerate(model.domains):
+            if not puzzle.givens[cell]:
+                cand[cell] = sum(1 << (v - 1) for v in domain)
+        state = cls(layout, [0] * len(cand), cand)
+        for cell, v in enumerate(puzzle.givens):
+            if v:
+                state.place(cell, v)
+        return state
+
+    def copy(self) -> State:
+        return State(self.layout, self.values[:], self.cand[:], self.empty[:])
+
+    def place(self, cell: int, value: int) -> None:
+        if not self.values[cell]:
+            for h in self.layout.houses_of[cell]:
+                self.empty[h] -= 1
+        self.values[cell] = value
+        self.cand[cell] = 0
+        keep = ~(1 << (value - 1))
+        cand = self.cand
+        for peer in self.layout.peers[cell]:
+            cand[peer] &= keep
+
+    def eliminate(self, cell: int, value: int) -> None:
+        self.cand[cell] &= ~(1 << (value - 1))
+
+    def solved(self) -> bool:
+        return all(self.values)
+
+    def broken(self) -> bool:
+        """A blank cell with no candidate left."""
+        return any(not v and not c for v, c in zip(self.values, self.cand))
+
+    def positions(self, house: House, value: int) -> list[int]:
+        b = 1 << (value - 1)
+        cand = self.cand
+        return [c for c in house.cells if cand[c] & b]
+
+    def name(self, cell: int) -> str:
+        return self.layout.name(cell)

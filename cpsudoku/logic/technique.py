@@ -1,0 +1,46 @@
+"""The technique registry: each technique is a name, an SE rating and a finder.
+
+A finder takes a `State` and yields steps, easiest and first-found first; the
+solver asks the techniques in `order` (SE's order, which follows the rating)
+and applies the first step of the first one that makes progress. A new
+technique is one decorated function in any module of `logic.techniques`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from .state import State
+from .step import Step
+
+Finder = Callable[[State], Iterator[Step]]
+
+
+@dataclass(frozen=True)
+class Technique:
+    name: str
+    rating: float  # the SE rating (the lowest, for techniques with a length term)
+    order: float  # when it is tried; equal to the rating unless SE tries it elsewhere
+    find: Finder
+    needs_unique: bool = False  # uniqueness arguments are sound only for unique puzzles
+    classic_only: bool = False  # relies on rows/columns/boxes only
+
+
+REGISTRY: list[Technique] = []
+
+
+def technique(name: str, rating: float, *, order: float | None = None,
+              needs_unique: bool = False, classic_only: bool = False):
+    """Register a finder as a technique."""
+    def register(find: Finder) -> Finder:
+        REGISTRY.append(Technique(name, rating, rating if order is None else order, find,
+                                  needs_unique, classic_only))
+        REGISTRY.sort(key=lambda t: t.order)
+        return find
+    return register
+
+
+def all_techniques() -> list[Technique]:
+    from . import techniques  # noqa: F401  (importing registers every technique)
+    return list(REGISTRY)

@@ -1,0 +1,157 @@
+"""Argument checks for the public Python API: one place, one wording.
+
+Each check returns the value in the form the code needs, or raises
+`ArgumentError` (a `UsageError` that is also a `TypeError`/`ValueError`)
+naming the argument and what it must be.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Sequence
+from typing import Any
+
+from .errors import ArgumentError
+from .symbols import MAX_SIZE
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _kind(value: Any) -> str:
+    return type(value).__name__
+
+
+def text(value: Any, name: str = "text") -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (bytes, bytearray)):
+        raise ArgumentError(f"{name} must be str, not {_kind(value)}; decode it first "
+                            f"(e.g. data.decode('utf-8'))")
+    raise ArgumentError(f"{name} must be str, not {_kind(value)}")
+
+
+def whole(value: Any, name: str, least: int | None = None, most: int | None = None) -> int:
+    """A whole number (not a bool, not a float that happens to be whole)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise ArgumentError(f"{name} must be a whole number, not {_kind(value)} {_shown(value)}")
+    number = int(value)
+    if (least is not None and number < least) or (most is not None and number > most):
+        span = (f"from {least} to {most}" if least is not None and most is not None
+                else f"at least {least}" if least is not None else f"at most {most}")
+        raise ArgumentError(f"{name} must be {span}, not {number}")
+    return number
+
+
+def seconds(value: Any, name: str = "time_limit") -> float | None:
+    """None (no limit) or a positive, finite number of seconds."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ArgumentError(f"{name} must be a number of seconds or None, not "
+                            f"{_kind(value)} {_shown(value)}")
+    number = float(value)
+    if not (number > 0 and math.isfinite(number)):
+        raise ArgumentError(f"{name} must be a positive number of seconds, not {value}")
+    return number
+
+
+def flag(value: Any, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise ArgumentError(f"{name} must be True or False, not {_kind(value)} {_shown(value)}")
+    return value
+
+
+def size(value: Any, name: str = "size") -> int | None:
+    return None if value is None else whole(value, name, 1, MAX_SIZE)
+
+
+def box(value: Any, name: str = "box") -> tuple[int, int] | None:
+    """None, "RxC" or a (rows, columns) pair of positive whole numbers."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        from .geometry import parse_box
+        return parse_box(value)
+    if isinstance(value, (tuple, list)) and len(value) == 2:
+        return whole(value[0], f"{name} rows", 1, MAX_SIZE), whole(value[1], f"{name} columns",
+                                                                   1, MAX_SIZE)
+    raise ArgumentError(f'{name} must be "RxC" or a (rows, columns) pair, not {_shown(value)}')
+
+
+def cells(values: Any, name: str, count: int | None = None, most: int = MAX_SIZE
+          ) -> tuple[int, ...]:
+    """A flat sequence of cell values 0..`most` (0 blank), `count` of them if given."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
+        raise ArgumentError(f"{name} must be a sequence of whole numbers, not {_kind(values)}")
+    if count is not None and len(values) != count:
+        raise ArgumentError(f"{name} has {len(values)} values, expected {count}")
+    for i, v in enumerate(values):
+        if isinstance(v, bool) or not isinstance(v, numbers.Integral):
+            raise ArgumentError(f"{name}[{i}] must be a whole number, not {_kind(v)} {_shown(v)}")
+        if not 0 <= int(v) <= most:
+            raise ArgumentError(f"{name}[{i}] = {v} is outside 0..{most}")
+    return tuple(int(v) for v in values)
+
+
+def grid(value: Any, name: str = "puzzle") -> tuple[int, ...]:
+    """The values of a grid given as a flat sequence or as a sequence of rows."""
+    if isinstance(value, (list, tuple)) and value and all(isinstance(r, (list, tuple))
+                                                          for r in value):
+        width = len(value)
+        for r, row in enumerate(value):
+            if len(row) != width:
+                raise ArgumentError(f"{name} row {r + 1} has {len(row)} values, expected "
+                                    f"{width} (a square grid)")
+        return cells([v for row in value for v in row], name)
+    return cells(value, name)
+
+
+def puzzle(value: Any, name: str = "puzzle"):
+    """A Puzzle from a Puzzle, a grid string, or a grid as (rows of) numbers."""
+    from .puzzle import Puzzle
+    if isinstance(value, Puzzle):
+        return value
+    if isinstance(value, str):
+        from .parse import parse_one
+        return parse_one(value)
+    if isinstance(value, (list, tuple)):
+        return Puzzle.from_values(grid(value, name))
+    raise ArgumentError(f"{name} must be a Puzzle, a grid string or a list of rows, not "
+                        f"{_kind(value)}")
+
+
+def text_list(values: Any, name: str) -> list[str]:
+    """A list of strings from any iterable of them (not from one string)."""
+    if isinstance(values, str) or not isinstance(values, (list, tuple, set, frozenset)):
+        raise ArgumentError(f"{name} must be a list of strings, not {_kind(values)}")
+    return [text(v, f"{name} item") for v in values]
+
+
+def rule(value: Any, name: str = "rule"):
+    """A rule object: a `name` and a `constraints(geometry)` method. A rule's name (str)
+    is looked up among the registered rules."""
+    if isinstance(value, str):
+        from .rules import get
+        return get(value)
+    rule_name = getattr(value, "name", None)
+    if not isinstance(rule_name, str) or not rule_name:
+        raise ArgumentError(f"{name} {_shown(value)} is not a rule: it needs a non-empty str "
+                            f"`name`")
+    if not callable(getattr(value, "constraints", None)):
+        raise ArgumentError(f"{name} {rule_name!r} is not a rule: it needs a "
+                            f"`constraints(geometry)` method")
+    return value
+
+
+def rules(values: Any, name: str = "rules") -> tuple:
+    """Rules from an iterable of rule objects or names, or from "name,name"."""
+    if isinstance(values, str):
+        from .rules import by_names
+        return tuple(by_names(values))
+    if not isinstance(values, (list, tuple, set, frozenset)):
+        raise ArgumentError(f"{name} must be a list of rules, not {_kind(values)}")
+    return tuple(rule(v, f"{name}[{i}]") for i, v in enumerate(values))

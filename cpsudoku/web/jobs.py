@@ -1,0 +1,127 @@
+"""What each API call does, as plain functions of the request body: parse with the shared
+parser, then the Python API (solve, check, logic, generator). They run in worker
+processes or threads, so each takes and returns plain data."""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+from ..errors import UsageError
+from ..puzzle import Puzzle
+from .drawing import describe
+from .schemas import CheckIn, GenerateIn, GridIn, PuzzleIn, SolveIn
+
+
+class Unavailable(Exception):
+    """A feature whose package is not installed: 501 with one line."""
+
+
+def optional(module: str):
+    """cpsudoku.logic or cpsudoku.generator, or Unavailable naming it."""
+    try:
+        return import_module(f"cpsudoku.{module}")
+    except ModuleNotFoundError as exc:
+        missing = exc.name or ""
+        if missing == f"cpsudoku.{module}" or missing.startswith(f"cpsudoku.{module}."):
+            raise Unavailable(f"cpsudoku.{module} is not installed in this build") from None
+        raise
+
+
+def load(body: PuzzleIn) -> Puzzle:
+    """The one puzzle in a request, through the shared parser (and --rules' rule lookup)."""
+    from ..parse import parse_one
+    puzzle = parse_one(body.puzzle, size=body.size, box=body.box, source="puzzle")
+    if body.rules:
+        from ..rules import by_names
+        puzzle = puzzle.with_rules(by_names(body.rules))
+    return puzzle
+
+
+def values_of(body: GridIn, puzzle: Puzzle) -> tuple[int, ...]:
+    """The player's grid: N*N values in 0..N that keep every given."""
+    if body.grid is None:
+        return puzzle.givens
+    n = puzzle.size
+    grid = tuple(body.grid)
+    if len(grid) != n * n:
+        raise UsageError(f"grid has {len(grid)} values, expected {n * n} for a {n}x{n} puzzle")
+    name = puzzle.geometry.cell_name
+    for cell, (given, value) in enumerate(zip(puzzle.givens, grid)):
+        if not 0 <= value <= n:
+            raise UsageError(f"grid value {value} at {name(cell)} is outside 0..{n}")
+        if given and value != given:
+            raise UsageError(f"grid changes the given {given} at {name(cell)}")
+    return grid
+
+
+def ready(_body=None) -> None:
+    """Nothing: a worker runs it once so that its imports are done before any request."""
+    from .. import api  # noqa: F401
+
+
+def parse(body: PuzzleIn) -> dict:
+    return describe(load(body))
+
+
+def solve(body: SolveIn) -> dict:
+    from ..api import solve
+    return solve(load(body), body.backend, max_solutions=body.max_solutions,
+                 time_limit=body.time_limit, presolve=body.presolve).as_dict()
+
+
+def check(body: CheckIn) -> dict:
+    """Conflicts among the entries (the independent checker), completion, the simple
+    candidates on request, and with `solution` the entries that differ from the solution."""
+    from ..check import conflicts, is_solution
+    puzzle = load(body)
+    grid = values_of(body, puzzle)
+    name = puzzle.geometry.cell_name
+    complete = all(grid)
+    out: dict[str, Any] = {
+        "conflicts": [{"cells": [name(c) for c in con.cells], "message": con.message}
+                      for con in conflicts(puzzle, grid)],
+        "complete": complete,
+        "solved": complete and is_solution(puzzle, grid),
+    }
+    if body.candidates:
+        from .candidates import candidates
+        out["candidates"] = candidates(puzzle, grid)
+    if body.solution:
+        from ..api import solve
+        result = solve(puzzle, max_solutions=2, time_limit=10)
+        out["status"] = result.status.value
+        if result.solution is not None and result.status.value == "unique":
+            out["wrong"] = [name(c) for c, (v, s) in enumerate(zip(grid, result.solution))
+                            if v and v != s]
+    return out
+
+
+def hint(body: GridIn) -> dict:
+    logic = optional("logic")
+    puzzle = load(body)
+    state = values_of(body, puzzle) if body.grid is not None else None
+    found = logic.hint(puzzle, state=state)
+    return {"step": found.step.as_dict() if found.step is not None else None,
+            "wrong": list(found.wrong)}
+
+
+def rate(body: PuzzleIn) -> dict:
+    return optional("logic").rate(load(body)).as_dict()
+
+
+def generate(body: GenerateIn) -> dict:
+    """Generate with the generator's own options; the page receives it as /api/parse does."""
+    generator = optional("generator")
+    from ..rules import by_names
+    variant = body.variant.strip().lower()
+    kinds = {"killer": {"killer": True}, "jigsaw": {"jigsaw": True}, "classic": {}}
+    rules = () if variant in kinds else tuple(by_names(variant))
+    made = generator.generate(size=body.size, box=body.box, symmetry=body.symmetry,
+                              difficulty=body.difficulty, rules=rules, seed=body.seed,
+                              time_limit=body.time_limit, **kinds.get(variant, {}))
+    out = describe(made.puzzle)
+    out["seed"] = made.seed
+    rating = made.rating
+    out["rating"] = rating.as_dict() if hasattr(rating, "as_dict") else rating
+    return out

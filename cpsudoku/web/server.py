@@ -1,0 +1,82 @@
+"""Serving the app with uvicorn on a socket bound before start, so the address printed
+is the one listening (port 0 picks a free port)."""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+
+from ..errors import UsageError
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket, or a UsageError naming the address that cannot be used."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as exc:
+        raise UsageError(f"--host {host!r}: {exc.strerror}") from None
+    family, _, _, _, address = infos[0]
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(address)
+    except OSError as exc:
+        sock.close()
+        raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    sock.listen(128)
+    sock.set_inheritable(True)
+    return sock
+
+
+def url_of(sock: socket.socket) -> str:
+    host, port = sock.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}/"
+
+
+def serve(host: str = "127.0.0.1", port: int = 0,
+          ready: Callable[[str], None] | None = None, log_level: str = "warning") -> None:
+    """Run until interrupted; `ready(url)` is called once the socket listens."""
+    import uvicorn
+
+    from .app import create_app
+    sock = bind(host, port)
+    config = uvicorn.Config(create_app(), log_level=log_level, timeout_graceful_shutdown=2)
+    server = uvicorn.Server(config)
+    if ready is not None:
+        ready(url_of(sock))
+    try:
+        server.run(sockets=[sock])
+    finally:
+        sock.close()
+
+
+@contextlib.contextmanager
+def running(host: str = "127.0.0.1", port: int = 0) -> Iterator[str]:
+    """The server in a background thread for the `with` block; yields its address
+    (used by the browser tests and the benchmark). Its worker processes start from a
+    fresh interpreter that imports the main module: a script must guard its own code
+    with `if __name__ == "__main__":`."""
+    import uvicorn
+
+    from .app import create_app
+    sock = bind(host, port)
+    server = uvicorn.Server(uvicorn.Config(create_app(), log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started and thread.is_alive() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    if not server.started:
+        server.should_exit = True
+        sock.close()
+        raise RuntimeError(f"the play server did not start on {url_of(sock)}")
+    try:
+        yield url_of(sock)
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        sock.close()
