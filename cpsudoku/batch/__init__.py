@@ -7,8 +7,8 @@ for an item whose worker died. `run` does the rest.
 """
 
 from .records import INTERNAL_ERROR, Record, Task
-from .run import BatchOptions, run, run_to
+from .run import BatchOptions, run
 from .tasks import PuzzleTask, SolveTask
 
 __all__ = ["INTERNAL_ERROR", "BatchOptions", "PuzzleTask", "Record", "SolveTask", "Task",
-           "run", "run_to"]
+           "run"]

@@ -45,10 +45,12 @@ class Progress:
             self.stream.flush()
 
 
-def wanted(flag: bool, stream=None) -> bool:
-    """--progress, or stderr is a terminal."""
+def wanted(flag: bool | None, stream=None) -> bool:
+    """--progress (True) or --no-progress (False); neither: when stderr is a terminal."""
+    if flag is not None:
+        return flag
     stream = stream or sys.stderr
-    return flag or (hasattr(stream, "isatty") and stream.isatty())
+    return hasattr(stream, "isatty") and stream.isatty()
 
 
 def estimate_total(args) -> int | None:

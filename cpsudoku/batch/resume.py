@@ -11,12 +11,15 @@ RESUMABLE = ("jsonl", "csv")  # one record a line: a line count is a record coun
 _BLOCK = 1 << 20
 
 
-def records_done(path: Path, fmt: str, header: str | None = None) -> int:
+def records_done(path: Path, fmt: str, header: str | None = None,
+                 resumable: tuple[str, ...] = RESUMABLE) -> int:
     """How many records `path` holds, after cutting it back to its last whole line.
-    Reads it in blocks: memory stays flat however large the output."""
-    if fmt not in RESUMABLE:
+    Reads it in blocks: memory stays flat however large the output. `header`: the
+    first line, which must be this run's; `resumable`: the command's formats of one
+    record a line."""
+    if fmt not in resumable:
         raise UsageError(f"--resume needs a format with one record a line "
-                         f"({', '.join(RESUMABLE)}), not {fmt}")
+                         f"({', '.join(resumable)}), not {fmt}")
     if not path.exists():
         return 0
     try:

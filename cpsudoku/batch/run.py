@@ -49,13 +49,6 @@ def run(items: Iterable, task: Task, options: BatchOptions = BatchOptions(), *,
         executor.close(abort=not finished)
 
 
-def run_to(records: Iterable[Record], write) -> Iterator[Record]:
-    """Write each record's text with `write` before passing it on."""
-    for record in records:
-        write(record.text)
-        yield record
-
-
 def _ordered(numbered: Iterator, task: Task, executor: Executor,
              fixed: int | None) -> Iterator[Record]:
     retry: deque[tuple[int, list]] = deque()  # items of failed chunks, one by one

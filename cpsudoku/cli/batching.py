@@ -22,7 +22,7 @@ JobsOpt = typer.Option(1, "--jobs", "-j", min=0, metavar="N",
 ResumeOpt = typer.Option(False, "--resume",
                          help="With --output: keep the whole records already there, drop "
                               "a torn last line, and do only the puzzles not yet done.")
-ProgressOpt = typer.Option(False, "--progress",
+ProgressOpt = typer.Option(None, "--progress/--no-progress",
                            help="Show puzzles done, puzzles a second and time left on "
                                 "stderr (shown anyway when stderr is a terminal).")
 DaskOpt = typer.Option(None, "--dask", metavar="ADDRESS",
@@ -37,24 +37,27 @@ class Terminated(Exception):
 
 
 def run_batch(items: Iterable, task, *, inputs: list[str], output: Path | None,
-              resume: bool, jobs: int, dask: str | None, progress: bool,
+              resume: bool, jobs: int, dask: str | None, progress: bool | None,
               total: int | None = None) -> int:
     """Run `task` over `items` and write each record as soon as it is in order; the
     exit status the batch asks for. Bad items are named on stderr as they come.
 
     `task` is a frozen dataclass with `fmt`, `color`, `header` (None: no header line),
-    `prepare()` and `exit_code(codes, statuses)` besides the batch `Task` protocol; `total` is the
+    `prepare()` and `exit_code(codes, statuses)` besides the batch `Task` protocol; it
+    may set `stops_at_failure` (the batch ends at an item with a message) and
+    `resumable` (its formats of one record a line); `total` is the
     item count when known (else it is estimated from the input files' lines)."""
-    from ..batch import BatchOptions, run, run_to
+    from ..batch import BatchOptions, run
     from ..batch.progress import Progress, estimate_total, wanted
-    from ..batch.resume import records_done
+    from ..batch.resume import RESUMABLE, records_done
 
     header = getattr(task, "header", None)
     done = 0
     if resume:
         if output is None:
             raise UsageError("--resume needs --output FILE (the file to continue)")
-        done = records_done(output, task.fmt, header)
+        done = records_done(output, task.fmt, header,
+                            getattr(task, "resumable", RESUMABLE))
     task.prepare()  # a bad backend or option: one error before any work, in this process
     options = BatchOptions(jobs=jobs, dask=dask)
     bar = Progress(total if total is not None else estimate_total(inputs), done=done,
@@ -66,15 +69,23 @@ def run_batch(items: Iterable, task, *, inputs: list[str], output: Path | None,
         with Output(output, append=resume) as out:
             # Workers cannot see the terminal: styles are decided here, once.
             task = replace(task, color=out.color)
-            if header is not None and not (resume and output and output.stat().st_size):
-                out.write(header)
+            # The header goes out with the first record: a batch that fails at once
+            # writes nothing.
+            if header is None or (resume and output and output.stat().st_size):
+                header = ""
             # json: one object for one puzzle, an array for several (never resumed).
             stream = JsonStream(out.raw) if task.fmt == "json" else None
             write = stream.add if stream is not None else out.write
             try:
                 # closing(): an interruption stops the workers at once, not at collection.
                 with closing(run(items, task, options, start=done)) as records:
-                    for record in run_to(records, write):
+                    for record in records:
+                        if record.message and getattr(task, "stops_at_failure", False):
+                            raise _stopped(record)
+                        if header:
+                            out.write(header)
+                            header = ""
+                        write(record.text)
                         out.written += 1
                         codes.add(record.code)
                         statuses.add(record.status)
@@ -84,6 +95,9 @@ def run_batch(items: Iterable, task, *, inputs: list[str], output: Path | None,
             finally:
                 if stream is not None:
                     stream.close()
+    except CpsudokuError:
+        bar.close()
+        raise
     except KeyboardInterrupt:
         bar.close()
         typer.echo(f"cpsudoku: interrupted; the {out.written} result(s) finished before "
@@ -118,6 +132,14 @@ def _readable(entries: Iterator) -> Iterator:
         if entry.line is None and entry.puzzle is None:
             raise CpsudokuError(entry.error or f"{entry.source}: unreadable")
         yield entry
+
+
+def _stopped(record) -> CpsudokuError:
+    """A task that stops at its first failure (one error line, its exit status); what
+    was written before it stays."""
+    error = CpsudokuError(record.message)
+    error.exit_code = record.code
+    return error
 
 
 def _terminate(signum, frame):
