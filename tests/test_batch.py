@@ -385,3 +385,37 @@ def test_csv_resume_writes_the_header_once(data_dir, tmp_path, keep):
     def rows(lines):
         return [dict(r, time_s=None) for r in csv.DictReader(io.StringIO("".join(lines)))]
     assert rows(out.read_text().splitlines(keepends=True)) == rows(whole)
+
+
+@pytest.fixture
+def slow_proof():
+    """A backend that finds one solution, then runs out of time proving there is no other."""
+    from cpsudoku import backends
+    from cpsudoku.backends.base import Backend
+    from cpsudoku.result import Outcome
+
+    class RunsOutAfterOne(Backend):
+        name = "slow-proof"
+        description = "one solution, then the time limit"
+
+        def search(self, model, request):
+            found = backends.get("native").search(model, request).solutions[:1]
+            return Outcome(found, exhausted=False, timed_out=True, stats={"nodes": 1})
+
+    backends.register("slow-proof", RunsOutAfterOne)
+    yield "slow-proof"
+    backends.unregister("slow-proof")
+
+
+@pytest.mark.parametrize("command", ["solve", "count"])
+def test_unproven_in_csv_rows_and_the_exit_status(slow_proof, tmp_path, command):
+    inkala = (ROOT / "examples" / "inkala.txt").read_text().split()[-1]
+    path = tmp_path / "two.txt"
+    path.write_text(inkala + "\n" + inkala + "\n")
+    result = runner.invoke(app, [command, str(path), "-b", slow_proof, "-n" if command ==
+                                 "solve" else "-l", "2", "-f", "csv"])
+    assert result.exit_code == ExitCode.TIMEOUT, result.output
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    assert [r["status"] for r in rows] == ["unproven", "unproven"]
+    if command == "count":
+        assert rows[0]["verdict"].startswith("solved, not proven unique")
