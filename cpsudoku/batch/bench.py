@@ -2,6 +2,8 @@
 memory against input size, and resume after a kill. Prints a table.
 
     python -m cpsudoku.batch.bench [--data ../shared/data] [--limit N] [--skip-dask]
+    python -m cpsudoku.batch.bench --command rate --limit 2000 --parts throughput
+    python -m cpsudoku.batch.bench --command generate --limit 200 --parts throughput
 """
 
 from __future__ import annotations
@@ -22,18 +24,33 @@ from . import BatchOptions, SolveTask
 from .run import _ordered
 
 SET = "classic/royle_17clue.txt"
+COMMANDS = ("solve", "rate", "generate")
+GENERATED = 200  # puzzles of a generate run without --limit
 
 
-def throughput(path: Path, options: BatchOptions, label: str) -> dict:
-    """Puzzles a second of one batch, timed apart from starting the workers."""
+def _work(command: str, path: Path, limit: int | None):
+    """The task of `command` and its items (the puzzles of `path`, or puzzle numbers)."""
     from ..sources import iter_entries
-    task = SolveTask("jsonl")
+    if command == "generate":
+        from ..generator import core
+        from .generating import GenerateTask
+        return GenerateTask("jsonl", core.options(), seed=1), range(limit or GENERATED)
+    if command == "rate":
+        from .rating import RateTask
+        return RateTask("jsonl"), iter_entries(str(path))
+    return SolveTask("jsonl"), iter_entries(str(path))
+
+
+def throughput(path: Path, options: BatchOptions, label: str, command: str = "solve",
+               limit: int | None = None) -> dict:
+    """Puzzles a second of one batch, timed apart from starting the workers."""
+    task, items = _work(command, path, limit)
     began = time.perf_counter()
     executor = options.executor(task)  # a Dask cluster is up when this returns
     started = time.perf_counter()
     count = 0
     try:
-        for _ in _ordered(enumerate(iter_entries(str(path))), task, executor, None):
+        for _ in _ordered(enumerate(items), task, executor, None):
             count += 1
     finally:
         executor.close()
@@ -81,7 +98,10 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", default="../shared/data", type=Path)
     parser.add_argument("--limit", type=int, default=None,
-                        help="puzzles of royle_17clue to use (default: all 49,158)")
+                        help="puzzles of royle_17clue to use (default: all 49,158); "
+                             f"generate: puzzles to make (default {GENERATED})")
+    parser.add_argument("--command", choices=COMMANDS, default="solve",
+                        help="the batch task timed by the throughput part")
     parser.add_argument("--skip-dask", action="store_true")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--parts", default="throughput,memory,resume",
@@ -99,7 +119,7 @@ def main(argv=None) -> None:
             out.writelines(itertools.islice(handle, 1000))
 
         if "throughput" in parts:
-            print_throughput(full, args.skip_dask)
+            print_throughput(full, args.skip_dask, args.command, args.limit)
         if "memory" in parts:
             print_memory(full, small)
         if "resume" in parts:
@@ -109,14 +129,17 @@ def main(argv=None) -> None:
                   f"{'yes' if check['identical'] else 'NO'}")
 
 
-def print_throughput(full: Path, skip_dask: bool) -> None:
-    runs = [throughput(full, BatchOptions(jobs=1), "--jobs 1"),
-            throughput(full, BatchOptions(jobs=2), "--jobs 2")]
+def print_throughput(full: Path, skip_dask: bool, command: str = "solve",
+                     limit: int | None = None) -> None:
+    configs = [(BatchOptions(jobs=1), "--jobs 1"), (BatchOptions(jobs=2), "--jobs 2")]
     if not skip_dask:
-        runs.append(throughput(full, BatchOptions(dask="local:2"), "--dask local:2"))
+        configs.append((BatchOptions(dask="local:2"), "--dask local:2"))
+    runs = [throughput(full, options, label, command, limit) for options, label in configs]
     base = runs[0]["rate"]
+    what = "made" if command == "generate" else f"of {SET}"
     print(f"cores: {len(os.sched_getaffinity(0))}  load average: "
-          f"{os.getloadavg()[0]:.1f}  set: {SET} ({runs[0]['puzzles']:,} puzzles)")
+          f"{os.getloadavg()[0]:.1f}  command: {command} ({runs[0]['puzzles']:,} "
+          f"puzzles {what})")
     print()
     print(f"{'run':<16}{'start s':>9}{'batch s':>10}{'puzzles/s':>11}{'speed-up':>10}")
     for row in runs:
