@@ -24,7 +24,7 @@ ResumeOpt = typer.Option(False, "--resume",
                               "a torn last line, and do only the puzzles not yet done.")
 ProgressOpt = typer.Option(None, "--progress/--no-progress",
                            help="Show puzzles done, puzzles a second and time left on "
-                                "stderr (shown anyway when stderr is a terminal).")
+                                "stderr (default: when stderr is a terminal).")
 DaskOpt = typer.Option(None, "--dask", metavar="ADDRESS",
                        help="Run on a Dask cluster: a scheduler address "
                             "(tcp://host:8786) or local:N for N local workers.")
