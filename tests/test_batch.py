@@ -336,12 +336,16 @@ def _no_process_left(group: int) -> None:
     pytest.fail("a worker outlived its batch")
 
 
+SIGNAL_SET = 4000
+
+
 @pytest.fixture(scope="module")
 def signal_set(data_dir, tmp_path_factory):
     """A set long enough to be interrupted, and its uninterrupted output."""
     folder = tmp_path_factory.mktemp("signals")
     path = folder / "set.txt"
-    path.write_text("\n".join(royle(data_dir, 800)) + "\n")
+    # Long enough that two quick workers are still busy when the signal lands.
+    path.write_text("\n".join(royle(data_dir, SIGNAL_SET)) + "\n")
     reference = folder / "reference.jsonl"
     done = _cli("solve", str(path), "-f", "jsonl", "-o", str(reference), "-j", "2")
     assert done.wait(300) == 0, done.stderr.read()
@@ -365,7 +369,7 @@ def test_resume_after_a_signal_gives_the_uninterrupted_output(signal_set, tmp_pa
     assert proc.wait(60) == code, proc.stderr.read()
     _no_process_left(proc.pid)  # the workers went with it
     kept = _lines(out)
-    assert 50 <= kept < 800
+    assert 50 <= kept < SIGNAL_SET
     again = _cli(*args, "--resume")
     assert again.wait(300) == 0, again.stderr.read()
     assert without_times(out.read_text()) == without_times(reference.read_text())
