@@ -64,9 +64,10 @@ def run_batch(items: Iterable, task, *, inputs: list[str], output: Path | None,
                    enabled=wanted(progress))
     codes: set[int] = set()
     statuses: set[str] = set()
+    out = Output(output, append=resume)
     previous = signal.signal(signal.SIGTERM, _terminate)
     try:
-        with Output(output, append=resume) as out:
+        with out:
             # Workers cannot see the terminal: styles are decided here, once.
             task = replace(task, color=out.color)
             # The header goes out with the first record: a batch that fails at once
