@@ -144,7 +144,9 @@ class SolveTask(PuzzleTask):
                        **self.options)
         if self.command == "count":
             return self._count_record(index, result)
-        return Record(index, self._solve_text(index, result), result.status.value)
+        from ..result import exit_code_for
+        return Record(index, self._solve_text(index, result), result.status.value,
+                      code=exit_code_for([result.status]))
 
     def exit_code(self, codes: set[int], statuses: set[str]) -> int:
         """A failed item or bad input first; then the statuses' `exit_code_for`."""
