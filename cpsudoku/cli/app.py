@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
@@ -135,6 +134,7 @@ class Format(str, Enum):
     numbers = "numbers"
     json = "json"
     jsonl = "jsonl"
+    csv = "csv"  # batch commands: a header, one row per puzzle
 
 
 def backend_name(name: str) -> str:
@@ -186,15 +186,10 @@ def load_puzzles(puzzles: list[str], size: int | None, box: str | None,
           rules: str | None) -> list:
     """Every puzzle named on the command line, through the one shared parser."""
     from ..sources import read_puzzles
-    if size is not None and not 1 <= size <= 25:
-        raise UsageError(f"--size {size} is outside 1..25")
-    box_shape = None
-    if box is not None:
-        from ..geometry import parse_box
-        box_shape = parse_box(box)
+    shape = box_shape(size, box)
     loaded = []
     for arg in puzzles:
-        loaded.extend(read_puzzles(arg, size=size, box=box_shape))
+        loaded.extend(read_puzzles(arg, size=size, box=shape))
     if not loaded:
         raise CpsudokuError("no puzzle found in " + ", ".join(puzzles))
     if rules:
@@ -202,6 +197,16 @@ def load_puzzles(puzzles: list[str], size: int | None, box: str | None,
         extra = by_names(rules)
         loaded = [p.with_rules(extra) for p in loaded]
     return loaded
+
+
+def box_shape(size: int | None, box: str | None) -> tuple[int, int] | None:
+    """--size checked and --box parsed, as every command reading puzzles takes them."""
+    if size is not None and not 1 <= size <= 25:
+        raise UsageError(f"--size {size} is outside 1..25")
+    if box is None:
+        return None
+    from ..geometry import parse_box
+    return parse_box(box)
 
 
 def backend_options(workers: int | None, pairs: list[str] | None = None) -> dict:
@@ -238,8 +243,8 @@ def check_limits(max_solutions: int, time_limit: float | None) -> None:
 class Output:
     """stdout, or a file written line by line so an interrupted batch keeps its results."""
 
-    def __init__(self, path: Path | None):
-        self.path = path
+    def __init__(self, path: Path | None, append: bool = False):
+        self.path, self.append = path, append  # append: resuming a batch into the file
         self.stream: TextIO = sys.stdout
         self.written = 0  # results written, for the message when interrupted
 
@@ -248,7 +253,7 @@ class Output:
             self.stream = sys.stdout
         else:
             try:
-                self.stream = open(self.path, "w", encoding="utf-8")
+                self.stream = open(self.path, "a" if self.append else "w", encoding="utf-8")
             except OSError as exc:
                 raise CpsudokuError(f"cannot write {self.path}: {exc.strerror}") from None
         return self
@@ -274,14 +279,6 @@ class Output:
     def __exit__(self, *exc):
         if self.path is not None:
             self.stream.close()
-
-
-def solve_all(loaded, backend, **kw) -> Iterator:
-    """(puzzle, result) pairs, each solved when asked for; the backend's name is
-    checked at once, before any output is opened."""
-    from ..api import solve
-    name = backend_name(backend)
-    return ((puzzle, solve(puzzle, name, **kw)) for puzzle in loaded)
 
 
 def report_console():

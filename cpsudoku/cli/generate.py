@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import typer
 
-from .app import BoxOpt, Output, RulesOpt, app
+from .app import BoxOpt, RulesOpt, app
+from .batching import DaskOpt, JobsOpt, ProgressOpt, run_batch
 
 
 @app.command()
@@ -44,9 +44,12 @@ def generate(
                                         "(default: line, toml for jigsaw and killer)."),
     output: Path | None = typer.Option(None, "--output", "-o",
                                        help="Write puzzles to this file as they finish."),
-    progress: bool | None = typer.Option(None, "--progress/--no-progress",
-                                         help="A progress bar on stderr (default: when "
-                                              "stderr is a terminal and -n > 1)."),
+    jobs: int = JobsOpt,
+    resume: bool = typer.Option(False, "--resume",
+                                help="With --output and the run's --seed: keep the puzzles "
+                                     "already there and make only the rest."),
+    progress: bool | None = ProgressOpt,
+    dask: str | None = DaskOpt,
 ):
     """Generate puzzles that have exactly one solution.
 
@@ -54,8 +57,7 @@ def generate(
     without losing uniqueness) unless --clues stops earlier. Ctrl-C keeps the
     puzzles already written.
     """
-    import sys
-
+    from ..batch.generating import GenerateTask
     from ..errors import UsageError
     from ..generator import core
     from ..generator import output as out_fmt
@@ -69,44 +71,9 @@ def generate(
     fmt = (fmt or ("toml" if variant else "line")).lower()
     out_fmt.check_format(fmt, variant)
     if seed is None:
+        if resume:
+            raise UsageError("--resume needs the --seed of the run it continues")
         seed = core.fresh_seed()
-    if progress is None:
-        progress = count > 1 and sys.stderr.isatty()
-    done = 0
-    with Output(output) as out, _bar(progress, count) as advance:
-        # Written with the first puzzle, so that a run that fails at once writes nothing.
-        header = out_fmt.header(seed, opts.describe()) + "\n" if fmt in ("line", "pretty") \
-            else ""
-        try:
-            for index in range(count):
-                made = core.make(opts, seed, index)
-                out.write((header if index == 0 else "") + out_fmt.render(made, fmt,
-                                                                          many=count > 1))
-                done += 1
-                advance()
-        except KeyboardInterrupt:
-            typer.echo(f"cpsudoku: interrupted after {done} of {count} puzzle(s); "
-                       f"those are written", err=True)
-            raise typer.Exit(130) from None
-
-
-class _bar:
-    """A rich progress bar on stderr, or nothing."""
-
-    def __init__(self, show: bool, total: int):
-        self.show, self.total = show, total
-        self.progress: Any = None
-
-    def __enter__(self):
-        if not self.show:
-            return lambda: None
-        from rich.console import Console
-        from rich.progress import Progress
-        self.progress = Progress(console=Console(stderr=True), transient=True)
-        self.progress.__enter__()
-        task = self.progress.add_task("generating", total=self.total)
-        return lambda: self.progress.advance(task)
-
-    def __exit__(self, *exc):
-        if self.progress is not None:
-            self.progress.__exit__(*exc)
+    task = GenerateTask(fmt, opts, seed, many=count > 1)
+    raise typer.Exit(run_batch(range(count), task, inputs=[], output=output, resume=resume,
+                               jobs=jobs, dask=dask, progress=progress, total=count))

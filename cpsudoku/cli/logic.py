@@ -9,7 +9,8 @@ from pathlib import Path
 import typer
 
 from ..errors import CpsudokuError, ExitCode, UsageError
-from .app import BoxOpt, Output, PuzzlesArg, RulesOpt, SizeOpt, app, load_puzzles
+from .app import BoxOpt, Output, PuzzlesArg, RulesOpt, SizeOpt, app, box_shape, load_puzzles
+from .batching import DaskOpt, JobsOpt, ProgressOpt, ResumeOpt, entries, run_batch
 
 
 class StepFormat(str, Enum):
@@ -162,41 +163,15 @@ def rate(
     box: str | None = BoxOpt,
     rules: str | None = RulesOpt,
     output: Path | None = OutputOpt,
+    jobs: int = JobsOpt,
+    resume: bool = ResumeOpt,
+    progress: bool | None = ProgressOpt,
+    dask: str | None = DaskOpt,
 ):
     """Rate puzzles on the Sudoku Explainer scale: ER, EP, ED, level, techniques used."""
-    from ..logic import Unsolvable
-    from ..logic import rate as rate_one
-    from ..logic.show import csv_row
+    from ..batch.rating import RateTask
 
-    worst = ExitCode.OK
-    with Output(output) as out:
-        if fmt is RateFormat.csv:
-            out.write(csv_row(["index", "puzzle", "er", "ep", "ed", "level", "guesses",
-                               "time_s", "techniques"]))
-        for index, puzzle in enumerate(load_puzzles(puzzles, size, box, rules)):
-            label = puzzle.source or f"#{index + 1}"
-            try:
-                r = rate_one(puzzle)
-            except Unsolvable as exc:
-                worst = ExitCode.UNSOLVABLE
-                if fmt is RateFormat.jsonl:
-                    out.write(json.dumps({"index": index, "puzzle": puzzle.line(),
-                                          "error": str(exc)}))
-                elif fmt is RateFormat.csv:
-                    out.write(csv_row([index, puzzle.line(), "", "", "", "unsolvable", "", "",
-                                       ""]))
-                else:
-                    out.write(f"{label}: {exc}")
-                continue
-            if fmt is RateFormat.jsonl:
-                out.write(json.dumps({"index": index, "puzzle": puzzle.line(), **r.as_dict()}))
-            elif fmt is RateFormat.csv:
-                out.write(csv_row([index, puzzle.line(), r.er, r.ep, r.ed, r.level, r.guesses,
-                                   round(r.time_s, 6),
-                                   ";".join(f"{k}:{v}" for k, v in r.techniques.items())]))
-            else:
-                used = ", ".join(f"{k} x{v}" for k, v in r.techniques.items())
-                guessed = f", {r.guesses} guesses" if r.guesses else ""
-                out.write(f"{label}: ER {r.er:.1f} EP {r.ep:.1f} ED {r.ed:.1f} ({r.level}"
-                          f"{guessed}) {used}")
-    raise typer.Exit(worst)
+    task = RateTask(fmt=fmt.value, size=size, box=box_shape(size, box), rules=rules)
+    raise typer.Exit(run_batch(entries(puzzles, task.size, task.box), task, inputs=puzzles,
+                               output=output, resume=resume, jobs=jobs, dask=dask,
+                               progress=progress))

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import typer
 
+from ..batch import SolveTask
 from ..errors import CpsudokuError, ExitCode, UsageError
 from .app import (
     BackendOpt,
@@ -22,11 +23,13 @@ from .app import (
     TimeLimitOpt,
     WorkersOpt,
     app,
+    backend_name,
     backend_options,
+    box_shape,
     check_limits,
     load_puzzles,
-    solve_all,
 )
+from .batching import DaskOpt, JobsOpt, ProgressOpt, ResumeOpt, entries, run_batch
 
 
 @app.command()
@@ -35,7 +38,7 @@ def solve(
     backend: str = BackendOpt,
     fmt: Format = typer.Option(Format.pretty, "--format", "-f",
                                help="Output format; json is one object for one puzzle, an "
-                                    "array for several."),
+                                    "array for several; csv: a header, one row per puzzle."),
     max_solutions: int = typer.Option(1, "--max-solutions", "-n",
                                       help="Stop after this many solutions (2 checks uniqueness)."),
     time_limit: float | None = TimeLimitOpt,
@@ -49,13 +52,20 @@ def solve(
     workers: int | None = WorkersOpt,
     option: list[str] | None = OptionOpt,
     output: Path | None = OutputOpt,
+    jobs: int = JobsOpt,
+    resume: bool = ResumeOpt,
+    progress: bool = ProgressOpt,
+    dask: str | None = DaskOpt,
 ):
     """Solve puzzles and print their solutions."""
     check_limits(max_solutions, time_limit)
-    loaded = load_puzzles(puzzles, size, box, rules)
-    results = solve_all(loaded, backend, max_solutions=max_solutions, time_limit=time_limit,
-                        trace=trace, presolve=presolve, **backend_options(workers, option))
-    _write_results(results, fmt, output, limit=max_solutions, stats=stats, trace=trace)
+    task = SolveTask(fmt=fmt.value, size=size, box=box_shape(size, box), rules=rules,
+                     command="solve", backend=backend_name(backend),
+                     max_solutions=max_solutions, time_limit=time_limit, presolve=presolve,
+                     options=backend_options(workers, option), trace=trace, stats=stats)
+    raise typer.Exit(run_batch(entries(puzzles, task.size, task.box), task, inputs=puzzles,
+                               output=output, resume=resume, jobs=jobs, dask=dask,
+                               progress=progress))
 
 
 @app.command()
@@ -65,7 +75,8 @@ def count(
     backend: str = BackendOpt,
     fmt: Format = typer.Option(Format.line, "--format", "-f",
                                help="line: a verdict per puzzle; jsonl/json: the machine "
-                                    "interface; pretty/numbers: the solutions as well."),
+                                    "interface; pretty/numbers: the solutions as well; "
+                                    "csv: a header, one row per puzzle."),
     time_limit: float | None = TimeLimitOpt,
     size: int | None = SizeOpt,
     box: str | None = BoxOpt,
@@ -74,55 +85,22 @@ def count(
     workers: int | None = WorkersOpt,
     option: list[str] | None = OptionOpt,
     output: Path | None = OutputOpt,
+    jobs: int = JobsOpt,
+    resume: bool = ResumeOpt,
+    progress: bool = ProgressOpt,
+    dask: str | None = DaskOpt,
 ):
     """Count solutions up to --limit and say: unique, multiple or none."""
     if limit < 1:
         raise UsageError(f"--limit must be at least 1, not {limit}")
     check_limits(limit, time_limit)
-    loaded = load_puzzles(puzzles, size, box, rules)
-    results = solve_all(loaded, backend, max_solutions=limit, time_limit=time_limit,
-                        presolve=presolve, **backend_options(workers, option))
-    _write_results(results, fmt, output, limit=limit, counting=True)
-
-
-def _write_results(results, fmt: Format, output: Path | None, *, limit: int,
-                   stats: bool = False,
-                   trace: bool = False, counting: bool = False) -> None:
-    """Write each result as it finishes; the exit code is the batch's worst status.
-    Ctrl-C stops the batch and says what was kept."""
-    from ..render import JsonStream, render_result, verdict
-    from ..result import exit_code_for
-
-    statuses = []
-    with Output(output) as out:
-        stream = JsonStream(out.raw) if fmt is Format.json else None
-        try:
-            for index, (puzzle, result) in enumerate(results):
-                statuses.append(result.status)
-                extra = None
-                if counting:
-                    extra = {"count": len(result.solutions), "verdict": verdict(result, limit)}
-                if counting and fmt is Format.line:
-                    label = puzzle.source or f"#{index + 1}"
-                    text = f"{label}: {verdict(result, limit)}"
-                else:
-                    text = render_result(result, fmt.value, index=index, stats=stats,
-                                         trace=trace, color=out.color, extra=extra,
-                                         limit=limit)
-                if stream is not None:
-                    stream.add(text)
-                else:
-                    out.write(text)
-                out.written += 1
-        except KeyboardInterrupt:
-            if stream is not None:
-                stream.close()
-            typer.echo(f"cpsudoku: interrupted; the {out.written} result(s) finished before "
-                       f"are written to {out.where}", err=True)
-            raise typer.Exit(130) from None
-        if stream is not None:
-            stream.close()
-    raise typer.Exit(exit_code_for(statuses, counting=counting))
+    task = SolveTask(fmt=fmt.value, size=size, box=box_shape(size, box), rules=rules,
+                     command="count", backend=backend_name(backend), max_solutions=limit,
+                     time_limit=time_limit, presolve=presolve,
+                     options=backend_options(workers, option))
+    raise typer.Exit(run_batch(entries(puzzles, task.size, task.box), task, inputs=puzzles,
+                               output=output, resume=resume, jobs=jobs, dask=dask,
+                               progress=progress))
 
 
 class CheckFormat(str, Enum):

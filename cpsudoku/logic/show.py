@@ -28,10 +28,3 @@ def candidate_grid(state: State, region_of) -> str:
         lines.append(line)
     return "\n".join(lines)
 
-
-def csv_row(fields) -> str:
-    import csv
-    import io
-    buf = io.StringIO()
-    csv.writer(buf, lineterminator="").writerow(fields)
-    return buf.getvalue()

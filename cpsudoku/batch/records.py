@@ -1,0 +1,42 @@
+"""What a batch worker hands back for one item, and what a batch task must offer."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+INTERNAL_ERROR = 70  # the CLI's exit status for a bug; a worker that died is one too
+INVALID = "invalid"  # status of a puzzle that could not be read
+ERROR = "error"  # status of an item whose worker died or raised
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One item's output: the text written for it (one line in jsonl and csv), its
+    status, and a message for stderr when the item failed."""
+
+    index: int
+    text: str
+    status: str
+    message: str | None = None
+    code: int = 0  # the exit status this item asks for (0: nothing wrong)
+
+
+class Task(Protocol):
+    """A command's work, run in a worker; must pickle (a top-level class)."""
+
+    def __call__(self, chunk: list[tuple[int, Any]]) -> list[Record]: ...
+
+    def failed(self, index: int, item: Any, message: str) -> Record: ...
+
+
+def csv_text(row: Sequence) -> str:
+    """One CSV line (no newline); newlines inside a field cannot occur in a line-based
+    file that is resumed line by line, so they become spaces."""
+    out = io.StringIO()
+    csv.writer(out, lineterminator="").writerow(
+        [str(v).replace("\n", " ").replace("\r", " ") if v is not None else "" for v in row])
+    return out.getvalue()

@@ -1,0 +1,147 @@
+"""What every batching command shares: the batch options, and the one loop that runs a
+batch task over the input and writes its records (to stdout or a resumable file)."""
+
+from __future__ import annotations
+
+import itertools
+import signal
+from collections.abc import Iterable, Iterator
+from contextlib import closing
+from dataclasses import replace
+from pathlib import Path
+
+import typer
+
+from ..errors import CpsudokuError, UsageError
+from ..render import JsonStream
+from .app import Output
+
+JobsOpt = typer.Option(1, "--jobs", "-j", min=0, metavar="N",
+                       help="Worker processes (0: every core); the output is the same as "
+                            "with 1, in input order.")
+ResumeOpt = typer.Option(False, "--resume",
+                         help="With --output: keep the whole records already there, drop "
+                              "a torn last line, and do only the puzzles not yet done.")
+ProgressOpt = typer.Option(None, "--progress/--no-progress",
+                           help="Show puzzles done, puzzles a second and time left on "
+                                "stderr (default: when stderr is a terminal).")
+DaskOpt = typer.Option(None, "--dask", metavar="ADDRESS",
+                       help="Run on a Dask cluster: a scheduler address "
+                            "(tcp://host:8786) or local:N for N local workers.")
+
+TERMINATED = 143  # 128 + SIGTERM, as shells report it
+
+
+class Terminated(Exception):
+    """SIGTERM arrived: stop as Ctrl-C does, keeping every record written."""
+
+
+def run_batch(items: Iterable, task, *, inputs: list[str], output: Path | None,
+              resume: bool, jobs: int, dask: str | None, progress: bool | None,
+              total: int | None = None) -> int:
+    """Run `task` over `items` and write each record as soon as it is in order; the
+    exit status the batch asks for. Bad items are named on stderr as they come.
+
+    `task` is a frozen dataclass with `fmt`, `color`, `header` (None: no header line),
+    `prepare()` and `exit_code(codes, statuses)` besides the batch `Task` protocol; it
+    may set `stops_at_failure` (the batch ends at an item with a message) and
+    `resumable` (its formats of one record a line); `total` is the
+    item count when known (else it is estimated from the input files' lines)."""
+    from ..batch import BatchOptions, run
+    from ..batch.progress import Progress, estimate_total, wanted
+    from ..batch.resume import RESUMABLE, records_done
+
+    header = getattr(task, "header", None)
+    done = 0
+    if resume:
+        if output is None:
+            raise UsageError("--resume needs --output FILE (the file to continue)")
+        done = records_done(output, task.fmt, header,
+                            getattr(task, "resumable", RESUMABLE))
+    task.prepare()  # a bad backend or option: one error before any work, in this process
+    options = BatchOptions(jobs=jobs, dask=dask)
+    bar = Progress(total if total is not None else estimate_total(inputs), done=done,
+                   enabled=wanted(progress))
+    codes: set[int] = set()
+    statuses: set[str] = set()
+    out = Output(output, append=resume)
+    previous = signal.signal(signal.SIGTERM, _terminate)
+    try:
+        with out:
+            # Workers cannot see the terminal: styles are decided here, once.
+            task = replace(task, color=out.color)
+            # The header goes out with the first record: a batch that fails at once
+            # writes nothing.
+            if header is None or (resume and output and output.stat().st_size):
+                header = ""
+            # json: one object for one puzzle, an array for several (never resumed).
+            stream = JsonStream(out.raw) if task.fmt == "json" else None
+            write = stream.add if stream is not None else out.write
+            try:
+                # closing(): an interruption stops the workers at once, not at collection.
+                with closing(run(items, task, options, start=done)) as records:
+                    for record in records:
+                        if record.message and getattr(task, "stops_at_failure", False):
+                            raise _stopped(record)
+                        if header:
+                            out.write(header)
+                            header = ""
+                        write(record.text)
+                        out.written += 1
+                        codes.add(record.code)
+                        statuses.add(record.status)
+                        if record.message:
+                            typer.echo(f"cpsudoku: error: {record.message}", err=True)
+                        bar.step()
+            finally:
+                if stream is not None:
+                    stream.close()
+    except CpsudokuError:
+        bar.close()
+        raise
+    except KeyboardInterrupt:
+        bar.close()
+        typer.echo(f"cpsudoku: interrupted; the {out.written} result(s) finished before "
+                   f"are written to {out.where}", err=True)
+        raise typer.Exit(130) from None
+    except Terminated:
+        bar.close()
+        typer.echo("cpsudoku: terminated", err=True)
+        raise typer.Exit(TERMINATED) from None
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    bar.close()
+    if bar.done == 0:
+        raise CpsudokuError("no puzzle found in " + ", ".join(inputs))
+    return task.exit_code(codes, statuses)
+
+
+def entries(puzzles: list[str], size: int | None,
+            box: tuple[int, int] | None) -> Iterator:
+    """The input, read lazily: one entry per puzzle, parsed in the worker. A source
+    that cannot be read at all (a broken JSON document, say) is one error, as a
+    missing file is; a bad line among good ones is a record of its own."""
+    from ..sources import check_arg, iter_entries
+    for arg in puzzles:
+        check_arg(arg)  # now, before any output is opened
+    return _readable(itertools.chain.from_iterable(
+        iter_entries(arg, size=size, box=box) for arg in puzzles))
+
+
+def _readable(entries: Iterator) -> Iterator:
+    for entry in entries:
+        if entry.line is None and entry.puzzle is None:
+            raise CpsudokuError(entry.error or f"{entry.source}: unreadable")
+        yield entry
+
+
+def _stopped(record) -> CpsudokuError:
+    """A task that stops at its first failure (one error line, its exit status); what
+    was written before it stays."""
+    error = CpsudokuError(record.message)
+    error.exit_code = record.code
+    return error
+
+
+def _terminate(signum, frame):
+    raise Terminated
