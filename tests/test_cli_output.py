@@ -189,8 +189,9 @@ def test_a_misspelt_backend_gets_a_suggestion(command):
     option = [] if command[0] == "compare" else ["-b"]
     result = run(*command, *option, "cpsta")
     assert result.exit_code == ExitCode.BACKEND
+    from cpsudoku import backends
     assert result.stderr == ("cpsudoku: error: unknown backend 'cpsta'; did you mean 'cpsat'? "
-                             "(choose one of: native, naive, python-constraint, cpsat)\n")
+                             f"(choose one of: {', '.join(backends.names())})\n")
 
 
 def test_backend_completion():

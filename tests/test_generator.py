@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from cpsudoku import backends, count, generate, is_solution, solve
 from cpsudoku.cli import app
-from cpsudoku.errors import ExitCode, UsageError
+from cpsudoku.errors import BackendError, ExitCode, UsageError
 from cpsudoku.generator import SYMMETRIES, generate_many
 from cpsudoku.generator.jigsaw import connected
 from cpsudoku.generator.output import fpuzzles, link, render
@@ -140,7 +140,12 @@ def test_variant_is_unique_for_every_backend(variant):
     if kind == "jigsaw":
         assert made.puzzle.geometry.box is None
     for backend in available_backends():
-        result = solve(made.puzzle, backend, max_solutions=2, time_limit=60)
+        try:
+            result = solve(made.puzzle, backend, max_solutions=2, time_limit=60)
+        except BackendError as exc:
+            # Exact cover has no sums: dlx declines a killer by name rather than guess.
+            assert backend == "dlx" and "cannot be expressed" in str(exc), exc
+            continue
         assert result.status.value == "unique", (kind, backend)
         assert result.solution == made.solution, (kind, backend)
 

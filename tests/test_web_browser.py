@@ -214,11 +214,12 @@ def test_solve_and_compare_backends(page, server):
     rows = page.locator('[data-role="compare"] tbody tr')
     shown = {rows.nth(k).get_attribute("data-backend"):
              rows.nth(k).locator("td").all_text_contents() for k in range(rows.count())}
-    assert set(shown) == {"native", "naive", "python-constraint", "cpsat"}
+    from cpsudoku import backends
+    assert set(shown) == {n for n in backends.names() if backends.load(n).is_available()}
     for name in ("native", "cpsat"):
         assert shown[name][1] == "unique" and float(shown[name][2]) > 0, shown
     assert shown["native"][3].isdigit()
-    for name in ("naive", "python-constraint"):
-        assert shown[name][1] in ("unique", "solved", "unproven", "timeout")
+    for name in set(shown) - {"native", "cpsat"}:  # may run out of the 5 s on a busy machine
+        assert shown[name][1] in ("unique", "solved", "unproven", "timeout"), shown
     page.locator('[data-action="reveal"]').click()
     page.wait_for_selector('[data-cell="r9c9"]:not([data-value=""])')

@@ -14,15 +14,15 @@ import sys
 import typer
 
 # Each module registers its commands on `app`; the import order is the order in --help.
-from . import (
-    bench,  # noqa: F401
-    catalog,  # noqa: F401
-    compare,  # noqa: F401
-    generate,  # noqa: F401
-    logic,  # noqa: F401
-    play,  # noqa: F401
-    solving,  # noqa: F401, I001
-)
+# isort: off
+from . import solving  # noqa: F401  (solve, count, check)
+from . import logic  # noqa: F401  (explain, hint, rate)
+from . import generate  # noqa: F401
+from . import play  # noqa: F401
+from . import compare  # noqa: F401
+from . import bench  # noqa: F401
+from . import catalog  # noqa: F401  (backends, variants)
+# isort: on
 from .app import EXIT_CODES_HELP, app
 
 __all__ = ["EXIT_CODES_HELP", "app", "main"]

@@ -103,7 +103,8 @@ app = typer.Typer(
     cls=_Commands,
     name="cpsudoku",
     help="Constraint-programming Sudoku solver with interchangeable backends "
-         "(native, naive, python-constraint, cpsat) and variant rules.",
+         "(native, naive, python-constraint, cpsat, sat, mip, choco, dlx) and variant rules; "
+         "explains, rates and generates puzzles, and serves a page to play them.",
     epilog=EXIT_CODES_HELP,
     no_args_is_help=True,
     add_completion=True,
@@ -159,8 +160,8 @@ PuzzlesArg = typer.Argument(..., metavar="PUZZLE...",
                             help="Files (one or many puzzles each), '-' for standard input, "
                                  "or a grid given inline.")
 BackendOpt = typer.Option("native", "--backend", "-b", autocompletion=complete_backend,
-                          help="native, naive, python-constraint or cpsat "
-                               "(see `cpsudoku backends`; any letter case).")
+                          help="native (default), naive, python-constraint, cpsat, sat, mip, "
+                               "choco or dlx (see `cpsudoku backends`; any letter case).")
 TimeLimitOpt = typer.Option(None, "--time-limit", "-t", metavar="SECONDS",
                             help="Give up on a puzzle after this many seconds (status timeout).")
 SizeOpt = typer.Option(None, "--size", help="Grid size N (default: inferred from the cell count).")
