@@ -25,13 +25,13 @@ import math
 import signal
 import statistics
 import threading
-from collections.abc import Callable, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import closing, contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from . import backends as registry
 from .api import solve
+from .batch import BatchOptions
 from .check import conflicts, is_solution
 from .errors import CpsudokuError
 from .puzzle import Puzzle
@@ -53,11 +53,9 @@ class Row:
     nodes: int | None
     solution: str  # the first solution found, "" if none
     presolve: bool = False
-    solutions: list = field(default_factory=list, repr=False)  # every one found, as values
 
     def as_dict(self) -> dict:
         d = asdict(self)
-        del d["solutions"]
         d["time_s"] = round(self.time_s, 6)
         return d
 
@@ -95,6 +93,9 @@ class Report:
     max_solutions: int = 2
     presolve: bool = False
     interrupted: bool = False  # stopped by Ctrl-C: the rows are what finished
+    # Puzzles without rows: (1-based index, message, exit status) of each that could not
+    # be read or whose worker died.
+    errors: list[tuple[int, str, int]] = field(default_factory=list)
 
     @property
     def puzzles(self) -> int:
@@ -111,66 +112,89 @@ def run_names(backends: Sequence[str], presolve: bool) -> list[tuple[str, str, b
     return runs
 
 
-def run_compare(puzzles: Sequence[Puzzle], backends: Sequence[str], *,
+@dataclass
+class Compared:
+    """One puzzle answered by every run: what `run_compare` gathers per puzzle."""
+
+    rows: list[Row]
+    disagreements: list[Disagreement]
+    timeouts: list[tuple[int, str]]
+
+
+def run_compare(puzzles: Iterable, backends: Sequence[str], *,
                 time_limit: float | None, max_solutions: int = 2, presolve: bool = False,
                 progress: Callable[..., object] | None = None,
-                on_rows: Callable[[list[Row]], object] | None = None) -> Report:
+                on_rows: Callable[[list[Row]], object] | None = None,
+                on_error: Callable[[str], object] | None = None,
+                options: BatchOptions | None = None, size: int | None = None,
+                box: tuple[int, int] | None = None, rules: str | None = None) -> Report:
     """Solve every puzzle with every backend (through `api.solve`) and compare.
 
-    progress: called with no argument once per puzzle and backend done (both
-    runs of a backend count as one when presolve doubles them).
-    on_rows: called with a puzzle's rows as soon as every run has answered it
-    (`RowFiles.add` writes them out, so a killed run leaves them on disk).
+    puzzles: `Puzzle`s, or `sources.Entry`s read lazily and parsed in the workers
+    (with `size`, `box` and the extra `rules`). The batch layer runs each puzzle's
+    backends one after another in one worker; `options` (default: this process)
+    chooses the workers. Puzzles are gathered in input order.
+    progress: called with no argument once per puzzle done.
+    on_rows: called with a puzzle's rows as soon as it and every puzzle before it
+    are done (`RowFiles.add` writes them out, so a killed run leaves them on disk).
+    on_error: called with the message of a puzzle that could not be read or whose
+    worker died; `Report.errors` keeps it with its exit status.
     """
-    for name in backends:
-        registry.get(name)  # an unknown or missing backend fails before any work
-        if puzzles:
-            _warm_up(name, puzzles[0])
+    from .batch import run
+    from .batch.comparing import CompareTask
+
+    task = CompareTask(size=size, box=box, rules=rules, backends=tuple(backends),
+                       time_limit=time_limit, max_solutions=max_solutions,
+                       presolve=presolve)
+    task.prepare()  # an unknown or missing backend fails before any work
     runs = run_names(backends, presolve)
-    rows: list[Row] = []
-    disagreements: list[Disagreement] = []
-    timeouts: list[tuple[int, str]] = []
-    interrupted = False
+    report = Report([run for run, _, _ in runs], [], [], [], [], time_limit, max_solutions,
+                    presolve)
     try:
-        for index, puzzle in enumerate(puzzles, 1):
-            source = puzzle.source or puzzle.name or ""
-            results: dict[str, Result] = {}
-            done: list[Row] = []
-            for run, backend, presolved in runs:
-                result = solve(puzzle, backend, max_solutions=max_solutions,
-                               time_limit=time_limit, presolve=presolved)
-                results[run] = result
-                done.append(_row(index, source, run, presolved, result))
-                if progress is not None and not presolved:
+        with closing(run(puzzles, task, options or BatchOptions())) as records:
+            for record in records:
+                if record.data is None:  # no rows: a puzzle not read, or a worker that died
+                    report.errors.append((record.index + 1, record.message or "", record.code))
+                    if on_error is not None:
+                        on_error(record.message or "")
+                else:
+                    compared: Compared = record.data
+                    report.rows.extend(compared.rows)
+                    if on_rows is not None:
+                        on_rows(compared.rows)
+                    report.disagreements.extend(compared.disagreements)
+                    report.timeouts.extend(compared.timeouts)
+                if progress is not None:
                     progress()
-            # A puzzle counts once every run has answered it, so the tables stay comparable.
-            rows.extend(done)
-            if on_rows is not None:
-                on_rows(done)
-            timeouts.extend((index, row.backend) for row, result in zip(done, results.values())
-                            if result.status.ran_out_of_time)
-            disagreements.extend(Disagreement(index, source, kind, message)
-                                 for kind, message in judge(puzzle, results))
     except KeyboardInterrupt:
-        interrupted = True  # keep every finished puzzle: the caller still reports and writes them
-    summaries = [summarise(run, [r for r in rows if r.backend == run]) for run, _, _ in runs]
-    return Report([run for run, _, _ in runs], rows, summaries, disagreements, timeouts,
-                  time_limit, max_solutions, presolve, interrupted)
+        report.interrupted = True  # keep every finished puzzle: the caller reports and writes them
+    report.summaries = [summarise(run, [r for r in report.rows if r.backend == run])
+                        for run, _, _ in runs]
+    return report
 
 
-def _warm_up(backend: str, puzzle: Puzzle) -> None:
-    """Solve the first puzzle once, untimed and briefly, so that one-time costs
-    (loading OR-Tools takes about half a second; the native engine compiles its
-    propagation code once per geometry) are not billed to the first puzzle."""
-    solve(puzzle, backend, time_limit=1.0)
+def compare_puzzle(index: int, puzzle: Puzzle, runs: list[tuple[str, str, bool]], *,
+                   time_limit: float | None, max_solutions: int) -> Compared:
+    """Puzzle number `index` (1-based) solved by every run, and judged."""
+    source = puzzle.source or puzzle.name or ""
+    results: dict[str, Result] = {}
+    rows: list[Row] = []
+    for run, backend, presolved in runs:
+        result = solve(puzzle, backend, max_solutions=max_solutions, time_limit=time_limit,
+                       presolve=presolved)
+        results[run] = result
+        rows.append(_row(index, source, run, presolved, result))
+    timeouts = [(index, run) for run, result in results.items()
+                if result.status.ran_out_of_time]
+    return Compared(rows, [Disagreement(index, source, kind, message)
+                           for kind, message in judge(puzzle, results)], timeouts)
 
 
 def _row(index: int, source: str, run: str, presolved: bool, result: Result) -> Row:
     nodes = result.stats.get("nodes")
     return Row(index, source, run, result.status.value, result.time_s,
                int(nodes) if nodes is not None else None,
-               line(result.solution) if result.solution else "", presolved,
-               list(result.solutions))
+               line(result.solution) if result.solution else "", presolved)
 
 
 # What each status allows the truth to be: answers disagree when no truth fits them all.
