@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from ..errors import CpsudokuError, ExitCode
+from ..errors import CpsudokuError, ExitCode, UsageError
 from .app import (
     BoxOpt,
     PresolveOpt,
@@ -48,6 +48,10 @@ def compare(
                              help="Worker processes, each running a puzzle on every "
                                   "backend (0: every core); rows stay in input order. "
                                   "Workers share the cores: times are steadier with 1."),
+    resume: bool = typer.Option(False, "--resume",
+                                help="With --csv: keep the whole puzzles already in that "
+                                     "file, drop a torn end, and compare only the puzzles "
+                                     "after them (with the same backends and options)."),
     progress: bool = ProgressOpt,
     dask: str | None = DaskOpt,
 ):
@@ -64,13 +68,20 @@ def compare(
         registry.get(name)  # unavailable backends fail here, before any work
     shape = box_shape(size, box)
     items = entries(puzzles, size, shape)  # read lazily, parsed in the workers
-    settings = {"backends": [run for run, _, _ in comparing.run_names(chosen, presolve)],
-                "time_limit": time_limit, "max_solutions": max_solutions,
+    runs = [run for run, _, _ in comparing.run_names(chosen, presolve)]
+    settings = {"backends": runs, "time_limit": time_limit, "max_solutions": max_solutions,
                 "presolve": presolve}
+    kept: list = []
+    if resume:
+        if csv_path is None:
+            raise UsageError("--resume needs --csv FILE (the rows to continue)")
+        kept = comparing.kept_rows(csv_path, runs)
     # Rows are written as each puzzle finishes: SIGTERM (turned into the same orderly
     # stop as Ctrl-C) and even SIGKILL leave every finished row in the files.
-    files = comparing.RowFiles(settings, csv_path=csv_path, json_path=json_path)
-    bar = Progress(estimate_total(puzzles), enabled=wanted(progress))
+    files = comparing.RowFiles(settings, csv_path=csv_path, json_path=json_path, kept=kept,
+                               resume=resume)
+    bar = Progress(estimate_total(puzzles), done=kept[-1].index if kept else 0,
+                   enabled=wanted(progress))
     report = None
     try:
         with stop_on_sigterm() as stopped:
@@ -79,7 +90,7 @@ def compare(
                 presolve=presolve, progress=bar.step, on_rows=files.add,
                 on_error=lambda message: typer.echo(f"cpsudoku: error: {message}", err=True),
                 options=BatchOptions(jobs=jobs, dask=dask), size=size, box=shape,
-                rules=rules)
+                rules=rules, kept=kept)
     finally:
         bar.close()
         files.close(report)
