@@ -212,8 +212,9 @@ def _judged_again(items: Iterable, kept: Sequence[Row], task) -> Iterator:
     by_index: dict[int, list[Row]] = {}
     for row in kept:
         by_index.setdefault(row.index, []).append(row)
+    extra = task.extra_rules()
     for index, item in enumerate(items):
-        puzzle = task.load(index, item, task.extra_rules())
+        puzzle = task.load(index, item, extra)
         if not isinstance(puzzle, Puzzle):  # unreadable: named again, as a whole run does
             yield puzzle
             continue
