@@ -20,23 +20,25 @@ and the answers of both must agree like those of any two backends.
 from __future__ import annotations
 
 import csv
+import itertools
 import json
 import math
 import signal
 import statistics
 import threading
-from collections.abc import Callable, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import closing, contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from . import backends as registry
 from .api import solve
+from .batch import BatchOptions, Record
+from .batch.comparing import COMPARED
 from .check import conflicts, is_solution
 from .errors import CpsudokuError
 from .puzzle import Puzzle
 from .result import Result, Status
-from .symbols import line
+from .symbols import line, value_of
 
 PRESOLVE_SUFFIX = "+presolve"
 
@@ -53,11 +55,9 @@ class Row:
     nodes: int | None
     solution: str  # the first solution found, "" if none
     presolve: bool = False
-    solutions: list = field(default_factory=list, repr=False)  # every one found, as values
 
     def as_dict(self) -> dict:
         d = asdict(self)
-        del d["solutions"]
         d["time_s"] = round(self.time_s, 6)
         return d
 
@@ -95,6 +95,9 @@ class Report:
     max_solutions: int = 2
     presolve: bool = False
     interrupted: bool = False  # stopped by Ctrl-C: the rows are what finished
+    # Puzzles without rows: (1-based index, message, exit status) of each that could not
+    # be read or whose worker died.
+    errors: list[tuple[int, str, int]] = field(default_factory=list)
 
     @property
     def puzzles(self) -> int:
@@ -111,66 +114,132 @@ def run_names(backends: Sequence[str], presolve: bool) -> list[tuple[str, str, b
     return runs
 
 
-def run_compare(puzzles: Sequence[Puzzle], backends: Sequence[str], *,
+@dataclass
+class Compared:
+    """One puzzle answered by every run: what `run_compare` gathers per puzzle."""
+
+    rows: list[Row]
+    disagreements: list[Disagreement]
+    timeouts: list[tuple[int, str]]
+
+
+def run_compare(puzzles: Iterable, backends: Sequence[str], *,
                 time_limit: float | None, max_solutions: int = 2, presolve: bool = False,
                 progress: Callable[..., object] | None = None,
-                on_rows: Callable[[list[Row]], object] | None = None) -> Report:
+                on_rows: Callable[[list[Row]], object] | None = None,
+                on_error: Callable[[str], object] | None = None,
+                options: BatchOptions | None = None, size: int | None = None,
+                box: tuple[int, int] | None = None, rules: str | None = None,
+                kept: Sequence[Row] = ()) -> Report:
     """Solve every puzzle with every backend (through `api.solve`) and compare.
 
-    progress: called with no argument once per puzzle and backend done (both
-    runs of a backend count as one when presolve doubles them).
-    on_rows: called with a puzzle's rows as soon as every run has answered it
-    (`RowFiles.add` writes them out, so a killed run leaves them on disk).
+    puzzles: `Puzzle`s, or `sources.Entry`s read lazily and parsed in the workers
+    (with `size`, `box` and the extra `rules`). The batch layer runs each puzzle's
+    backends one after another in one worker; `options` (default: this process)
+    chooses the workers. Puzzles are gathered in input order.
+    progress: called with no argument once per puzzle done.
+    on_rows: called with a puzzle's rows as soon as it and every puzzle before it
+    are done (`RowFiles.add` writes them out, so a killed run leaves them on disk).
+    on_error: called with the message of a puzzle that could not be read or whose
+    worker died; `Report.errors` keeps it with its exit status.
+    kept: the rows of the puzzles an earlier run finished (`kept_rows`: resume). Those
+    puzzles are not solved again; their rows are judged again in this process.
     """
-    for name in backends:
-        registry.get(name)  # an unknown or missing backend fails before any work
-        if puzzles:
-            _warm_up(name, puzzles[0])
+    from .batch import run
+    from .batch.comparing import CompareTask
+
+    task = CompareTask(size=size, box=box, rules=rules, backends=tuple(backends),
+                       time_limit=time_limit, max_solutions=max_solutions,
+                       presolve=presolve)
+    task.prepare()  # an unknown or missing backend fails before any work
     runs = run_names(backends, presolve)
-    rows: list[Row] = []
-    disagreements: list[Disagreement] = []
-    timeouts: list[tuple[int, str]] = []
-    interrupted = False
+    report = Report([run for run, _, _ in runs], [], [], [], [], time_limit, max_solutions,
+                    presolve)
+    items = iter(puzzles)
+    start = kept[-1].index if kept else 0  # every puzzle before it was answered or unread
+
+    def add(record) -> None:
+        if record.data is None:  # no rows: a puzzle not read, or a worker that died
+            report.errors.append((record.index + 1, record.message or "", record.code))
+            if on_error is not None:
+                on_error(record.message or "")
+            return
+        compared: Compared = record.data
+        report.rows.extend(compared.rows)
+        report.disagreements.extend(compared.disagreements)
+        report.timeouts.extend(compared.timeouts)
+
     try:
-        for index, puzzle in enumerate(puzzles, 1):
-            source = puzzle.source or puzzle.name or ""
-            results: dict[str, Result] = {}
-            done: list[Row] = []
-            for run, backend, presolved in runs:
-                result = solve(puzzle, backend, max_solutions=max_solutions,
-                               time_limit=time_limit, presolve=presolved)
-                results[run] = result
-                done.append(_row(index, source, run, presolved, result))
-                if progress is not None and not presolved:
+        for record in _judged_again(itertools.islice(items, start), kept, task):
+            add(record)
+        with closing(run(items, task, options or BatchOptions(), start=start,
+                         skip=False)) as records:
+            for record in records:
+                with _signals_held():  # the report and the files hold the same puzzles
+                    add(record)
+                    if on_rows is not None and record.data is not None:
+                        on_rows(record.data.rows)
+                if progress is not None:
                     progress()
-            # A puzzle counts once every run has answered it, so the tables stay comparable.
-            rows.extend(done)
-            if on_rows is not None:
-                on_rows(done)
-            timeouts.extend((index, row.backend) for row, result in zip(done, results.values())
-                            if result.status.ran_out_of_time)
-            disagreements.extend(Disagreement(index, source, kind, message)
-                                 for kind, message in judge(puzzle, results))
     except KeyboardInterrupt:
-        interrupted = True  # keep every finished puzzle: the caller still reports and writes them
-    summaries = [summarise(run, [r for r in rows if r.backend == run]) for run, _, _ in runs]
-    return Report([run for run, _, _ in runs], rows, summaries, disagreements, timeouts,
-                  time_limit, max_solutions, presolve, interrupted)
+        report.interrupted = True  # keep every finished puzzle: the caller reports and writes them
+    report.summaries = [summarise(run, [r for r in report.rows if r.backend == run])
+                        for run, _, _ in runs]
+    return report
 
 
-def _warm_up(backend: str, puzzle: Puzzle) -> None:
-    """Solve the first puzzle once, untimed and briefly, so that one-time costs
-    (loading OR-Tools takes about half a second; the native engine compiles its
-    propagation code once per geometry) are not billed to the first puzzle."""
-    solve(puzzle, backend, time_limit=1.0)
+def compare_puzzle(index: int, puzzle: Puzzle, runs: list[tuple[str, str, bool]], *,
+                   time_limit: float | None, max_solutions: int) -> Compared:
+    """Puzzle number `index` (1-based) solved by every run, and judged."""
+    source = puzzle.source or puzzle.name or ""
+    results: dict[str, Result] = {}
+    rows: list[Row] = []
+    for run, backend, presolved in runs:
+        result = solve(puzzle, backend, max_solutions=max_solutions, time_limit=time_limit,
+                       presolve=presolved)
+        results[run] = result
+        rows.append(_row(index, source, run, presolved, result))
+    timeouts = [(index, run) for run, result in results.items()
+                if result.status.ran_out_of_time]
+    return Compared(rows, [Disagreement(index, source, kind, message)
+                           for kind, message in judge(puzzle, results)], timeouts)
+
+
+def _judged_again(items: Iterable, kept: Sequence[Row], task) -> Iterator:
+    """A record for each of the first items, from its kept rows: the rows hold each
+    run's status and first solution, which is what the judging needs of them (a wrong
+    second solution, or one reported twice, was judged when the rows were written)."""
+    by_index: dict[int, list[Row]] = {}
+    for row in kept:
+        by_index.setdefault(row.index, []).append(row)
+    extra = task.extra_rules()
+    for index, item in enumerate(items):
+        puzzle = task.load(index, item, extra)
+        if not isinstance(puzzle, Puzzle):  # unreadable: named again, as a whole run does
+            yield puzzle
+            continue
+        rows = by_index.get(index + 1, [])
+        if not rows:  # read, yet without rows: its worker died in the run that wrote them
+            yield task.failed(index, item, "no rows for it in the file resumed (its worker "
+                                           "died in the run that wrote it)")
+            continue
+        results = {row.backend: Result(Status(row.status),
+                                       [tuple(value_of(ch) or 0 for ch in row.solution)]
+                                       if row.solution else [],
+                                       row.backend, row.time_s, {}, puzzle)
+                   for row in rows}
+        timeouts = [(row.index, row.backend) for row in rows
+                    if Status(row.status).ran_out_of_time]
+        disagreements = [Disagreement(index + 1, rows[0].source, kind, message)
+                         for kind, message in judge(puzzle, results)]
+        yield Record(index, "", COMPARED, data=Compared(rows, disagreements, timeouts))
 
 
 def _row(index: int, source: str, run: str, presolved: bool, result: Result) -> Row:
     nodes = result.stats.get("nodes")
     return Row(index, source, run, result.status.value, result.time_s,
                int(nodes) if nodes is not None else None,
-               line(result.solution) if result.solution else "", presolved,
-               list(result.solutions))
+               line(result.solution) if result.solution else "", presolved)
 
 
 # What each status allows the truth to be: answers disagree when no truth fits them all.
@@ -356,21 +425,26 @@ class RowFiles:
     `close` adds "summary", "disagreements", "timeouts" and "interrupted" and ends
     the object. A killed run's JSON lacks that end: its rows are still one per line."""
 
-    def __init__(self, report_settings: dict, csv_path=None, json_path=None):
+    def __init__(self, report_settings: dict, csv_path=None, json_path=None, *,
+                 kept: Sequence[Row] = (), resume: bool = False):
+        """resume: the CSV file holds `kept` (`kept_rows` cut it back to them): rows are
+        added after them; the JSON file is written anew, starting with them."""
         self._csv_file = self._json_file = None
         self._rows = 0
         try:
             if csv_path is not None:
-                self._csv_file = open(csv_path, "w", newline="", encoding="utf-8")
+                self._csv_file = open(csv_path, "a" if resume else "w", newline="",
+                                      encoding="utf-8")
                 self._csv = csv.DictWriter(self._csv_file, fieldnames=CSV_FIELDS,
                                            extrasaction="ignore")
-                self._csv.writeheader()
+                if not self._csv_file.tell():
+                    self._csv.writeheader()
                 self._csv_file.flush()
             if json_path is not None:
                 self._json_file = open(json_path, "w", encoding="utf-8")
                 self._json_file.write('{\n  "settings": ' + json.dumps(report_settings)
                                       + ',\n  "rows": [')
-                self._json_file.flush()
+                self._write_json(kept)
         except OSError as exc:
             self.close(None)
             raise CpsudokuError(f"cannot write {exc.filename}: {exc.strerror}") from None
@@ -379,11 +453,14 @@ class RowFiles:
         with _signals_held():  # a signal mid-write would leave the two files disagreeing
             self._write(rows)
 
-    def _write(self, rows: list[Row]) -> None:
+    def _write(self, rows: Sequence[Row]) -> None:
         if self._csv_file is not None:
             for row in rows:
                 self._csv.writerow(row.as_dict())
             self._csv_file.flush()
+        self._write_json(rows)
+
+    def _write_json(self, rows: Sequence[Row]) -> None:
         if self._json_file is not None:
             for row in rows:
                 self._json_file.write(("\n    " if self._rows == 0 else ",\n    ")
@@ -405,6 +482,58 @@ class RowFiles:
             self._json_file.write(tail + "\n}\n")
             self._json_file.close()
             self._json_file = None
+
+
+def kept_rows(path, runs: Sequence[str]) -> list[Row]:
+    """The rows of the whole puzzles in the CSV file `path` written by a compare of
+    `runs`, after cutting the file back to the last of them (a torn line, or a puzzle
+    not every run of which was written, is dropped). Read a line at a time."""
+    kept: list[Row] = []
+    group: list[Row] = []
+    end = 0  # the offset just after the last whole puzzle
+    try:
+        with open(path, "r+b") as handle:
+            for number, raw in enumerate(iter(handle.readline, b""), 1):
+                if not raw.endswith(b"\n"):
+                    break  # torn: it was being written when the run stopped
+                fields = next(csv.reader([raw.decode("utf-8", "replace")]), [])
+                if number == 1:
+                    if fields != CSV_FIELDS:
+                        raise CpsudokuError(f"cannot resume {path}: it is not the CSV "
+                                            f"file of a compare (its first line is not "
+                                            f"{','.join(CSV_FIELDS)})")
+                    end = handle.tell()
+                    continue
+                row = _read_row(path, number, fields)
+                expected = runs[len(group)]
+                if row.backend != expected or (group and row.index != group[0].index) \
+                        or (not group and kept and row.index <= kept[-1].index):
+                    raise CpsudokuError(f"cannot resume {path}: its line {number} is not "
+                                        f"the row of {expected} expected there (resume "
+                                        f"with the same backends and options)")
+                group.append(row)
+                if len(group) == len(runs):
+                    kept.extend(group)
+                    group = []
+                    end = handle.tell()
+            handle.truncate(end)
+    except FileNotFoundError:
+        return []
+    except OSError as exc:
+        raise CpsudokuError(f"cannot resume {path}: {exc.strerror}") from None
+    return kept
+
+
+def _read_row(path, number: int, fields: list[str]) -> Row:
+    try:
+        values = dict(zip(CSV_FIELDS, fields, strict=True))
+        return Row(int(values["index"]), values["source"], values["backend"],
+                   Status(values["status"]).value, float(values["time_s"]),
+                   int(values["nodes"]) if values["nodes"] else None, values["solution"],
+                   values["presolve"] == "True")
+    except ValueError:
+        raise CpsudokuError(f"cannot resume {path}: its line {number} is not a row of a "
+                            f"compare") from None
 
 
 @contextmanager

@@ -23,6 +23,7 @@ class Record:
     status: str
     message: str | None = None
     code: int = 0  # the exit status this item asks for (0: nothing wrong)
+    data: Any = None  # what a command that sums up the whole batch keeps (compare's rows)
 
 
 class Task(Protocol):

@@ -33,13 +33,14 @@ class BatchOptions:
 
 
 def run(items: Iterable, task: Task, options: BatchOptions = BatchOptions(), *,
-        start: int = 0) -> Generator[Record, None, None]:
+        start: int = 0, skip: bool = True) -> Generator[Record, None, None]:
     """Each item's record, in input order, as soon as it and all before it are done.
 
-    The first `start` items are skipped (they are done already: resume). An item whose
+    The first `start` items are skipped (they are done already: resume); with
+    `skip=False` the caller has read them and `items` begins at item `start`. An item whose
     worker died or raised gets `task.failed(...)`; the batch goes on. Closing the
     iterator early (Ctrl-C, an exception) stops every worker at once."""
-    numbered = enumerate(itertools.islice(items, start, None), start)
+    numbered = enumerate(itertools.islice(items, start if skip else 0, None), start)
     executor = options.executor(task)
     finished = False
     try:

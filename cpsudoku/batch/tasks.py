@@ -50,13 +50,13 @@ class PuzzleTask:
     def prepare(self) -> None:
         """Check the settings once, before any puzzle: a bad option is one error for
         the command, not one per puzzle."""
-        self._extra_rules()
+        self.extra_rules()
 
     def record(self, index: int, puzzle) -> Record:
         raise NotImplementedError
 
     def __call__(self, chunk: list[tuple[int, Any]]) -> list[Record]:
-        extra = self._extra_rules()
+        extra = self.extra_rules()
         return [self._one(index, item, extra) for index, item in chunk]
 
     def failed(self, index: int, item, message: str) -> Record:
@@ -91,21 +91,32 @@ class PuzzleTask:
             text = f"{status} input: {message}" if status == INVALID else f"error: {message}"
         return Record(index, text, status, message, code)
 
-    def _extra_rules(self) -> list:
+    def extra_rules(self) -> list:
         if not self.rules:
             return []
         from ..rules import by_names
         return by_names(self.rules)
 
-    def _one(self, index: int, item, extra: list) -> Record:
+    def load(self, index: int, item, extra: list):
+        """The item's puzzle with the extra rules, or the `Record` of why there is none."""
         loaded = item.load(self.size, self.box) if isinstance(item, Entry) else item
         if isinstance(loaded, BadPuzzle):
             return self.failure(index, loaded.source, INVALID, loaded.message,
                                 ExitCode.BAD_INPUT)
         try:
-            return self.record(index, loaded.with_rules(extra) if extra else loaded)
+            return loaded.with_rules(extra) if extra else loaded
         except CpsudokuError as exc:  # e.g. a rule that does not fit this puzzle
             where = loaded.source or f"#{index + 1}"
+            return self.failure(index, where, INVALID, f"{where}: {exc}", exc.exit_code)
+
+    def _one(self, index: int, item, extra: list) -> Record:
+        puzzle = self.load(index, item, extra)
+        if isinstance(puzzle, Record):
+            return puzzle
+        try:
+            return self.record(index, puzzle)
+        except CpsudokuError as exc:  # e.g. a rule that does not fit this puzzle
+            where = puzzle.source or f"#{index + 1}"
             return self.failure(index, where, INVALID, f"{where}: {exc}", exc.exit_code)
 
 
