@@ -34,7 +34,7 @@ typedef struct {
     int *cell_units;
     int *int_start;    /* 3 * nints + 1 offsets into int_cells: shared, rest a, rest b */
     int *int_cells;
-    uint32_t *spare;   /* a search stack kept between calls (NULL while one is in use) */
+    uint32_t *spare;   /* a search's work space kept between calls (NULL while in use) */
 } Kernel;
 
 static inline int popcount32(uint32_t x) { return __builtin_popcount(x); }
@@ -816,13 +816,33 @@ static int dfs(Search *S, int depth)
     }
 }
 
-/* Keep a search stack for the next call, or free it if one is kept already. */
+/* Keep a search's work space for the next call, or free it if one is kept already. */
 static void give_back(Kernel *self, uint32_t *stack)
 {
     if (self->spare == NULL)
         self->spare = stack;
     else
         PyMem_Free(stack);
+}
+
+/* The statistics' names, made once: building them on every call costs more
+ * than an easy puzzle's whole search. */
+static PyObject *stat_names[4];
+
+static PyObject *statistics(const Search *S)
+{
+    unsigned long long values[4] = {S->nodes, S->guesses, S->backtracks, S->props};
+    PyObject *stats = PyDict_New();
+    for (int i = 0; stats && i < 4; i++) {
+        PyObject *v = PyLong_FromUnsignedLongLong(values[i]);
+        if (!v || PyDict_SetItem(stats, stat_names[i], v) < 0) {
+            Py_XDECREF(v);
+            Py_CLEAR(stats);
+            break;
+        }
+        Py_DECREF(v);
+    }
+    return stats;
 }
 
 static PyObject *Kernel_solve(Kernel *self, PyObject *args, PyObject *kwds)
@@ -886,21 +906,25 @@ static PyObject *Kernel_solve(Kernel *self, PyObject *args, PyObject *kwds)
     S.pairs = pairs;
     S.probing = probing;
     S.clock_mask = self->n <= 9 ? 255 : 15;
-    /* Reuse the kernel's stack unless another thread's search holds it (the
-     * GIL is held here, so taking it is atomic); only level 0 needs zeros. */
+    /* One block: the stack of states (one per search level), a scratch state,
+     * the queue and the dirty flags. The kernel's block is reused unless another
+     * thread's search holds it (the GIL is held here, so taking it is atomic);
+     * only level 0 and the flags need zeros. */
+    size_t words = ((size_t)ncells + 3) * S.W;
     S.stack = self->spare;
     self->spare = NULL;
     if (!S.stack)
-        S.stack = PyMem_Malloc(((size_t)ncells + 2) * S.W * sizeof(uint32_t));
-    if (S.stack)
-        memset(S.stack, 0, (size_t)S.W * sizeof(uint32_t));
-    S.scratch = PyMem_Malloc((size_t)S.W * sizeof(uint32_t));
-    S.queue = PyMem_Malloc((2 * (size_t)ncells + 2) * sizeof(int));
-    S.dirty = PyMem_Calloc((size_t)nunits + 1, 1);
-    if (!S.stack || !S.scratch || !S.queue || !S.dirty) {
+        S.stack = PyMem_Malloc(words * sizeof(uint32_t) + (2 * (size_t)ncells + 2) * sizeof(int)
+                               + (size_t)nunits + 1);
+    if (!S.stack) {
         PyErr_NoMemory();
         goto error;
     }
+    S.scratch = S.stack + ((size_t)ncells + 2) * S.W;
+    S.queue = (int *)(S.stack + words);
+    S.dirty = (uint8_t *)(S.queue + 2 * (size_t)ncells + 2);
+    memset(S.stack, 0, (size_t)S.W * sizeof(uint32_t));
+    memset(S.dirty, 0, (size_t)nunits + 1);
     uint32_t *s = S.stack;
     int qn = 0, empty = 0;
     for (int c = 0; c < ncells; c++) {
@@ -964,25 +988,21 @@ static PyObject *Kernel_solve(Kernel *self, PyObject *args, PyObject *kwds)
             PyTuple_SET_ITEM(tup, c, PyLong_FromLong(vals[c]));
         PyList_SET_ITEM(sols, i, tup);
     }
-    PyObject *result = Py_BuildValue("(NOO{s:K,s:K,s:K,s:K})", sols,
-                                     exhausted ? Py_True : Py_False,
-                                     S.timed_out ? Py_True : Py_False, "nodes", S.nodes,
-                                     "guesses", S.guesses, "backtracks", S.backtracks,
-                                     "propagations", S.props);
+    PyObject *stats = statistics(&S);
+    PyObject *result = stats ? Py_BuildValue("(NOON)", sols, exhausted ? Py_True : Py_False,
+                                             S.timed_out ? Py_True : Py_False, stats)
+                             : NULL;
+    if (!stats)
+        Py_DECREF(sols);
     Py_DECREF(dseq);
     give_back(self, S.stack);
-    PyMem_Free(S.scratch);
-    PyMem_Free(S.queue);
-    PyMem_Free(S.dirty);
     free(S.sols);
     return result;
 
 error:
     Py_DECREF(dseq);
-    give_back(self, S.stack);
-    PyMem_Free(S.scratch);
-    PyMem_Free(S.queue);
-    PyMem_Free(S.dirty);
+    if (S.stack)
+        give_back(self, S.stack);
     free(S.sols);
     return NULL;
 }
@@ -1025,6 +1045,10 @@ PyMODINIT_FUNC PyInit__kernel(void)
 {
     if (PyType_Ready(&KernelType) < 0)
         return NULL;
+    const char *names[4] = {"nodes", "guesses", "backtracks", "propagations"};
+    for (int i = 0; i < 4; i++)
+        if (!stat_names[i] && !(stat_names[i] = PyUnicode_InternFromString(names[i])))
+            return NULL;
     PyObject *m = PyModule_Create(&kernel_module);
     if (!m)
         return NULL;
