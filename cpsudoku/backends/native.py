@@ -120,8 +120,11 @@ class NativeBackend(Backend):
         if use_c:
             kernel.kernel_of(plan)
         elif not general_path:
-            fast.make_propagate(plan, bool(locked))
-            fast.make_propagate(plan, False)
+            try:
+                fast.make_propagate(plan, bool(locked), request.deadline)
+                fast.make_propagate(plan, False, request.deadline)
+            except fast.Timeout:
+                pass  # the search says so at once
         setup_s = time.monotonic() - setup_started
         if use_c:
             solutions, exhausted, timed_out, stats = kernel.solve(
