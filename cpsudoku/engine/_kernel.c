@@ -409,29 +409,31 @@ static inline int take(Search *S, uint32_t *cands, int c, uint32_t x, int *qn)
 static int locked_pass(Search *S, uint32_t *cands, int *qn)
 {
     const Kernel *k = S->k;
+    const Hot h = hot_of(S, cands);
+    const int *restrict start = k->int_start, *restrict cells = k->int_cells;
     int changed = 0;
     for (int x = 0; x < k->nints; x++) {
-        const int *st = k->int_start + 3 * x;
+        const int *st = start + 3 * x;
         uint32_t i = 0, ra = 0, rb = 0;
         for (int j = st[0]; j < st[1]; j++)
-            i |= cands[k->int_cells[j]];
+            i |= h.cands[cells[j]];
         if (!i)
             continue;
         for (int j = st[1]; j < st[2]; j++)
-            ra |= cands[k->int_cells[j]];
+            ra |= h.cands[cells[j]];
         for (int j = st[2]; j < st[3]; j++)
-            rb |= cands[k->int_cells[j]];
+            rb |= h.cands[cells[j]];
         uint32_t leave_b = i & rb & ~ra, leave_a = i & ra & ~rb;
         if (leave_b) {
             changed = 1;
             for (int j = st[2]; j < st[3]; j++)
-                if (take(S, cands, k->int_cells[j], leave_b, qn) < 0)
+                if (remove_from(h, cells[j], leave_b, qn, &S->any_dirty) < 0)
                     return -1;
         }
         if (leave_a) {
             changed = 1;
             for (int j = st[1]; j < st[2]; j++)
-                if (take(S, cands, k->int_cells[j], leave_a, qn) < 0)
+                if (remove_from(h, cells[j], leave_a, qn, &S->any_dirty) < 0)
                     return -1;
         }
     }
