@@ -47,11 +47,37 @@ def single(value: int) -> frozenset[int]:
     return d
 
 
+_BY_VALUE: dict[int, tuple[frozenset[int], ...]] = {}
+
+
+def _domain_by_value(size: int) -> tuple[frozenset[int], ...]:
+    """Index v: the domain of a cell given v; index 0: a blank cell's."""
+    table = _BY_VALUE.get(size)
+    if table is None:
+        table = _BY_VALUE[size] = (full_domain(size),) + tuple(map(single, range(1, size + 1)))
+    return table
+
+
+_KINDS: dict[int, tuple] = {}  # id(constraints) -> (constraints, their kinds)
+
+
+def kinds_of(constraints: tuple[Constraint, ...]) -> frozenset[str]:
+    """The kinds in a constraints tuple. Puzzles of one geometry and rules share
+    one tuple, so finding it by identity saves a pass over it on every solve."""
+    hit = _KINDS.get(id(constraints))
+    if hit is None or hit[0] is not constraints:
+        if len(_KINDS) > 64:
+            _KINDS.clear()
+        hit = _KINDS[id(constraints)] = (constraints,
+                                         frozenset(con.kind for con in constraints))
+    return hit[1]
+
+
 def build_model(puzzle: Puzzle) -> Model:
-    full = full_domain(puzzle.size)
-    domains = [single(v) if v else full for v in puzzle.givens]
+    by_value = _domain_by_value(puzzle.size)  # Puzzle guarantees givens within 0..N
+    domains = [by_value[v] for v in puzzle.givens]
     everything = puzzle.constraints()
-    if not any(isinstance(con, InSet) for con in everything):
+    if InSet.kind not in kinds_of(everything):
         # the puzzle's own tuple: shared by every puzzle of a geometry, so the
         # backends' per-structure caches find it by identity
         return Model(puzzle, tuple(domains), everything)
@@ -119,7 +145,7 @@ def _mask(domain: frozenset[int]) -> int:
 
 def lower_for(model: Model, native_kinds: Collection[str], backend: str = "this backend") -> Model:
     """Decompose every constraint whose kind the backend does not handle natively."""
-    if all(con.kind in native_kinds for con in model.constraints):
+    if all(kind in native_kinds for kind in kinds_of(model.constraints)):
         return model
     out: list[Constraint] = []
     for con in model.constraints:

@@ -36,7 +36,9 @@ def text(value: Any, name: str = "text") -> str:
 
 def whole(value: Any, name: str, least: int | None = None, most: int | None = None) -> int:
     """A whole number (not a bool, not a float that happens to be whole)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+    # an int first: the Integral check alone costs a microsecond on every solve
+    if type(value) is not int and (isinstance(value, bool)
+                                   or not isinstance(value, numbers.Integral)):
         raise ArgumentError(f"{name} must be a whole number, not {_kind(value)} {_shown(value)}")
     number = int(value)
     if (least is not None and number < least) or (most is not None and number > most):

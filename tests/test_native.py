@@ -370,3 +370,29 @@ def test_big_grid_options_reject_nonsense(name):
     from cpsudoku.errors import BackendError
     with pytest.raises(BackendError, match=name):
         solve(grid_of(INKALA), "native", **{name: "sometimes"})
+
+
+def test_generated_code_is_compiled_in_slices_within_the_deadline():
+    """A first big grid's locked-candidate code is compiled slice by slice, the
+    deadline checked before each: once it has passed, compiling stops and the
+    search reports a timeout instead of overrunning."""
+    import dataclasses
+    import time
+
+    from cpsudoku.engine import fast
+    from cpsudoku.engine.plan import Plan, compile_model
+
+    shared = compile_model(build_model(Puzzle(boxed(16), (0,) * 256)))
+    plan = Plan(dataclasses.replace(shared.structure, compiled={}), shared.domains)
+    with pytest.raises(fast.Timeout):
+        fast.make_propagate(plan, True, deadline=time.monotonic() - 1)
+    assert ("propagate", True) not in plan.compiled
+    solutions, exhausted, timed_out, stats = fast.solve(plan, 1, time.monotonic() - 1, True)
+    assert (solutions, exhausted, timed_out, stats["nodes"]) == ([], False, True, 0)
+    chunks = -(-len(plan.intersections) // fast.LOCKED_CHUNK)
+    assert chunks > 1
+    propagate = fast.make_propagate(plan, True, deadline=time.monotonic() + 60)
+    assert sum(key[0] == "locked" for key in plan.compiled) == chunks
+    solutions, exhausted, timed_out, _ = fast.solve(plan, 1, None, True)
+    assert len(solutions) == 1 and not timed_out and propagate is plan.compiled["propagate", True]
+    assert is_solution(Puzzle(boxed(16), (0,) * 256), solutions[0])

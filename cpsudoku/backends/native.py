@@ -14,6 +14,8 @@ import time
 from typing import ClassVar
 
 from ..constraints import KINDS
+from ..engine import fast, general, kernel
+from ..engine.plan import compile_model
 from ..errors import BackendError
 from ..model import Model
 from ..result import Outcome
@@ -89,31 +91,24 @@ class NativeBackend(Backend):
 
     def version(self) -> str:
         """The package version, and whether the C kernel is built (`cpsudoku backends`)."""
-        from ..engine import kernel
         built = "C kernel" if kernel.available() else "Python only: C kernel not built"
         return f"{super().version()} ({built})"
 
     def check_request(self, request: Request) -> None:
         super().check_request(request)
-        if _kernel_option(request) == "c":
-            from ..engine import kernel
+        if request.options and _kernel_option(request) == "c":
             if not kernel.available():
                 raise BackendError("native option kernel=c cannot be honoured: "
                                    "the C kernel is not built")
 
     def search(self, model: Model, request: Request) -> Outcome:
         setup_started = time.monotonic()
-        from ..engine import fast, general, kernel
-        from ..engine.plan import compile_model
-
         # Each search level is one Python frame; 25x25 grids can nest ~600 deep.
         if sys.getrecursionlimit() < 5000:
             sys.setrecursionlimit(5000)
         plan = compile_model(model)
-        locked = _locked_option(request, model.size, bool(plan.structure.others))
-        pairs = _switch(request, "pairs", model.size >= PAIRS_FROM_SIZE)
-        probing = _switch(request, "probing", model.size >= PROBING_FROM_SIZE)
-        which = _kernel_option(request)
+        locked, pairs, probing, which = _settings(request, model.size,
+                                                  bool(plan.structure.others))
         if which == "c":
             why = ("a trace is recorded by the Python engine only" if request.trace
                    else kernel.applicable(plan))
@@ -125,8 +120,11 @@ class NativeBackend(Backend):
         if use_c:
             kernel.kernel_of(plan)
         elif not general_path:
-            fast.make_propagate(plan, bool(locked))
-            fast.make_propagate(plan, False)
+            try:
+                fast.make_propagate(plan, bool(locked), request.deadline)
+                fast.make_propagate(plan, False, request.deadline)
+            except fast.Timeout:
+                pass  # the search says so at once
         setup_s = time.monotonic() - setup_started
         if use_c:
             solutions, exhausted, timed_out, stats = kernel.solve(
@@ -147,10 +145,29 @@ class NativeBackend(Backend):
         return Outcome(solutions, exhausted, timed_out, stats, trace, setup_s)
 
 
+_AUTOMATIC: dict[tuple[int, bool], tuple] = {}  # (size, other constraints) -> settings
+
+
+def _settings(request: Request, size: int, has_others: bool) -> tuple:
+    """(locked, pairs, probing, kernel) as the request's options ask; the automatic
+    ones are worked out once per kind of model, not on every solve."""
+    if not request.options:
+        hit = _AUTOMATIC.get((size, has_others))
+        if hit is not None:
+            return hit
+    settings = (_locked_option(request, size, has_others),
+                _switch(request, "pairs", size >= PAIRS_FROM_SIZE),
+                _switch(request, "probing", size >= PROBING_FROM_SIZE),
+                _kernel_option(request))
+    if not request.options:
+        _AUTOMATIC[size, has_others] = settings
+    return settings
+
+
 def reduce_domains(model: Model) -> tuple[frozenset[int], ...] | None:
     """Propagation only, no search: the reduced domains, or None on contradiction."""
     from ..engine.general import reduced_domains
-    from ..engine.plan import compile_model, values_of
+    from ..engine.plan import values_of
 
     masks = reduced_domains(compile_model(model))
     if masks is None:

@@ -32,9 +32,11 @@ typedef struct {
     int *peers;
     int *cu_start;     /* ncells + 1 offsets into cell_units */
     int *cell_units;
+    int nw;            /* 64-bit words in a set of units */
+    uint64_t *unit_set; /* ncells * nw: per cell, the set of its units */
     int *int_start;    /* 3 * nints + 1 offsets into int_cells: shared, rest a, rest b */
     int *int_cells;
-    uint32_t *spare;   /* a search stack kept between calls (NULL while one is in use) */
+    uint32_t *spare;   /* a search's work space kept between calls (NULL while in use) */
 } Kernel;
 
 static inline int popcount32(uint32_t x) { return __builtin_popcount(x); }
@@ -109,6 +111,7 @@ static void Kernel_dealloc(Kernel *self)
     PyMem_Free(self->peer_start);
     PyMem_Free(self->peers);
     PyMem_Free(self->cu_start);
+    PyMem_Free(self->unit_set);
     PyMem_Free(self->cell_units);
     PyMem_Free(self->int_start);
     PyMem_Free(self->int_cells);
@@ -205,6 +208,16 @@ static int Kernel_init(Kernel *self, PyObject *args, PyObject *kwds)
             }
         PyMem_Free(fill);
     }
+    self->nw = (self->nunits + 63) / 64 + (self->nunits == 0);
+    self->unit_set = PyMem_Calloc((size_t)ncells * self->nw, sizeof(uint64_t));
+    if (!self->unit_set) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (int c = 0; c < ncells; c++)
+        for (int i = self->cu_start[c]; i < self->cu_start[c + 1]; i++)
+            self->unit_set[(size_t)c * self->nw + self->cell_units[i] / 64] |=
+                1ull << (self->cell_units[i] % 64);
 
     /* peers: one sequence per cell, never the cell itself */
     PyObject *pseq = PySequence_Fast(peers_obj, "peers must be a sequence");
@@ -308,7 +321,7 @@ typedef struct {
     uint32_t *stack;       /* (ncells + 2) states, one per search level */
     uint32_t *scratch;     /* a state for probing */
     int *queue;            /* open cells left with one candidate */
-    uint8_t *dirty;        /* units whose candidates changed since their last scan */
+    uint64_t *dirty;       /* the units whose candidates changed since their last scan */
     int any_dirty;
     int locked_depth, pairs, probing;
     long max_solutions;
@@ -352,58 +365,89 @@ static int must_stop(Search *S)
     return 0;
 }
 
-static inline void touch(Search *S, int c)
+/* The hot loops' tables, as restrict pointers held in locals: without them the
+ * compiler reloads every table pointer after each store (measured: a quarter
+ * of propagate's time). */
+typedef struct {
+    uint32_t *restrict cands;
+    uint64_t *restrict dirty;
+    int *restrict queue;
+    const uint64_t *restrict unit_set;
+    int nw;
+} Hot;
+
+static inline Hot hot_of(const Search *S, uint32_t *cands)
 {
-    const Kernel *k = S->k;
-    for (int i = k->cu_start[c]; i < k->cu_start[c + 1]; i++)
-        S->dirty[k->cell_units[i]] = 1;
-    S->any_dirty = 1;
+    Hot h = {cands, S->dirty, S->queue, S->k->unit_set, S->k->nw};
+    return h;
 }
 
-/* Remove `x` from cell c; returns -1 if it empties, else how many cells it queued. */
-static inline int take(Search *S, uint32_t *cands, int c, uint32_t x, int *qn)
+static inline void mark(Hot h, int c)
 {
-    uint32_t m = cands[c];
+    const uint64_t *set = h.unit_set + (size_t)c * h.nw;
+    for (int w = 0; w < h.nw; w++)
+        h.dirty[w] |= set[w];
+}
+
+/* Remove `x` from cell c: -1 if it empties, else 0 (a cell left with one value
+ * is queued; its units are marked dirty, and *any with them). */
+static inline int remove_from(Hot h, int c, uint32_t x, int *qn, int *any)
+{
+    uint32_t m = h.cands[c];
     if (!(m & x))
         return 0;
     m &= ~x;
-    cands[c] = m;
-    touch(S, c);
+    h.cands[c] = m;
+    mark(h, c);
+    *any = 1;
     if (!(m & (m - 1))) {
         if (!m)
             return -1;
-        S->queue[(*qn)++] = c;
+        h.queue[(*qn)++] = c;
     }
     return 0;
+}
+
+static inline void touch(Search *S, int c)
+{
+    mark(hot_of(S, NULL), c);
+    S->any_dirty = 1;
+}
+
+static inline int take(Search *S, uint32_t *cands, int c, uint32_t x, int *qn)
+{
+    return remove_from(hot_of(S, cands), c, x, qn, &S->any_dirty);
 }
 
 /* Locked candidates at every intersection; -1 on contradiction, else 1 if anything changed. */
 static int locked_pass(Search *S, uint32_t *cands, int *qn)
 {
     const Kernel *k = S->k;
+    const Hot h = hot_of(S, cands);
+    const int *restrict start = k->int_start, *restrict cells = k->int_cells;
     int changed = 0;
     for (int x = 0; x < k->nints; x++) {
-        const int *st = k->int_start + 3 * x;
+        const int *st = start + 3 * x;
         uint32_t i = 0, ra = 0, rb = 0;
         for (int j = st[0]; j < st[1]; j++)
-            i |= cands[k->int_cells[j]];
+            i |= h.cands[cells[j]];
         if (!i)
             continue;
         for (int j = st[1]; j < st[2]; j++)
-            ra |= cands[k->int_cells[j]];
+            ra |= h.cands[cells[j]];
         for (int j = st[2]; j < st[3]; j++)
-            rb |= cands[k->int_cells[j]];
+            rb |= h.cands[cells[j]];
         uint32_t leave_b = i & rb & ~ra, leave_a = i & ra & ~rb;
         if (leave_b) {
             changed = 1;
             for (int j = st[2]; j < st[3]; j++)
-                if (take(S, cands, k->int_cells[j], leave_b, qn) < 0)
+                if (remove_from(h, cells[j], leave_b, qn, &S->any_dirty) < 0)
                     return -1;
         }
         if (leave_a) {
             changed = 1;
             for (int j = st[1]; j < st[2]; j++)
-                if (take(S, cands, k->int_cells[j], leave_a, qn) < 0)
+                if (remove_from(h, cells[j], leave_a, qn, &S->any_dirty) < 0)
                     return -1;
         }
     }
@@ -491,10 +535,15 @@ static int pairs_pass(Search *S, uint32_t *cands, int *qn)
 static long propagate(Search *S, uint32_t *s, int qn, int locked, int pairs)
 {
     const Kernel *k = S->k;
-    const int n = k->n, ncells = k->ncells, nunits = k->nunits;
+    const int n = k->n, ncells = k->ncells;
     uint32_t *cands = s, *grid = s + ncells, *placed = s + 2 * ncells;
-    int *q = S->queue;
-    uint8_t *dirty = S->dirty;
+    const Hot h = hot_of(S, s);
+    const int *restrict peer_start = k->peer_start, *restrict peers = k->peers;
+    const int *restrict units = k->units;
+    const int *restrict cu_start = k->cu_start, *restrict cell_units = k->cell_units;
+    int *q = h.queue;
+    uint64_t *dirty = h.dirty;
+    int any = S->any_dirty;
     long count = 0;
     for (;;) {
         while (qn) {
@@ -505,19 +554,19 @@ static long propagate(Search *S, uint32_t *s, int qn, int locked, int pairs)
             cands[c] = 0;
             grid[c] = b;
             count++;
-            for (int i = k->cu_start[c]; i < k->cu_start[c + 1]; i++)
-                placed[k->cell_units[i]] |= b;
-            for (int i = k->peer_start[c]; i < k->peer_start[c + 1]; i++)
-                if (take(S, cands, k->peers[i], b, &qn) < 0)
+            for (int i = cu_start[c]; i < cu_start[c + 1]; i++)
+                placed[cell_units[i]] |= b;
+            for (int i = peer_start[c]; i < peer_start[c + 1]; i++)
+                if (remove_from(h, peers[i], b, &qn, &any) < 0)
                     goto fail;
         }
-        if (S->any_dirty) {
-            S->any_dirty = 0;
-            for (int u = 0; u < nunits; u++) {
-                if (!dirty[u])
-                    continue;
-                dirty[u] = 0;
-                const int *cells = k->units + u * n;
+        if (any) {
+            any = 0;
+            for (int w = 0; w < h.nw; w++)
+            for (uint64_t bits = dirty[w]; bits; bits &= bits - 1) {
+                int u = 64 * w + __builtin_ctzll(bits);
+                dirty[w] &= ~(1ull << (u % 64)); /* marks made below stay for the next round */
+                const int *cells = units + u * n;
                 uint32_t o = 0, t = 0;
                 for (int i = 0; i < n; i++) {
                     uint32_t x = cands[cells[i]];
@@ -538,7 +587,8 @@ static long propagate(Search *S, uint32_t *s, int qn, int locked, int pairs)
                         goto fail; /* one cell is the only place for two values */
                     if (cands[c] != m) {
                         cands[c] = m;
-                        touch(S, c);
+                        mark(h, c);
+                        any = 1;
                         q[qn++] = c;
                     }
                 }
@@ -548,23 +598,28 @@ static long propagate(Search *S, uint32_t *s, int qn, int locked, int pairs)
         if (qn)
             continue;
         if (locked) {
+            S->any_dirty = 0;
             int r = locked_pass(S, cands, &qn);
+            any = S->any_dirty;
             if (r < 0)
                 goto fail;
             if (r)
                 continue;
         }
         if (pairs) {
+            S->any_dirty = 0;
             int r = pairs_pass(S, cands, &qn);
+            any = S->any_dirty;
             if (r < 0)
                 goto fail;
             if (r)
                 continue;
         }
+        S->any_dirty = 0;
         return count;
     }
 fail:
-    memset(dirty, 0, (size_t)nunits);
+    memset(dirty, 0, (size_t)h.nw * sizeof(uint64_t));
     S->any_dirty = 0;
     return -1;
 }
@@ -816,13 +871,33 @@ static int dfs(Search *S, int depth)
     }
 }
 
-/* Keep a search stack for the next call, or free it if one is kept already. */
+/* Keep a search's work space for the next call, or free it if one is kept already. */
 static void give_back(Kernel *self, uint32_t *stack)
 {
     if (self->spare == NULL)
         self->spare = stack;
     else
         PyMem_Free(stack);
+}
+
+/* The statistics' names, made once: building them on every call costs more
+ * than an easy puzzle's whole search. */
+static PyObject *stat_names[4];
+
+static PyObject *statistics(const Search *S)
+{
+    unsigned long long values[4] = {S->nodes, S->guesses, S->backtracks, S->props};
+    PyObject *stats = PyDict_New();
+    for (int i = 0; stats && i < 4; i++) {
+        PyObject *v = PyLong_FromUnsignedLongLong(values[i]);
+        if (!v || PyDict_SetItem(stats, stat_names[i], v) < 0) {
+            Py_XDECREF(v);
+            Py_CLEAR(stats);
+            break;
+        }
+        Py_DECREF(v);
+    }
+    return stats;
 }
 
 static PyObject *Kernel_solve(Kernel *self, PyObject *args, PyObject *kwds)
@@ -886,21 +961,25 @@ static PyObject *Kernel_solve(Kernel *self, PyObject *args, PyObject *kwds)
     S.pairs = pairs;
     S.probing = probing;
     S.clock_mask = self->n <= 9 ? 255 : 15;
-    /* Reuse the kernel's stack unless another thread's search holds it (the
-     * GIL is held here, so taking it is atomic); only level 0 needs zeros. */
+    /* One block: the stack of states (one per search level), a scratch state,
+     * the queue and the dirty flags. The kernel's block is reused unless another
+     * thread's search holds it (the GIL is held here, so taking it is atomic);
+     * only level 0 and the flags need zeros. */
+    size_t words = ((size_t)ncells + 3) * S.W;
+    size_t flags_at = (words * sizeof(uint32_t) + (2 * (size_t)ncells + 2) * sizeof(int) + 7) / 8 * 8;
     S.stack = self->spare;
     self->spare = NULL;
     if (!S.stack)
-        S.stack = PyMem_Malloc(((size_t)ncells + 2) * S.W * sizeof(uint32_t));
-    if (S.stack)
-        memset(S.stack, 0, (size_t)S.W * sizeof(uint32_t));
-    S.scratch = PyMem_Malloc((size_t)S.W * sizeof(uint32_t));
-    S.queue = PyMem_Malloc((2 * (size_t)ncells + 2) * sizeof(int));
-    S.dirty = PyMem_Calloc((size_t)nunits + 1, 1);
-    if (!S.stack || !S.scratch || !S.queue || !S.dirty) {
+        S.stack = PyMem_Malloc(flags_at + (size_t)self->nw * sizeof(uint64_t));
+    if (!S.stack) {
         PyErr_NoMemory();
         goto error;
     }
+    S.scratch = S.stack + ((size_t)ncells + 2) * S.W;
+    S.queue = (int *)(S.stack + words);
+    S.dirty = (uint64_t *)((char *)S.stack + flags_at);
+    memset(S.stack, 0, (size_t)S.W * sizeof(uint32_t));
+    memset(S.dirty, 0, (size_t)self->nw * sizeof(uint64_t));
     uint32_t *s = S.stack;
     int qn = 0, empty = 0;
     for (int c = 0; c < ncells; c++) {
@@ -931,7 +1010,8 @@ static PyObject *Kernel_solve(Kernel *self, PyObject *args, PyObject *kwds)
         S.deadline = t0 + time_limit;
     }
     if (!empty) {
-        memset(S.dirty, 1, (size_t)nunits);
+        for (int u = 0; u < nunits; u++)
+            S.dirty[u / 64] |= 1ull << (u % 64);
         S.any_dirty = 1;
         long r = propagate(&S, s, qn, locked_depth > 0, pairs);
         if (r >= 0) {
@@ -964,25 +1044,21 @@ static PyObject *Kernel_solve(Kernel *self, PyObject *args, PyObject *kwds)
             PyTuple_SET_ITEM(tup, c, PyLong_FromLong(vals[c]));
         PyList_SET_ITEM(sols, i, tup);
     }
-    PyObject *result = Py_BuildValue("(NOO{s:K,s:K,s:K,s:K})", sols,
-                                     exhausted ? Py_True : Py_False,
-                                     S.timed_out ? Py_True : Py_False, "nodes", S.nodes,
-                                     "guesses", S.guesses, "backtracks", S.backtracks,
-                                     "propagations", S.props);
+    PyObject *stats = statistics(&S);
+    PyObject *result = stats ? Py_BuildValue("(NOON)", sols, exhausted ? Py_True : Py_False,
+                                             S.timed_out ? Py_True : Py_False, stats)
+                             : NULL;
+    if (!stats)
+        Py_DECREF(sols);
     Py_DECREF(dseq);
     give_back(self, S.stack);
-    PyMem_Free(S.scratch);
-    PyMem_Free(S.queue);
-    PyMem_Free(S.dirty);
     free(S.sols);
     return result;
 
 error:
     Py_DECREF(dseq);
-    give_back(self, S.stack);
-    PyMem_Free(S.scratch);
-    PyMem_Free(S.queue);
-    PyMem_Free(S.dirty);
+    if (S.stack)
+        give_back(self, S.stack);
     free(S.sols);
     return NULL;
 }
@@ -1025,6 +1101,10 @@ PyMODINIT_FUNC PyInit__kernel(void)
 {
     if (PyType_Ready(&KernelType) < 0)
         return NULL;
+    const char *names[4] = {"nodes", "guesses", "backtracks", "propagations"};
+    for (int i = 0; i < 4; i++)
+        if (!stat_names[i] && !(stat_names[i] = PyUnicode_InternFromString(names[i])))
+            return NULL;
     PyObject *m = PyModule_Create(&kernel_module);
     if (!m)
         return NULL;

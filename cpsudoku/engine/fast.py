@@ -29,13 +29,21 @@ class Timeout(Exception):
     pass
 
 
-def make_propagate(plan: Plan, locked: bool):
+# Intersections per generated locked-candidates function: compiling all of a
+# 25x25's at once takes about half a second, which no deadline could interrupt.
+LOCKED_CHUNK = 25
+
+
+def make_propagate(plan: Plan, locked: bool, deadline: float | None = None):
     """propagate(cands, grid, placed, queue, dirty) -> placements made, or -1 on contradiction.
 
     `queue` holds open cells that have exactly one candidate left; `dirty` is a
     bitmask of the units whose candidates changed since they were last scanned
     (only those are scanned again). The unit scan is generated as straight-line
     code, one block per unit: a Python loop over the cells costs twice as much.
+    Locked candidates are generated as functions of LOCKED_CHUNK intersections
+    each, compiled one by one (and kept), with the deadline checked in between:
+    `Timeout` when it passes.
     """
     key = ("propagate", locked)
     cached = plan.compiled.get(key)
@@ -44,11 +52,38 @@ def make_propagate(plan: Plan, locked: bool):
     namespace = {
         "peers": plan.peers, "cell_units": plan.cell_units, "units": plan.units,
         "unit_bits": unit_bits(plan), "full": plan.full,
-        "rests": tuple((a, b) for _, a, b in plan.intersections),
     }
-    exec(_propagate_source(plan, locked), namespace)
+    chunks = range(0, len(plan.intersections), LOCKED_CHUNK) if locked else range(0)
+    for first in chunks:
+        namespace[f"locked_{first}"] = _locked_function(plan, first, deadline)
+    _check(deadline)
+    exec(_propagate_source(plan, chunks), namespace)
     plan.compiled[key] = namespace["propagate"]
     return namespace["propagate"]
+
+
+def _check(deadline: float | None) -> None:
+    if deadline is not None and time.monotonic() > deadline:
+        raise Timeout
+
+
+def _locked_function(plan: Plan, first: int, deadline: float | None):
+    """locked(cands, queue) -> the units changed (a bitmask), or -1 on contradiction:
+    locked candidates at the intersections first .. first + LOCKED_CHUNK - 1."""
+    key = ("locked", first)
+    cached = plan.compiled.get(key)
+    if cached is not None:
+        return cached
+    _check(deadline)
+    lines = ["def locked(cands, queue):", "    dirty = 0"]
+    for k in range(first, min(first + LOCKED_CHUNK, len(plan.intersections))):
+        lines += ["    " + s for s in _locked_check(k, *plan.intersections[k])]
+    lines.append("    return dirty")
+    namespace = {"unit_bits": unit_bits(plan),
+                 "rests": tuple((a, b) for _, a, b in plan.intersections)}
+    exec("\n".join(lines), namespace)
+    plan.compiled[key] = namespace["locked"]
+    return namespace["locked"]
 
 
 def unit_bits(plan: Plan) -> tuple[int, ...]:
@@ -119,14 +154,14 @@ def _locked_check(k: int, shared, rest_a, rest_b) -> list[str]:
     return lines
 
 
-def _propagate_source(plan: Plan, locked: bool) -> str:
+def _propagate_source(plan: Plan, chunks: range) -> str:
     scan = []
     for u, unit in enumerate(plan.units):
         scan += _unit_scan(u, unit)
     checks = []
-    if locked:
-        for k, (shared, rest_a, rest_b) in enumerate(plan.intersections):
-            checks += _locked_check(k, shared, rest_a, rest_b)
+    for first in chunks:
+        checks += [f"r = locked_{first}(cands, queue)", "if r < 0:", "    return -1",
+                   "dirty |= r"]
     source = _PROPAGATE_TEMPLATE.replace(
         "            #SCAN#", "\n".join("            " + s for s in scan))
     locked_code = "\n".join("        " + s for s in checks) or "        pass"
@@ -203,15 +238,20 @@ def solve(plan: Plan, max_solutions: int = 1, deadline: float | None = None,
     """
     pick_value = pick
     locked_depth = (1 << 30 if locked else 0) if isinstance(locked, bool) else locked
-    shallow = make_propagate(plan, locked_depth > 0)
-    deep = make_propagate(plan, False)
-    bits = unit_bits(plan)
-    if pairs:
-        choose = make_dual_choose(plan)
-        subsets = make_pairs(plan, bits)
-    else:
-        choose = make_choose(plan)
-        subsets = None
+    stats = {"nodes": 0, "guesses": 0, "backtracks": 0, "propagations": 0}
+    try:  # a first big grid's generated code takes a while to compile
+        shallow = make_propagate(plan, locked_depth > 0, deadline)
+        deep = make_propagate(plan, False, deadline)
+        bits = unit_bits(plan)
+        if pairs:
+            choose = make_dual_choose(plan)
+            subsets = make_pairs(plan, bits)
+            _check(deadline)
+        else:
+            choose = make_choose(plan)
+            subsets = None
+    except Timeout:
+        return [], False, True, stats
 
     def settle_with(propagate):
         """The node's propagation: singles (and locked candidates), then pairs."""
@@ -242,7 +282,6 @@ def solve(plan: Plan, max_solutions: int = 1, deadline: float | None = None,
     # Probing checks the clock itself, at each of its passes.
     clock_mask = 255 if plan.size <= 9 else 15
     solutions: list[tuple[int, ...]] = []
-    stats = {"nodes": 0, "guesses": 0, "backtracks": 0, "propagations": 0}
     nodes = guesses = backtracks = props = 0
 
     def dfs(cands, grid, placed, depth):

@@ -23,7 +23,15 @@ def available() -> bool:
 
 
 def applicable(plan: Plan) -> str | None:
-    """Why the kernel cannot search this plan, or None when it can."""
+    """Why the kernel cannot search this plan, or None when it can (decided once
+    per structure)."""
+    compiled = plan.structure.compiled
+    if "kernel_refusal" not in compiled:
+        compiled["kernel_refusal"] = _refusal(plan)
+    return compiled["kernel_refusal"]
+
+
+def _refusal(plan: Plan) -> str | None:
     if _kernel is None:
         return "the C kernel is not built"
     if plan.structure.others:

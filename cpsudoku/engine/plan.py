@@ -69,12 +69,12 @@ def domain_masks(domains) -> list[int]:
         _MASKS.clear()
     masks = _MASKS
     try:
-        return list(map(masks.__getitem__, domains))  # the common case, at C speed
+        return [masks[d] for d in domains]  # the common case
     except KeyError:
         for d in domains:
             if d not in masks:
                 masks[d] = mask_of(d)
-        return list(map(masks.__getitem__, domains))
+        return [masks[d] for d in domains]
 
 
 _RECENT: dict[int, tuple] = {}  # id(constraints) -> (constraints, structure)
