@@ -258,14 +258,7 @@ def hard_for(backend: str) -> str:
     return read_set("gecode_25x25", 1)[0][0]  # CP-SAT needs ~18 s, the others more
 
 
-# HiGHS reacts to its time limit and to an interrupt only between the phases of its
-# root LP: on a 25x25 it goes on for 1 to 2 s more (measured on a busy machine).
-LATE_STOP = {"mip": "HiGHS stops up to 2 s late on a 25x25 (root LP)"}
-
-
-def test_time_limit_is_honoured(backend, request):
-    if backend in LATE_STOP:
-        request.applymarker(pytest.mark.xfail(reason=LATE_STOP[backend], strict=False))
+def test_time_limit_is_honoured(backend):
     limit = 1.0
     solve(FOUR[0], backend)  # load the solver library outside the measured run
     started = time.monotonic()
@@ -282,9 +275,8 @@ COLD_SET_UP = {"native": "first 25x25 solve compiles generated code past the lim
 
 @pytest.mark.parametrize("limit", [0.2, 0.5])
 def test_short_time_limits_include_set_up(backend, limit, request):
-    if backend in COLD_SET_UP or backend in LATE_STOP:
-        reason = COLD_SET_UP.get(backend) or LATE_STOP[backend]
-        request.applymarker(pytest.mark.xfail(reason=reason, strict=False))
+    if backend in COLD_SET_UP:
+        request.applymarker(pytest.mark.xfail(reason=COLD_SET_UP[backend], strict=False))
     """The clock starts when `solve` is called: model building, the solver's own
     set-up and, on a first call, importing its library all count (within 10%,
     plus 0.25 s for a loaded machine's scheduling; `python -m cpsudoku.bench.backends
