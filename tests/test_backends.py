@@ -315,11 +315,27 @@ def test_new_backends_refuse_bad_options(name, option, bad):
         solve(INKALA, name, **{option: bad})
 
 
-@pytest.mark.parametrize("solver", ["glucose4", "minisat22", "maplecm"])
+@pytest.mark.parametrize("solver", ["glucose4", "minisat22", "maplecm", "cadical195"])
 def test_sat_solver_option(solver):
     usable("sat")
     result = solve(INKALA, "sat", max_solutions=2, solver=solver)
     assert result.status is Status.UNIQUE and line(result.solution) == INKALA_SOLUTION
+
+
+def test_sat_cadical_counts_and_stops_at_the_deadline():
+    """CaDiCaL searches in a child process: counting by blocking clauses works
+    there, and the deadline kills it on time."""
+    usable("sat")
+    puzzle = puzzle_of("1234" + "." * 12)
+    result = solve(puzzle, "sat", max_solutions=100, solver="cadical195")
+    assert result.status is Status.MULTIPLE
+    assert len(set(result.solutions)) == 12
+    assert all(is_solution(puzzle, s) for s in result.solutions)
+    started = time.monotonic()
+    result = solve(hard_for("sat"), "sat", max_solutions=2, time_limit=0.5, solver="cadical195")
+    elapsed = time.monotonic() - started
+    assert result.status is Status.TIMEOUT and result.stats["timed_out"]
+    assert elapsed < 0.5 * 1.1 + 0.25, f"stopped after {elapsed:.2f} s"
 
 
 def test_python_constraint_library_alldifferent_only_still_correct():

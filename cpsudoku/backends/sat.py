@@ -20,6 +20,8 @@ Counting adds a blocking clause per solution found (not all of these open
 cells again). The solver searches in the calling thread (python-sat crashes
 on a signal in another); a watcher thread interrupts it (`interrupt`,
 `solve_limited`) at the deadline or on Ctrl-C, see `stopping.call_watched`.
+CaDiCaL, which python-sat cannot interrupt, searches in a child process
+killed at the deadline instead (`solver_process`).
 """
 
 from __future__ import annotations
@@ -33,11 +35,15 @@ from ..errors import BackendError
 from ..model import Model
 from ..result import Outcome
 from .base import Backend, Request, nothing_to_search, out_of_time
+from .solver_process import Deadline, run_in_child
 from .stopping import OutOfTime, call_watched, check_clock, load_library
 
-# The solvers of python-sat that can be interrupted (a time limit needs it; CaDiCaL cannot).
+# The solvers of python-sat that can be interrupted: they search in this process.
 SOLVERS = ("glucose4", "glucose42", "glucose3", "maplechrono", "maplecm", "maplesat",
            "minisat22")
+# Those that cannot (python-sat offers no interrupt for CaDiCaL): they search in a
+# child process killed at the deadline (see `solver_process`).
+IN_CHILD = ("cadical195",)
 DEFAULT_SOLVER = "glucose4"
 # Literals up to which "at most one" is pairwise (n(n-1)/2 binary clauses); above,
 # a sequential counter (3n clauses, the same unit propagation): on 25x25 grids
@@ -76,6 +82,8 @@ class SatBackend(Backend):
         if cnf.unsat:
             return nothing_to_search()
         open_cells = [c for c, dom in enumerate(cnf.domains) if len(dom) > 1]
+        if solver_of(request) in IN_CHILD:
+            return search_in_child(cnf, solver_of(request), request, open_cells)
         solutions: list[tuple[int, ...]] = []
         exhausted = timed_out = False
         with solvers.Solver(name=solver_of(request)) as solver:
@@ -106,11 +114,56 @@ class SatBackend(Backend):
                 solver.add_clause([-cnf.var[(c, grid[c])] for c in open_cells])
             stats = solver.accum_stats() or {}
         return Outcome(solutions, exhausted=exhausted, timed_out=timed_out,
-                       stats={"nodes": stats.get("decisions", 0),
-                              "decisions": stats.get("decisions", 0),
-                              "conflicts": stats.get("conflicts", 0),
-                              "propagations": stats.get("propagations", 0),
-                              "variables": cnf.top, "clauses": len(cnf.clauses)})
+                       stats=_stats(stats, cnf))
+
+
+def search_in_child(cnf: Cnf, name: str, request: Request, open_cells: list[int]) -> Outcome:
+    """The search of a solver that cannot be interrupted, in the solver's child process."""
+    solutions: list[tuple[int, ...]] = []
+    end: dict = {"exhausted": False, "timed_out": True, "stats": {}}
+    try:
+        for message in run_in_child(("pysat.solvers", __name__), f"{__name__}:solve_in_child",
+                                    (cnf, name, request.max_solutions, open_cells),
+                                    request.deadline):
+            if isinstance(message, tuple):
+                solutions.append(message)
+            else:
+                end = message
+    except Deadline:
+        pass  # killed at the deadline: the solutions sent so far stand
+    return Outcome(solutions, exhausted=end["exhausted"], timed_out=end["timed_out"],
+                   stats=_stats(end["stats"], cnf))
+
+
+def solve_in_child(payload, send) -> dict:
+    """Solve (and count with blocking clauses) in the child process: each solution is
+    sent as found; returns how the search ended."""
+    from pysat.solvers import Solver
+
+    cnf, name, max_solutions, open_cells = payload
+    found = 0
+    exhausted = False
+    with Solver(name=name, bootstrap_with=cnf.clauses) as solver:
+        while found < max_solutions:
+            if not solver.solve():
+                exhausted = True
+                break
+            grid = cnf.decode(solver.get_model())
+            send(grid)
+            found += 1
+            if not open_cells:
+                exhausted = True
+                break
+            solver.add_clause([-cnf.var[(c, grid[c])] for c in open_cells])
+        stats = solver.accum_stats() or {}
+    return {"exhausted": exhausted, "timed_out": False, "stats": stats}
+
+
+def _stats(stats: dict, cnf: Cnf) -> dict:
+    return {"nodes": stats.get("decisions", 0), "decisions": stats.get("decisions", 0),
+            "conflicts": stats.get("conflicts", 0),
+            "propagations": stats.get("propagations", 0),
+            "variables": cnf.top, "clauses": len(cnf.clauses)}
 
 
 def without_placed_values(model: Model) -> list[frozenset[int]]:
@@ -143,9 +196,9 @@ def without_placed_values(model: Model) -> list[frozenset[int]]:
 
 def solver_of(request: Request) -> str:
     name = request.options.get("solver", DEFAULT_SOLVER)
-    if name not in SOLVERS:
-        raise BackendError(f"backend 'sat': solver must be one of {', '.join(SOLVERS)}, "
-                           f"not {name!r}")
+    if name not in SOLVERS + IN_CHILD:
+        raise BackendError(f"backend 'sat': solver must be one of "
+                           f"{', '.join(SOLVERS + IN_CHILD)}, not {name!r}")
     return str(name)
 
 
