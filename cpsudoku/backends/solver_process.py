@@ -34,7 +34,8 @@ ORPHAN_CHECK_S = 0.5  # how often a child looks whether its parent has gone
 
 
 class Deadline(Exception):
-    """The deadline passed before the child answered (it has been killed)."""
+    """The deadline passed before the child answered: it has been killed, or it was
+    still starting (then it goes on starting, for the next job)."""
 
 
 class SolverProcess:
@@ -61,7 +62,7 @@ class SolverProcess:
         """The job's messages as they come, its return value last; Deadline when the
         deadline passes first (the child is then killed)."""
         if not self.ready:
-            self._receive(deadline)  # the child's "ready": its imports are done
+            self._receive(deadline, kill_late=False)  # "ready": its imports are done
             self.ready = True
         self.to_child.send((function, payload))
         while True:
@@ -71,13 +72,12 @@ class SolverProcess:
                 return
             yield value
 
-    def _receive(self, deadline: float | None) -> tuple[str, Any]:
+    def _receive(self, deadline: float | None, kill_late: bool = True) -> tuple[str, Any]:
         try:
             wait = None if deadline is None else max(deadline - time.monotonic(), 0.0)
-            if not self.from_child.poll(wait):
-                self.kill()
-                raise Deadline
-            kind, value = self.from_child.recv()
+            answered = self.from_child.poll(wait)
+            if answered:
+                kind, value = self.from_child.recv()
         except (EOFError, OSError) as exc:
             self.kill()
             raise BackendError(f"the solver's process ended unexpectedly "
@@ -85,6 +85,10 @@ class SolverProcess:
         except BaseException:  # Ctrl-C while waiting: the child must not go on
             self.kill()
             raise
+        if not answered:
+            if kill_late:
+                self.kill()
+            raise Deadline
         if kind == _ERROR:
             raise BackendError(f"the solver's process failed: {value}")
         return kind, value
@@ -111,7 +115,8 @@ def run_in_child(preload: tuple[str, ...], function: str, payload: Any,
     try:
         yield from child.run(function, payload, deadline)
     except Deadline:
-        _CHILDREN[preload] = SolverProcess(preload)
+        if not child.alive():
+            _CHILDREN[preload] = SolverProcess(preload)
         raise
 
 
