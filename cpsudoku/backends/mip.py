@@ -27,7 +27,7 @@ from ..constraints import AllDifferent, Allowed, Less, Sum
 from ..model import Model
 from ..result import Outcome
 from .base import Backend, Request, nothing_to_search, out_of_time
-from .solver_process import Deadline, run_in_child
+from .solver_process import search_in_child
 from .stopping import OutOfTime, check_clock
 
 
@@ -51,18 +51,11 @@ class MipBackend(Backend):
         if program.unsat:
             return nothing_to_search()
         open_cells = [c for c, dom in enumerate(model.domains) if len(dom) > 1]
-        solutions: list[tuple[int, ...]] = []
-        end: dict = {"exhausted": False, "timed_out": True, "nodes": 0, "iterations": 0}
-        try:
-            for message in run_in_child(PRELOAD, f"{__name__}:solve_in_child",
-                                        (program, request.max_solutions, open_cells, deadline),
-                                        deadline):
-                if isinstance(message, tuple):
-                    solutions.append(message)
-                else:
-                    end = message
-        except Deadline:
-            pass  # killed at the deadline: the solutions sent so far stand
+        solutions, end = search_in_child(PRELOAD, f"{__name__}:solve_in_child",
+                                         (program, request.max_solutions, open_cells, deadline),
+                                         deadline)
+        if end is None:  # killed at the deadline
+            end = {"exhausted": False, "timed_out": True, "nodes": 0, "iterations": 0}
         return Outcome(solutions, exhausted=end["exhausted"], timed_out=end["timed_out"],
                        stats={"nodes": end["nodes"], "simplex_iterations": end["iterations"],
                               "columns": program.ncols, "rows": len(program.rows)})

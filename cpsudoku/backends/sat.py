@@ -35,7 +35,7 @@ from ..errors import BackendError
 from ..model import Model
 from ..result import Outcome
 from .base import Backend, Request, nothing_to_search, out_of_time
-from .solver_process import Deadline, run_in_child
+from .solver_process import search_in_child
 from .stopping import OutOfTime, call_watched, check_clock, load_library
 
 # The solvers of python-sat that can be interrupted: they search in this process.
@@ -83,7 +83,7 @@ class SatBackend(Backend):
             return nothing_to_search()
         open_cells = [c for c, dom in enumerate(cnf.domains) if len(dom) > 1]
         if solver_of(request) in IN_CHILD:
-            return search_in_child(cnf, solver_of(request), request, open_cells)
+            return search_apart(cnf, solver_of(request), request, open_cells)
         solutions: list[tuple[int, ...]] = []
         exhausted = timed_out = False
         with solvers.Solver(name=solver_of(request)) as solver:
@@ -117,20 +117,13 @@ class SatBackend(Backend):
                        stats=_stats(stats, cnf))
 
 
-def search_in_child(cnf: Cnf, name: str, request: Request, open_cells: list[int]) -> Outcome:
+def search_apart(cnf: Cnf, name: str, request: Request, open_cells: list[int]) -> Outcome:
     """The search of a solver that cannot be interrupted, in the solver's child process."""
-    solutions: list[tuple[int, ...]] = []
-    end: dict = {"exhausted": False, "timed_out": True, "stats": {}}
-    try:
-        for message in run_in_child(("pysat.solvers", __name__), f"{__name__}:solve_in_child",
-                                    (cnf, name, request.max_solutions, open_cells),
-                                    request.deadline):
-            if isinstance(message, tuple):
-                solutions.append(message)
-            else:
-                end = message
-    except Deadline:
-        pass  # killed at the deadline: the solutions sent so far stand
+    solutions, end = search_in_child(("pysat.solvers", __name__), f"{__name__}:solve_in_child",
+                                     (cnf, name, request.max_solutions, open_cells),
+                                     request.deadline)
+    if end is None:  # killed at the deadline
+        end = {"exhausted": False, "timed_out": True, "stats": {}}
     return Outcome(solutions, exhausted=end["exhausted"], timed_out=end["timed_out"],
                    stats=_stats(end["stats"], cnf))
 

@@ -120,6 +120,22 @@ def run_in_child(preload: tuple[str, ...], function: str, payload: Any,
         raise
 
 
+def search_in_child(preload: tuple[str, ...], function: str, payload: Any,
+                    deadline: float | None) -> tuple[list[tuple[int, ...]], dict | None]:
+    """A search job whose messages are solutions (grids, as tuples) and whose return
+    value says how it ended: (the solutions, that value or None when killed at the
+    deadline; the solutions sent before still stand)."""
+    solutions: list[tuple[int, ...]] = []
+    try:
+        for message in run_in_child(preload, function, payload, deadline):
+            if not isinstance(message, tuple):
+                return solutions, message
+            solutions.append(message)
+    except Deadline:
+        pass
+    return solutions, None
+
+
 @atexit.register
 def _kill_children() -> None:
     for child in _CHILDREN.values():
