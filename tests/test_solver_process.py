@@ -102,3 +102,18 @@ def test_the_child_ends_when_its_parent_is_killed(tmp_path):
         if parent.poll() is None:
             parent.kill()
             parent.wait()
+
+
+def test_threads_solving_at_once_have_their_own_children():
+    import threading
+    answers: dict[int, list] = {}
+
+    def job(n: int) -> None:
+        answers[n] = list(run_in_child(PRELOAD, "test_solver_process:count_to", n, None))
+
+    threads = [threading.Thread(target=job, args=(n,)) for n in (3, 5)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert answers == {3: [0, 1, 2, "done"], 5: [0, 1, 2, 3, 4, "done"]}

@@ -102,21 +102,23 @@ class SolverProcess:
         self.from_child.close()
 
 
-_CHILDREN: dict[tuple[str, ...], SolverProcess] = {}
+# One child per preload and thread: threads solving at once never share a pipe.
+_CHILDREN: dict[tuple[tuple[str, ...], int], SolverProcess] = {}
 
 
 def run_in_child(preload: tuple[str, ...], function: str, payload: Any,
                  deadline: float | None) -> Iterator[Any]:
-    """Run a job in this process's child for `preload`, started when none is up;
+    """Run a job in this thread's child for `preload`, started when none is up;
     when the deadline kills it, a new one is started at once to be ready sooner."""
-    child = _CHILDREN.get(preload)
+    key = (preload, threading.get_ident())
+    child = _CHILDREN.get(key)
     if child is None or not child.alive():
-        child = _CHILDREN[preload] = SolverProcess(preload)
+        child = _CHILDREN[key] = SolverProcess(preload)
     try:
         yield from child.run(function, payload, deadline)
     except Deadline:
         if not child.alive():
-            _CHILDREN[preload] = SolverProcess(preload)
+            _CHILDREN[key] = SolverProcess(preload)
         raise
 
 
@@ -138,7 +140,7 @@ def search_in_child(preload: tuple[str, ...], function: str, payload: Any,
 
 @atexit.register
 def _kill_children() -> None:
-    for child in _CHILDREN.values():
+    for child in list(_CHILDREN.values()):
         if child.alive():
             child.kill()
 
