@@ -315,11 +315,30 @@ def test_new_backends_refuse_bad_options(name, option, bad):
         solve(INKALA, name, **{option: bad})
 
 
-@pytest.mark.parametrize("solver", ["glucose4", "minisat22", "maplecm", "cadical195"])
+@pytest.mark.parametrize("solver", ["auto", "glucose4", "minisat22", "maplecm", "cadical195"])
 def test_sat_solver_option(solver):
     usable("sat")
     result = solve(INKALA, "sat", max_solutions=2, solver=solver)
     assert result.status is Status.UNIQUE and line(result.solution) == INKALA_SOLUTION
+
+
+def test_sat_auto_solver_by_grid_size():
+    from cpsudoku.backends.sat import solver_of
+    assert solver_of(Request(), 9) == solver_of(Request(), 16) == "glucose4"
+    assert solver_of(Request(), 25) == "cadical195"
+    assert solver_of(Request(options={"solver": "maplecm"}), 25) == "maplecm"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("index", range(18))
+def test_sat_solves_each_minimal_25x25_within_20_s(index):
+    """The 18 minimal 25x25 puzzles with the default solver (CaDiCaL there), each
+    checked against its published solution."""
+    usable("sat")
+    text, solution, _ = read_set("gecode_25x25")[index]
+    result = solve(text, "sat", time_limit=20)
+    assert result.solution is not None, f"puzzle {index + 1}: {result.status.value}"
+    assert line(result.solution) == solution
 
 
 def test_sat_cadical_counts_and_stops_at_the_deadline():
