@@ -13,8 +13,9 @@ objective (any feasible point is an answer):
 
 Counting adds a no-good cut per solution found (its open cells' columns sum to
 at most their number minus one) and solves again. HiGHS's own `time_limit`
-option gets what is left of the request's budget; the run also happens in a
-worker thread (see `stopping`) so that Ctrl-C cancels it at once.
+option gets what is left of the request's budget, but some of its root work
+sees neither that limit nor an interrupt (seconds on a 25x25): HiGHS runs in a
+child process (see `solver_process`), killed at the deadline or on Ctrl-C.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ from ..constraints import AllDifferent, Allowed, Less, Sum
 from ..model import Model
 from ..result import Outcome
 from .base import Backend, Request, nothing_to_search, out_of_time
-from .stopping import OutOfTime, check_clock, load_library, run_stoppable
+from .solver_process import search_in_child
+from .stopping import OutOfTime, check_clock
 
 
 class MipBackend(Backend):
@@ -42,55 +44,68 @@ class MipBackend(Backend):
         if any(not dom for dom in model.domains):
             return nothing_to_search()
         deadline = request.deadline
-        highspy = load_library("highspy", deadline)
-        if highspy is None:
-            return out_of_time()
         try:
             program = _Program(model, deadline)
         except OutOfTime:
             return out_of_time()
         if program.unsat:
             return nothing_to_search()
-        h = highspy.Highs()
-        h.setOptionValue("output_flag", False)
-        h.setOptionValue("threads", 1)
-        h.HandleUserInterrupt = True  # cancelSolve acts only through HiGHS's interrupt callbacks
-        program.load(h, highspy)
-        if deadline is not None and time.monotonic() > deadline:
-            return out_of_time()
         open_cells = [c for c, dom in enumerate(model.domains) if len(dom) > 1]
-        solutions: list[tuple[int, ...]] = []
-        exhausted = timed_out = False
-        nodes = iterations = 0
-        status_enum = highspy.HighsModelStatus
-        while len(solutions) < request.max_solutions:
-            if deadline is not None:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    timed_out = True
-                    break
-                h.setOptionValue("time_limit", left)
-            _, stopped = run_stoppable(h.run, h.cancelSolve, deadline)
-            info = h.getInfo()
-            nodes += max(info.mip_node_count, 0)
-            iterations += max(info.simplex_iteration_count, 0)
-            status = h.getModelStatus()
-            if status == status_enum.kInfeasible:
-                exhausted = True
-                break
-            if status != status_enum.kOptimal:  # time limit, or cancelled at the deadline
+        solutions, end = search_in_child(PRELOAD, f"{__name__}:solve_in_child",
+                                         (program, request.max_solutions, open_cells, deadline),
+                                         deadline)
+        if end is None:  # killed at the deadline
+            end = {"exhausted": False, "timed_out": True, "nodes": 0, "iterations": 0}
+        return Outcome(solutions, exhausted=end["exhausted"], timed_out=end["timed_out"],
+                       stats={"nodes": end["nodes"], "simplex_iterations": end["iterations"],
+                              "columns": program.ncols, "rows": len(program.rows)})
+
+
+PRELOAD = ("highspy", __name__)  # imported by the child once, before its first puzzle
+
+
+def solve_in_child(payload, send) -> dict:
+    """HiGHS on the program, in the solver's child process: each solution is sent as
+    found (a no-good cut added before solving again); returns how it ended."""
+    import highspy
+
+    program, max_solutions, open_cells, deadline = payload
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    h.setOptionValue("threads", 1)
+    program.load(h, highspy)
+    found = 0
+    exhausted = timed_out = False
+    nodes = iterations = 0
+    status_enum = highspy.HighsModelStatus
+    while found < max_solutions:
+        if deadline is not None:
+            left = deadline - time.monotonic()
+            if left <= 0:
                 timed_out = True
                 break
-            grid = program.decode(h.getSolution().col_value)
-            solutions.append(grid)
-            if not open_cells:
-                exhausted = True
-                break
-            cut = [program.col[(c, grid[c])] for c in open_cells]
-            h.addRow(-highspy.kHighsInf, len(cut) - 1, len(cut), cut, [1.0] * len(cut))
-        return Outcome(solutions, exhausted=exhausted, timed_out=timed_out,
-                       stats={"nodes": nodes, "simplex_iterations": iterations,
-                              "columns": program.ncols, "rows": len(program.rows)})
+            h.setOptionValue("time_limit", left)
+        h.run()
+        info = h.getInfo()
+        nodes += max(info.mip_node_count, 0)
+        iterations += max(info.simplex_iteration_count, 0)
+        status = h.getModelStatus()
+        if status == status_enum.kInfeasible:
+            exhausted = True
+            break
+        if status != status_enum.kOptimal:  # HiGHS's own time limit
+            timed_out = True
+            break
+        grid = program.decode(h.getSolution().col_value)
+        send(grid)
+        found += 1
+        if not open_cells:
+            exhausted = True
+            break
+        cut = [program.col[(c, grid[c])] for c in open_cells]
+        h.addRow(-highspy.kHighsInf, len(cut) - 1, len(cut), cut, [1.0] * len(cut))
+    return {"exhausted": exhausted, "timed_out": timed_out, "nodes": nodes,
+            "iterations": iterations}
 
 
 class _Program:

@@ -42,9 +42,14 @@ def _direct(backend: str, model) -> float:
     if backend == "sat":
         from pysat.solvers import Solver
 
-        from ..backends.sat import DEFAULT_SOLVER, Cnf
+        from ..backends.base import Request
+        from ..backends.sat import CADICAL_SAT, Cnf, solver_of
         cnf = Cnf(model)
-        with Solver(name=DEFAULT_SOLVER, bootstrap_with=cnf.clauses) as sat:
+        name = solver_of(Request(), model.size)
+        with Solver(name=name) as sat:
+            if name == "cadical195":
+                sat.configure(CADICAL_SAT)
+            sat.append_formula(cnf.clauses)
             sat.solve()
             return clock() - t0
     if backend == "mip":
