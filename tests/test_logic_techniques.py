@@ -10,6 +10,7 @@ from cpsudoku.logic.techniques import (
     bug,
     chains,
     fish,
+    forcing,
     intersections,
     loops,
     rules,
@@ -487,3 +488,55 @@ def test_aligned_pair_exclusion_on_a_jigsaw_and_a_small_grid():
     keep_only(s, "r1c4", [1, 3])
     step = first(aligned.aligned_pair_exclusion, s)
     assert step is not None and "r1c1<>1" in elims(step, 4)
+
+
+# ------------------------------------------------- forcing chains (whole consequences)
+
+def test_nishio_contradiction():
+    s = blank()
+    assert first(forcing.nishio, s) is None  # an empty grid contradicts nothing
+    remove(s, 1, [f"r{r}c{c}" for r in (2, 3) for c in (4, 5, 6)] + ["r1c6"])
+    # 1 in box 2 only at r1c4, r1c5: r1c1=1 would leave it no place
+    steps = list(forcing.nishio(s))
+    assert steps and all(st.rating == 7.5 for st in steps[:1])
+    assert any(elims(st) == {"r1c1<>1"} for st in steps)
+    assert "contradiction" in steps[0].text
+
+
+def test_chain_complexity_counts_each_chain():
+    s = blank()
+    remove(s, 1, [f"r{r}c{c}" for r in (2, 3) for c in (4, 5, 6)] + ["r1c6"])
+    result = forcing.Chaining(s, False, True).run((cell("r1c1"), 1), True)
+    assert result.conflict is not None
+    # r1c1=1 -> r1c4<>1 -> r1c5=1, and r1c1=1 -> r1c5<>1: three literals plus two
+    assert result.conflict_count() == 5
+
+
+def forcing_cell_state() -> State:
+    """r5c5 is 1, 2 or 3, and each leads to a 9 that sees r1c1."""
+    s = blank()
+    keep_only(s, "r5c5", [1, 2, 3])
+    keep_only(s, "r5c1", [1, 9])  # 1 -> r5c1=9
+    keep_only(s, "r1c5", [2, 9])  # 2 -> r1c5=9
+    keep_only(s, "r5c6", [3, 8])  # 3 -> r5c6=8 -> r1c6=9
+    keep_only(s, "r1c6", [8, 9])
+    return s
+
+
+def test_cell_forcing_chains():
+    steps = [st for st in forcing.multiple_forcing_chains(forcing_cell_state())
+             if st.technique == "Cell Forcing Chains" and "r1c1<>9" in elims(st)]
+    assert steps and steps[0].rating >= 8.0 and "each candidate of r5c5" in steps[0].text
+
+
+def test_cell_forcing_chains_not_when_one_branch_fails():
+    s = forcing_cell_state()
+    keep_only(s, "r5c6", [3, 7, 8])  # 3 no longer forces r5c6=8
+    assert not [st for st in forcing.multiple_forcing_chains(s) if "r1c1<>9" in elims(st)]
+
+
+def test_dynamic_forcing_chains_find_the_contradiction_too():
+    s = blank()
+    remove(s, 1, [f"r{r}c{c}" for r in (2, 3) for c in (4, 5, 6)] + ["r1c6"])
+    steps = list(forcing.dynamic_forcing_chains(s))
+    assert any(elims(st) == {"r1c1<>1"} and st.rating >= 8.5 for st in steps)

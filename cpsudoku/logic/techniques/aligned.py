@@ -9,6 +9,7 @@ is removed. SE looks only at excluders with 2..k candidates and wants two of the
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations, product
 
 from ..state import State, bit_values, popcount
@@ -35,10 +36,26 @@ def _base_cells(state: State, degree: int) -> dict[int, frozenset[int]]:
 def _exclusion(state: State, cells: tuple[int, ...], excluders: list[int]):
     """Eliminations among `cells` given their common excluders."""
     cand, peers = state.cand, state.layout.peers
-    ex_masks = [cand[e] for e in excluders]
-    linked = [(i, j) for i, j in combinations(range(len(cells)), 2) if cells[j] in peers[cells[i]]]
-    allowed = [0] * len(cells)  # per cell, the values some possible combination gives it
-    for values in product(*(bit_values(cand[c]) for c in cells)):
+    union = 0
+    for c in cells:
+        union |= cand[c]
+    # only an excluder whose candidates the base cells can all take can be emptied
+    ex_masks = [cand[e] for e in excluders if not cand[e] & ~union]
+    if not ex_masks:
+        return []
+    linked = tuple((i, j) for i, j in combinations(range(len(cells)), 2)
+                   if cells[j] in peers[cells[i]])
+    full = tuple(cand[c] for c in cells)
+    allowed = _allowed(full, linked, tuple(sorted(set(ex_masks))))
+    return [(c, v) for i, c in enumerate(cells) for v in bit_values(cand[c] & ~allowed[i])]
+
+
+@lru_cache(maxsize=1 << 16)
+def _allowed(full: tuple[int, ...], linked, ex_masks) -> tuple[int, ...]:
+    """Per cell, the values some possible combination gives it (remembered: from one step
+    to the next most cells and excluders are unchanged)."""
+    allowed = [0] * len(full)
+    for values in product(*(bit_values(m) for m in full)):
         if any(values[i] == values[j] for i, j in linked):
             continue
         mask = 0
@@ -48,16 +65,14 @@ def _exclusion(state: State, cells: tuple[int, ...], excluders: list[int]):
             continue
         for i, v in enumerate(values):
             allowed[i] |= 1 << (v - 1)
-    return [(c, v) for i, c in enumerate(cells) for v in bit_values(cand[c] & ~allowed[i])]
+        if tuple(allowed) == full:
+            break
+    return tuple(allowed)
 
 
 def _steps(state: State, degree: int, name: str, rating: float, groups):
-    base = _base_cells(state, degree)
     n = state.size
-    for cells in groups(base):
-        excluders = sorted(frozenset.intersection(*(base[c] for c in cells)))
-        if len(excluders) < 2:
-            continue
+    for cells, excluders in groups(_base_cells(state, degree), state.cand):
         elims = _exclusion(state, cells, excluders)
         if elims:
             yield make_step(name, rating, n,
@@ -66,8 +81,8 @@ def _steps(state: State, degree: int, name: str, rating: float, groups):
                             eliminations=elims, cells=list(cells) + excluders)
 
 
-def _pairs(base: dict[int, frozenset[int]]):
-    """Pairs of base cells with an excluder in common (the others cannot exclude)."""
+def _pairs(base: dict[int, frozenset[int]], cand: list[int]):
+    """(pair of base cells, their common excluders) where SE wants two or more."""
     seeing: dict[int, list[int]] = {}
     for c, excl in base.items():
         for e in excl:
@@ -75,18 +90,27 @@ def _pairs(base: dict[int, frozenset[int]]):
     pairs: set[tuple[int, int]] = set()
     for cells in seeing.values():
         pairs.update(combinations(sorted(cells), 2))
-    return sorted(pairs)
+    for a, b in sorted(pairs):
+        common = base[a] & base[b]
+        if len(common) >= 2:
+            yield (a, b), sorted(common)
 
 
-def _triples(base: dict[int, frozenset[int]]):
-    """SE's triples: a pair, and a third base cell that is an excluder of one of the two."""
+def _triples(base: dict[int, frozenset[int]], cand: list[int]):
+    """SE's triples: a pair, and a third base cell that is an excluder of one of the two;
+    kept when one of their common excluders holds only values the three can take."""
     done = set()
-    for a, b in _pairs(base):
+    for (a, b), common in _pairs(base, cand):
+        ab = cand[a] | cand[b]
         for c in sorted((base[a] | base[b]) & base.keys()):
             key = tuple(sorted((a, b, c)))
-            if c not in (a, b) and key not in done:
-                done.add(key)
-                yield key
+            if c in (a, b) or key in done:
+                continue
+            done.add(key)
+            excluders = sorted(base[c].intersection(common))
+            union = ab | cand[c]
+            if len(excluders) >= 2 and any(not cand[e] & ~union for e in excluders):
+                yield key, excluders
 
 
 @technique("Aligned Pair Exclusion", 6.2)
