@@ -113,12 +113,12 @@ def _triples(base: dict[int, frozenset[int]], cand: list[int]):
                 yield key, excluders
 
 
-@technique("Aligned Pair Exclusion", 6.2)
+@technique("Aligned Pair Exclusion", 6.2, stage="aligned pair")
 def aligned_pair_exclusion(state: State):
     yield from _steps(state, 2, "Aligned Pair Exclusion", 6.2, _pairs)
 
 
-@technique("Aligned Triplet Exclusion", 7.5)
+@technique("Aligned Triplet Exclusion", 7.5, stage="aligned triplet")
 def aligned_triplet_exclusion(state: State):
     yield from _steps(state, 3, "Aligned Triplet Exclusion", 7.5, _triples)
 

@@ -252,7 +252,7 @@ def _cycles(state: State, x: bool, y: bool, base: float, name: str):
     return found
 
 
-@technique("Bidirectional Cycle", 6.5)
+@technique("Bidirectional Cycle", 6.5, stage="chains")
 def bidirectional_cycle(state: State):
     """X-cycles and Y-cycles (6.5), cycles with both kinds of link (7.0)."""
     found = _cycles(state, True, False, 6.5, "Bidirectional X-Cycle")
@@ -263,13 +263,13 @@ def bidirectional_cycle(state: State):
     yield from (step for _, _, step in found)
 
 
-@technique("Forcing X-Chain", 6.6)
+@technique("Forcing X-Chain", 6.6, stage="chains")
 def forcing_x_chain(state: State):
     """Single-value chains (skyscrapers, kites and turbot fish are the short ones)."""
     yield from _forcing_chains(state, False, 6.6, "Forcing X-Chain")
 
 
-@technique("Forcing Chain", 7.0)
+@technique("Forcing Chain", 7.0, stage="chains")
 def forcing_chain(state: State):
     """Chains with both cell (y) and house (x) links: XY-chains and AICs."""
     yield from _forcing_chains(state, True, 7.0, "Forcing Chain")

@@ -272,19 +272,19 @@ class _Search:
                     self.add(cx, key, name, is_on, lit, what, cells)
 
 
-@technique("Nishio Forcing Chain", 7.5)
+@technique("Nishio Forcing Chain", 7.5, stage="nishio")
 def nishio(state: State):
     """A candidate (or its absence) whose single-value consequences contradict."""
     yield from _Search(state, 7.5, False, True, False, True, "").steps()
 
 
-@technique("Multiple Forcing Chains", 8.0)
+@technique("Multiple Forcing Chains", 8.0, stage="multiple")
 def multiple_forcing_chains(state: State):
     """Cell and region forcing chains over the grid as it stands."""
     yield from _Search(state, 8.0, True, False, True, False, "").steps()
 
 
-@technique("Dynamic Forcing Chains", 8.5)
+@technique("Dynamic Forcing Chains", 8.5, stage="dynamic")
 def dynamic_forcing_chains(state: State):
     """Contradiction, double, cell and region forcing chains that use the singles
     appearing on the way."""
