@@ -60,8 +60,9 @@ class Consequences:
     the literals it was derived from; `conflict` is the first literal found both on
     and off, as (literal, its on-parents, its off-parents), or None."""
 
-    def __init__(self, on: dict, off: dict, conflict):
+    def __init__(self, on: dict, off: dict, conflict, by_rule: frozenset = frozenset()):
         self.on, self.off, self.conflict = on, off, conflict
+        self.by_rule = by_rule  # off literals derived from other off literals by a rule
         self._counts: dict[tuple[Lit, bool], int] = {}
 
     def count(self, lit: Lit, is_on: bool, parents=None) -> int:
@@ -77,14 +78,16 @@ class Consequences:
     def _count(self, lit: Lit, is_on: bool, parents) -> int:
         seen: set[tuple[bool, Lit]] = {(is_on, lit)}
         first = parents if parents is not None else (self.on if is_on else self.off)[lit]
-        stack = [(not is_on, p) for p in first]
+        after = False if not is_on and lit in self.by_rule else not is_on
+        stack = [(after, p) for p in first]
         while stack:
             node = stack.pop()
             if node in seen:
                 continue
             seen.add(node)
             sign, p = node
-            stack.extend((not sign, q) for q in (self.on if sign else self.off)[p])
+            after = False if not sign and p in self.by_rule else not sign
+            stack.extend((after, q) for q in (self.on if sign else self.off)[p])
         return len(seen)
 
     def conflict_count(self) -> int:
@@ -96,8 +99,11 @@ class Chaining:
     """SE's propagation: on literals are followed before off literals, each queue
     first in, first out; the first reason found for a literal is the one kept."""
 
-    def __init__(self, state: State, y: bool, dynamic: bool):
+    def __init__(self, state: State, y: bool, dynamic: bool, rules=None):
         self.state, self.y, self.dynamic = state, y, dynamic
+        # rules(layout, source, cand) -> [(off literal, off literals it needs)]: what
+        # the "plus" chains conclude from the grid when the singles run out
+        self.rules = rules
         layout = state.layout
         self.order = _house_order(layout)
         self.peer_order = _peer_order(layout)
@@ -124,6 +130,7 @@ class Chaining:
         order, peer_order, houses_of = self.order, self.peer_order, state.layout.houses_of
         ons: dict[Lit, tuple] = {}
         offs: dict[Lit, tuple] = {}
+        by_rule: set[Lit] = set()
         pend_on: deque[Lit] = deque()
         pend_off: deque[Lit] = deque()
         (ons if on else offs)[lit] = ()
@@ -136,37 +143,43 @@ class Chaining:
                 targets += [(q, v) for q in peer_order[c] if cand[q] & bit]
                 for t in targets:
                     if t in ons:
-                        return Consequences(ons, offs, (t, ons[t], (p,)))
+                        return Consequences(ons, offs, (t, ons[t], (p,)), frozenset(by_rule))
                     if t not in offs:
                         offs[t] = (p,)
                         pend_off.append(t)
-                continue
-            c, v = p = pend_off.popleft()
-            bit = 1 << (v - 1)
-            made: list[tuple[Lit, tuple]] = []
-            m = cand[c]
-            if y and popcount(m) == 2 and m & bit:  # the cell's last other candidate
-                w = (m & ~bit).bit_length()
-                hidden = tuple((c, u) for u in bit_values(source[c] & ~m))
-                made.append(((c, w), (p, *hidden)))
-            for h in order[c]:
-                if counts[h * n + v - 1] != 2 or not m & bit:
-                    continue
-                cells = houses[h].cells
-                other = next(q for q in cells if q != c and cand[q] & bit)
-                hidden = tuple((q, v) for q in cells if source[q] & bit and not cand[q] & bit)
-                made.append(((other, v), (p, *hidden)))
-            if dynamic and m & bit:  # struck out now: later singles see it gone
-                cand[c] = m & ~bit
-                for h in houses_of[c]:
-                    counts[h * n + v - 1] -= 1
-            for t, parents in made:
-                if t in offs:
-                    return Consequences(ons, offs, (t, parents, offs[t]))
-                if t not in ons:
-                    ons[t] = parents
-                    pend_on.append(t)
-        return Consequences(ons, offs, None)
+            else:
+                c, v = p = pend_off.popleft()
+                bit = 1 << (v - 1)
+                made: list[tuple[Lit, tuple]] = []
+                m = cand[c]
+                if y and popcount(m) == 2 and m & bit:  # the cell's last other candidate
+                    w = (m & ~bit).bit_length()
+                    hidden = tuple((c, u) for u in bit_values(source[c] & ~m))
+                    made.append(((c, w), (p, *hidden)))
+                for h in order[c]:
+                    if counts[h * n + v - 1] != 2 or not m & bit:
+                        continue
+                    cells = houses[h].cells
+                    other = next(q for q in cells if q != c and cand[q] & bit)
+                    hidden = tuple((q, v) for q in cells if source[q] & bit and not cand[q] & bit)
+                    made.append(((other, v), (p, *hidden)))
+                if dynamic and m & bit:  # struck out now: later singles see it gone
+                    cand[c] = m & ~bit
+                    for h in houses_of[c]:
+                        counts[h * n + v - 1] -= 1
+                for t, parents in made:
+                    if t in offs:
+                        return Consequences(ons, offs, (t, parents, offs[t]), frozenset(by_rule))
+                    if t not in ons:
+                        ons[t] = parents
+                        pend_on.append(t)
+            if not pend_on and not pend_off and self.rules is not None:
+                for t, parents in self.rules(state.layout, source, cand):
+                    if t not in offs:  # SE adds them unchecked: a clash shows up later
+                        offs[t] = parents
+                        by_rule.add(t)
+                        pend_off.append(t)
+        return Consequences(ons, offs, None, frozenset(by_rule))
 
 
 def _open(state: State, lit: Lit, is_on: bool) -> bool:
@@ -187,15 +200,17 @@ class _Search:
     """Every step of one kind of forcing chain in a state, SE's way."""
 
     def __init__(self, state: State, base: float, y: bool, dynamic: bool, multiple: bool,
-                 nishio: bool, prefix: str):
+                 nishio: bool, prefix: str, rules=None, suffix: str = ""):
         self.state, self.base, self.n = state, base, state.size
-        self.chaining = Chaining(state, y, dynamic)
+        self.chaining = Chaining(state, y, dynamic, rules)
+        self.suffix = suffix
         self.dynamic, self.multiple, self.nishio, self.prefix = dynamic, multiple, nishio, prefix
         self.found: list[tuple] = []
 
     def add(self, cx: int, key: int, name: str, is_on: bool, lit: Lit, what: str, cells):
         rating = self.base + length_term(cx)
-        self.found.append((rating, cx, key, len(self.found), name, is_on, lit, what, cells))
+        self.found.append((rating, cx, key, len(self.found), name + self.suffix, is_on, lit,
+                           what, cells))
 
     def steps(self) -> Iterator[Step]:
         """Easiest first (SE: rating, then complexity, then kind); built as asked for,
