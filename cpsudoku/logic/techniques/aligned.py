@@ -99,18 +99,22 @@ def _pairs(base: dict[int, frozenset[int]], cand: list[int]):
 def _triples(base: dict[int, frozenset[int]], cand: list[int]):
     """SE's triples: a pair, and a third base cell that is an excluder of one of the two;
     kept when one of their common excluders holds only values the three can take."""
+    keys = base.keys()
     done = set()
     for (a, b), common in _pairs(base, cand):
         ab = cand[a] | cand[b]
-        for c in sorted((base[a] | base[b]) & base.keys()):
-            key = tuple(sorted((a, b, c)))
-            if c in (a, b) or key in done:
+        shared = frozenset(common)
+        for c in sorted((base[a] | base[b]) & keys):
+            excluders = base[c] & shared
+            if len(excluders) < 2 or c == a or c == b:
                 continue
-            done.add(key)
-            excluders = sorted(base[c].intersection(common))
             union = ab | cand[c]
-            if len(excluders) >= 2 and any(not cand[e] & ~union for e in excluders):
-                yield key, excluders
+            if all(cand[e] & ~union for e in excluders):
+                continue
+            key = tuple(sorted((a, b, c)))
+            if key not in done:
+                done.add(key)
+                yield key, sorted(excluders)
 
 
 @technique("Aligned Pair Exclusion", 6.2, stage="aligned pair")

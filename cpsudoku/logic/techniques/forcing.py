@@ -278,13 +278,14 @@ class _Search:
                   name: str, what: str) -> None:
         cells = [s[0] for s in sources]
         for is_on in (True, False):
-            first = branches[0].on if is_on else branches[0].off
-            for lit in first:
+            tables = [b.on if is_on else b.off for b in branches]
+            common = set(tables[0]).intersection(*tables[1:])
+            # in the first branch's order, as SE walks it
+            for lit in (x for x in tables[0] if x in common):
                 if lit in sources or not _open(self.state, lit, is_on):
                     continue
-                if all(lit in (b.on if is_on else b.off) for b in branches[1:]):
-                    cx = sum(b.count(lit, is_on) for b in branches)
-                    self.add(cx, key, name, is_on, lit, what, cells)
+                cx = sum(b.count(lit, is_on) for b in branches)
+                self.add(cx, key, name, is_on, lit, what, cells)
 
 
 @technique("Nishio Forcing Chain", 7.5, stage="nishio")
