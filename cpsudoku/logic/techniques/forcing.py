@@ -196,7 +196,7 @@ def _step(name: str, rating: float, n: int, is_on: bool, lit: Lit, what: str,
                      eliminations=[] if is_on else [lit], cells=sorted(set(cells)))
 
 
-class _Search:
+class ForcingSearch:
     """Every step of one kind of forcing chain in a state, SE's way."""
 
     def __init__(self, state: State, base: float, y: bool, dynamic: bool, multiple: bool,
@@ -291,17 +291,17 @@ class _Search:
 @technique("Nishio Forcing Chain", 7.5, stage="nishio")
 def nishio(state: State):
     """A candidate (or its absence) whose single-value consequences contradict."""
-    yield from _Search(state, 7.5, False, True, False, True, "").steps()
+    yield from ForcingSearch(state, 7.5, False, True, False, True, "").steps()
 
 
 @technique("Multiple Forcing Chains", 8.0, stage="multiple")
 def multiple_forcing_chains(state: State):
     """Cell and region forcing chains over the grid as it stands."""
-    yield from _Search(state, 8.0, True, False, True, False, "").steps()
+    yield from ForcingSearch(state, 8.0, True, False, True, False, "").steps()
 
 
 @technique("Dynamic Forcing Chains", 8.5, stage="dynamic")
 def dynamic_forcing_chains(state: State):
     """Contradiction, double, cell and region forcing chains that use the singles
     appearing on the way."""
-    yield from _Search(state, 8.5, True, True, True, False, "Dynamic ").steps()
+    yield from ForcingSearch(state, 8.5, True, True, True, False, "Dynamic ").steps()

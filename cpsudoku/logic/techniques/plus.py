@@ -14,7 +14,7 @@ from itertools import combinations
 
 from ..state import Layout, State, bit_values, popcount
 from ..technique import technique
-from .forcing import Lit, _Search
+from .forcing import ForcingSearch, Lit
 
 Found = list[tuple[Lit, tuple[Lit, ...]]]  # (removed candidate, the off literals it needs)
 
@@ -131,5 +131,5 @@ def first_rule(layout: Layout, source: list[int], cand: list[int]) -> Found:
 
 @technique("Dynamic Forcing Chains (+)", 9.0, classic_only=True, stage="dynamic plus")
 def dynamic_forcing_chains_plus(state: State):
-    yield from _Search(state, 9.0, True, True, True, False, "Dynamic ", first_rule,
+    yield from ForcingSearch(state, 9.0, True, True, True, False, "Dynamic ", first_rule,
                        " (+)").steps()
