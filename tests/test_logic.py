@@ -42,6 +42,21 @@ def test_hint_first_step_is_a_single():
     assert h.step.technique in ("Full House", "Hidden Single")
 
 
+# SE-rated puzzles whose path needs one of SE's rarer techniques (SE's ER beside each)
+@pytest.mark.parametrize("line,technique,er", [
+    ("8......6....25..1...968.....2......1..7....2.14......5...7..9.3.859...7.....24.5.",
+     "Unique Loop Type 1", 4.6),
+    ("...82..5..5.......7....62.8.3........49....31..57..9....4....7....1.3..4....8...9",
+     "Aligned Pair Exclusion", 6.7),
+    ("....8.3....6.47....5.1...9.6.8...1.75.........3....92.....23...4...9...8...51..4.",
+     "Aligned Triplet Exclusion", 7.5),
+])
+def test_rarer_techniques_are_reached_by_the_solver(line, technique, er):
+    ex = explain(line)
+    assert ex.solved and technique in {step.technique for step in ex.steps}
+    assert max(step.rating for step in ex.steps) == er
+
+
 # ---------------------------------------------------------------- soundness
 
 def _rated(data_dir, top: float) -> list[str]:

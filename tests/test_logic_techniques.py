@@ -6,9 +6,14 @@ import pytest
 
 from cpsudoku.logic.state import State
 from cpsudoku.logic.techniques import (
+    aligned,
+    bug,
     chains,
     fish,
+    forcing,
     intersections,
+    loops,
+    plus,
     rules,
     singles,
     subsets,
@@ -344,3 +349,217 @@ def test_simple_colouring_trap():
     assert step.technique == "Simple Colouring" and step.rating >= 6.6
     assert "colour trap" in step.text
     assert elims(step) <= {"r1c4<>1", "r1c6<>1", "r2c2<>1", "r2c3<>1"}
+
+
+# ------------------------------------------------------------- unique loops
+
+LOOP6 = ("r1c1", "r1c4", "r2c4", "r2c7", "r3c7", "r3c1")  # rows 1-3, columns 1,4,7, boxes 1-3
+
+
+def loop_state(extras: dict[str, list[int]]) -> State:
+    s = blank()
+    for name in LOOP6:
+        keep_only(s, name, [1, 2] + extras.get(name, []))
+    return s
+
+
+def test_unique_loop_type_1_on_six_cells():
+    step = first(loops.unique_loop, loop_state({"r3c1": [3]}))
+    assert step.technique == "Unique Loop Type 1" and step.rating == 4.6
+    assert elims(step) == {"r3c1<>1", "r3c1<>2"}
+
+
+@pytest.mark.parametrize("extras", [
+    {},  # no cell with more than the pair: no deduction (the puzzle would not be unique)
+    {"r2c7": [5], "r3c1": [3]},  # two extra cells, different values, no common house
+])
+def test_unique_loop_does_not_fire(extras):
+    assert list(loops.unique_loop(loop_state(extras))) == []
+
+
+def test_unique_loop_needs_every_house_twice():
+    s = blank()
+    remove(s, 1, [f"r{r}c{c}" for r in range(1, 10) for c in range(1, 10)])
+    for name in ("r1c1", "r1c4", "r2c4", "r2c7", "r3c7"):
+        keep_only(s, name, [1, 2])
+    keep_only(s, "r3c2", [1, 2, 3])  # column 2 and column 1 once each: not a loop
+    assert list(loops.unique_loop(s)) == []
+
+
+def test_unique_loop_types_2_and_4():
+    s = loop_state({"r3c7": [3], "r3c1": [3]})
+    kinds = {st.technique: st for st in loops.unique_loop(s)}
+    assert elims(kinds["Unique Loop Type 2"]) == {f"r3c{c}<>3" for c in (2, 3, 4, 5, 6, 8, 9)}
+    remove(s, 1, row(3, (2, 3, 4, 5, 6, 8, 9)))  # 1 in row 3 only in the loop's two cells
+    kinds = {st.technique: st for st in loops.unique_loop(s)}
+    assert elims(kinds["Unique Loop Type 4"]) == {"r3c7<>2", "r3c1<>2"}
+
+
+def test_unique_loop_rating_grows_with_length():
+    assert [loops.loop_rating(k) for k in (6, 8, 10, 12)] == [4.6, 4.7, 5.0, 5.0]
+
+
+# -------------------------------------------------------------- BUG types 2-4
+
+SOLVED = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+
+
+def bug_state(extras: dict[str, int]) -> State:
+    """A bivalue universal grave over the whole grid: each cell holds its value in a
+    solution and that value plus one (so every value has two places in every house),
+    then `extras` adds one candidate to some cells."""
+    s = blank()
+    for i, ch in enumerate(SOLVED):
+        v = int(ch)
+        s.cand[i] = 1 << (v - 1) | 1 << (v % 9)
+    for name, v in extras.items():
+        s.cand[cell(name)] |= 1 << (v - 1)
+    return s
+
+
+def test_bug_grave_itself_and_plus_cells():
+    assert bug.bug_cells(bug_state({})) is None  # no extra: not the pattern
+    extra = bug.bug_cells(bug_state({"r1c1": 1, "r1c2": 1}))  # r1c1 is 5/6, r1c2 3/4
+    assert extra == {cell("r1c1"): 1, cell("r1c2"): 1}
+
+
+def test_bug_type_2():
+    s = bug_state({"r1c1": 1, "r1c2": 1})
+    step = first(bug.bug_types, s)
+    assert step.technique == "BUG Type 2" and step.rating == 5.7
+    # 1 is true in r1c1 (5/6) or r1c2 (3/4): it leaves their common peers (row 1, box 1)
+    assert elims(step) == {"r1c7<>1", "r1c8<>1", "r3c1<>1", "r3c2<>1"}
+
+
+def test_bug_type_4():
+    s = bug_state({"r1c1": 1, "r1c4": 2})  # r1c1 5/6, r1c4 6/7: 6 only there in row 1
+    steps = [st for st in bug.bug_types(s) if st.technique == "BUG Type 4"]
+    assert steps and elims(steps[0]) == {"r1c1<>5", "r1c4<>7"}
+
+
+def test_bug_type_3():
+    # BUG values 1 (r1c1) and 2 (r1c4) with r1c8 (1/2): a naked pair in row 1
+    s = bug_state({"r1c1": 1, "r1c4": 2})
+    steps = [st for st in bug.bug_types(s) if st.technique == "BUG Type 3"]
+    assert steps and steps[0].rating == 5.8
+    assert elims(steps[0]) == {"r1c7<>1", "r1c9<>2"}
+
+
+def test_bug_types_not_on_a_broken_pattern():
+    s = bug_state({"r1c1": 1, "r1c2": 1})
+    keep_only(s, "r9c9", [9])  # a cell left with one candidate: not a grave
+    assert bug.bug_cells(s) is None and first(bug.bug_types, s) is None
+
+
+# ------------------------------------------------------ aligned exclusions
+
+def test_aligned_pair_exclusion():
+    s = blank()
+    keep_only(s, "r1c1", [1, 4])
+    keep_only(s, "r1c5", [2, 3])
+    keep_only(s, "r1c2", [1, 2])  # r1c1=1 with r1c5=2 empties it
+    keep_only(s, "r1c3", [1, 3])  # r1c1=1 with r1c5=3 empties it
+    step = first(aligned.aligned_pair_exclusion, s)
+    assert step.technique == "Aligned Pair Exclusion" and step.rating == 6.2
+    assert "r1c1<>1" in elims(step)
+    keep_only(s, "r1c3", range(1, 10))  # one excluder is not enough
+    assert all("r1c1<>1" not in elims(st) for st in aligned.aligned_pair_exclusion(s))
+
+
+def test_aligned_triplet_exclusion():
+    s = blank()
+    keep_only(s, "r1c1", [1, 4])
+    keep_only(s, "r1c2", [2, 5])
+    keep_only(s, "r1c3", [3, 6])
+    keep_only(s, "r2c1", [1, 2])  # the three see r2c1 (box 1) and r1c7, r1c8 (row 1)
+    keep_only(s, "r1c8", [1, 3])
+    keep_only(s, "r1c7", [1, 6])
+    steps = list(aligned.aligned_triplet_exclusion(s))
+    assert steps and steps[0].rating == 7.5
+    assert any("r1c1<>1" in elims(st) for st in steps)
+    keep_only(s, "r1c7", range(1, 10))  # r1c1=1, r1c2=5, r1c3=6 is now possible
+    assert all("r1c1<>1" not in elims(st) for st in aligned.aligned_triplet_exclusion(s))
+
+
+def test_aligned_pair_exclusion_on_a_jigsaw_and_a_small_grid():
+    s = State.start(parse_one("................", size=4))
+    keep_only(s, "r1c1", [1, 4])
+    keep_only(s, "r1c3", [2, 3])
+    keep_only(s, "r1c2", [1, 2])
+    keep_only(s, "r1c4", [1, 3])
+    step = first(aligned.aligned_pair_exclusion, s)
+    assert step is not None and "r1c1<>1" in elims(step, 4)
+
+
+# ------------------------------------------------- forcing chains (whole consequences)
+
+def test_nishio_contradiction():
+    s = blank()
+    assert first(forcing.nishio, s) is None  # an empty grid contradicts nothing
+    remove(s, 1, [f"r{r}c{c}" for r in (2, 3) for c in (4, 5, 6)] + ["r1c6"])
+    # 1 in box 2 only at r1c4, r1c5: r1c1=1 would leave it no place
+    steps = list(forcing.nishio(s))
+    assert steps and all(st.rating == 7.5 for st in steps[:1])
+    assert any(elims(st) == {"r1c1<>1"} for st in steps)
+    assert "contradiction" in steps[0].text
+
+
+def test_chain_complexity_counts_each_chain():
+    s = blank()
+    remove(s, 1, [f"r{r}c{c}" for r in (2, 3) for c in (4, 5, 6)] + ["r1c6"])
+    result = forcing.Chaining(s, False, True).run((cell("r1c1"), 1), True)
+    assert result.conflict is not None
+    # r1c1=1 -> r1c4<>1 -> r1c5=1, and r1c1=1 -> r1c5<>1: three literals plus two
+    assert result.conflict_count() == 5
+
+
+def forcing_cell_state() -> State:
+    """r5c5 is 1, 2 or 3, and each leads to a 9 that sees r1c1."""
+    s = blank()
+    keep_only(s, "r5c5", [1, 2, 3])
+    keep_only(s, "r5c1", [1, 9])  # 1 -> r5c1=9
+    keep_only(s, "r1c5", [2, 9])  # 2 -> r1c5=9
+    keep_only(s, "r5c6", [3, 8])  # 3 -> r5c6=8 -> r1c6=9
+    keep_only(s, "r1c6", [8, 9])
+    return s
+
+
+def test_cell_forcing_chains():
+    steps = [st for st in forcing.multiple_forcing_chains(forcing_cell_state())
+             if st.technique == "Cell Forcing Chains" and "r1c1<>9" in elims(st)]
+    assert steps and steps[0].rating >= 8.0 and "each candidate of r5c5" in steps[0].text
+
+
+def test_cell_forcing_chains_not_when_one_branch_fails():
+    s = forcing_cell_state()
+    keep_only(s, "r5c6", [3, 7, 8])  # 3 no longer forces r5c6=8
+    assert not [st for st in forcing.multiple_forcing_chains(s) if "r1c1<>9" in elims(st)]
+
+
+def test_dynamic_forcing_chains_find_the_contradiction_too():
+    s = blank()
+    remove(s, 1, [f"r{r}c{c}" for r in (2, 3) for c in (4, 5, 6)] + ["r1c6"])
+    steps = list(forcing.dynamic_forcing_chains(s))
+    assert any(elims(st) == {"r1c1<>1"} and st.rating >= 8.5 for st in steps)
+
+
+def test_plus_rules_need_a_struck_out_reason():
+    s = blank()
+    source = s.cand[:]
+    assert plus.first_rule(s.layout, source, s.cand[:]) == []
+    cand = source[:]
+    for r, c in [(r, c) for r in (2, 3) for c in (1, 2, 3)]:  # 1 struck out of box 1 ...
+        cand[cell(f"r{r}c{c}")] &= ~1
+    found = dict(plus.locked_candidates(s.layout, source, cand))  # ... outside row 1
+    assert set(found) == {(cell(f"r1c{c}"), 1) for c in range(4, 10)}
+    assert len(found[(cell("r1c4"), 1)]) == 6  # the six places struck out are its reasons
+    assert plus.locked_candidates(s.layout, cand, cand) == []  # no reason: not for a chain
+
+
+def test_plus_naked_pair_reasons():
+    s = blank()
+    source = s.cand[:]
+    cand = source[:]
+    cand[cell("r5c1")] = cand[cell("r5c2")] = 0b11  # 1/2, the other seven struck out
+    found = dict(plus.naked_pairs(s.layout, source, cand))
+    assert (cell("r5c9"), 1) in found and len(found[(cell("r5c9"), 1)]) == 14

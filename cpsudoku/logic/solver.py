@@ -2,7 +2,9 @@
 
 Techniques are tried in SE's order; a technique whose rating depends on the
 length of its chain may find a harder step than the next technique's base
-rating, so the search goes on while a later technique could still be easier.
+rating, so the search goes on while a later technique could still be easier,
+except across SE's chain stages (aligned pairs, chains, aligned triplets,
+Nishio, multiple, dynamic): there the first stage with a step wins, as in SE.
 When nothing applies, a marked guess (the solution's value, from the native
 solver) keeps the explanation going.
 """
@@ -54,12 +56,14 @@ class Solver:
 
     def next_step(self, state: State) -> Step:
         best: Step | None = None
+        stage = None
         for tech in self.techniques:
-            if best is not None and tech.order > best.rating:
+            if best is not None and (tech.order > best.rating
+                                     or (stage is not None and tech.stage != stage)):
                 break
             step = next(iter(tech.find(state)), None)
             if step is not None and (best is None or step.rating < best.rating):
-                best = step
+                best, stage = step, tech.stage
         return best if best is not None else self.guess(state)
 
     def advance(self, state: State, number: int) -> Step:

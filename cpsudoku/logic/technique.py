@@ -25,17 +25,21 @@ class Technique:
     find: Finder
     needs_unique: bool = False  # uniqueness arguments are sound only for unique puzzles
     classic_only: bool = False  # relies on rows/columns/boxes only
+    # SE asks its chain techniques in stages and takes the easiest step of the first
+    # stage that has one, even when a later stage would have an easier one
+    stage: str | None = None
 
 
 REGISTRY: list[Technique] = []
 
 
 def technique(name: str, rating: float, *, order: float | None = None,
-              needs_unique: bool = False, classic_only: bool = False):
+              needs_unique: bool = False, classic_only: bool = False,
+              stage: str | None = None):
     """Register a finder as a technique."""
     def register(find: Finder) -> Finder:
         REGISTRY.append(Technique(name, rating, rating if order is None else order, find,
-                                  needs_unique, classic_only))
+                                  needs_unique, classic_only, stage))
         REGISTRY.sort(key=lambda t: t.order)
         return find
     return register

@@ -7,11 +7,10 @@ other place of a value with two places in a house (x). SE rates:
 
 - forcing X-chain 6.6, forcing chain (x and y links) 7.0: a candidate that implies
   its own negation is removed, one whose negation implies it is placed;
-- multiple forcing chains 8.0: every candidate of a cell, or every place of a value
-  in a house, implies the same conclusion;
-- with "dynamic" implications (each conclusion updates the grid, so singles that
-  appear on the way are used) Nishio 7.5 (x-links, contradiction), dynamic forcing
-  chains 8.5 (contradiction, double implication, cell and region forcing).
+- bidirectional cycles 6.5 (one kind of link) and 7.0 (both).
+
+Chains that follow every consequence at once (Nishio, cell, region and dynamic
+forcing chains) are in `forcing`.
 
 Each adds SE's length term: +0.1 each time the number of implications in the
 chain passes 4, 6, 8, 12, 16, 24, 32 ...
@@ -253,7 +252,7 @@ def _cycles(state: State, x: bool, y: bool, base: float, name: str):
     return found
 
 
-@technique("Bidirectional Cycle", 6.5)
+@technique("Bidirectional Cycle", 6.5, stage="chains")
 def bidirectional_cycle(state: State):
     """X-cycles and Y-cycles (6.5), cycles with both kinds of link (7.0)."""
     found = _cycles(state, True, False, 6.5, "Bidirectional X-Cycle")
@@ -264,277 +263,13 @@ def bidirectional_cycle(state: State):
     yield from (step for _, _, step in found)
 
 
-@technique("Forcing X-Chain", 6.6)
+@technique("Forcing X-Chain", 6.6, stage="chains")
 def forcing_x_chain(state: State):
     """Single-value chains (skyscrapers, kites and turbot fish are the short ones)."""
     yield from _forcing_chains(state, False, 6.6, "Forcing X-Chain")
 
 
-@technique("Forcing Chain", 7.0)
+@technique("Forcing Chain", 7.0, stage="chains")
 def forcing_chain(state: State):
     """Chains with both cell (y) and house (x) links: XY-chains and AICs."""
     yield from _forcing_chains(state, True, 7.0, "Forcing Chain")
-
-
-# ------------------------------------------------------- multiple forcing chains
-
-def _consequences(g: Graph, src):
-    """(on-literal -> nodes, off-literal -> nodes) reached from an on literal."""
-    dist, _ = g.reach_from_on(src)
-    ons = {b: 1 + 2 * d for b, d in dist.items()}
-    offs: dict = {}
-    for a, d in dist.items():
-        for o in g.weak[a]:
-            k = 2 + 2 * d
-            if offs.get(o, k + 1) > k:
-                offs[o] = k
-    return ons, offs
-
-
-def _common(branches, state: State):
-    """Conclusions every branch reaches: placements and eliminations with their cost."""
-    ons, offs = branches[0]
-    out = []
-    for lit in ons:
-        if all(lit in b[0] for b in branches[1:]) and state.cand[lit[0]]:
-            out.append(("on", lit, sum(b[0][lit] for b in branches)))
-    for lit in offs:
-        if all(lit in b[1] for b in branches[1:]) and state.cand[lit[0]] >> (lit[1] - 1) & 1:
-            out.append(("off", lit, sum(b[1][lit] for b in branches)))
-    return out
-
-
-def _multiple_steps(state: State, sources, base: float, kind: str, what: str, branch):
-    out = []
-    n = state.size
-    branches = [branch(s) for s in sources]
-    for sign, lit, cx in _common(branches, state):
-        if lit in sources:
-            continue
-        rating = base + length_term(cx)
-        out.append((rating, cx, make_step(
-            kind, rating, n, what=what,
-            placements=[lit] if sign == "on" else [],
-            eliminations=[lit] if sign == "off" else [],
-            cells=sorted({c for c, _ in sources}))))
-    return out
-
-
-@technique("Multiple Forcing Chains", 8.0)
-def multiple_forcing_chains(state: State):
-    """Cell and region forcing chains with static implications."""
-    g = graph(state, True)
-    n = state.size
-    found = []
-    cache: dict = {}
-
-    def branch(src):
-        if src not in cache:
-            cache[src] = _consequences(g, src)
-        return cache[src]
-
-    for c, m in enumerate(state.cand):
-        if popcount(m) > 2:
-            srcs = [(c, v) for v in bit_values(m)]
-            found += _multiple_steps(state, srcs, 8.0, "Cell Forcing Chains",
-                                     f"each candidate of {cell_name(c, n)}", branch)
-    for house in state.layout.houses:
-        for v in range(1, n + 1):
-            pos = state.positions(house, v)
-            if len(pos) > 2:
-                found += _multiple_steps(state, [(p, v) for p in pos], 8.0,
-                                         "Region Forcing Chains",
-                                         f"each place of {v} in {house.label}", branch)
-    found.sort(key=lambda t: (t[0], t[1]))
-    yield from (s for _, _, s in found)
-
-
-# ------------------------------------------------------------ dynamic chains
-
-class Dynamic:
-    """Consequences of one assumption with the grid updated as it goes (singles included)."""
-
-    def __init__(self, state: State, y: bool = True):
-        self.state, self.y = state, y
-        n = self.n = state.size
-        # places left for each value in each house, updated as candidates go
-        self.counts = [0] * (len(state.layout.houses) * n)
-        for h, house in enumerate(state.layout.houses):
-            for c in house.cells:
-                m = state.cand[c]
-                while m:
-                    bit = m & -m
-                    m ^= bit
-                    self.counts[h * n + bit.bit_length() - 1] += 1
-
-    def run(self, lit, on: bool):
-        """(on dict, off dict, conflict) where each dict maps a literal to its parents;
-        conflict is a list of literals whose ancestors justify a contradiction, or None."""
-        state, n = self.state, self.n
-        cand = state.cand[:]
-        counts = self.counts[:]
-        peers, houses = state.layout.peers, state.layout.houses
-        houses_of = state.layout.houses_of
-        ons: dict = {}
-        offs: dict = {}
-        queue: deque = deque()
-        if on:
-            ons[lit] = ()
-            queue.append((True, lit))
-        else:
-            offs[lit] = ()
-            queue.append((False, lit))
-        y = self.y
-        while queue:
-            is_on, (c, v) = queue.popleft()
-            if is_on:
-                cause = ((c, v),)
-                targets = [(p, v) for p in peers[c] if cand[p] >> (v - 1) & 1]
-                if y:
-                    targets += [(c, w) for w in bit_values(cand[c]) if w != v]
-                for t in targets:
-                    if t in ons:
-                        return ons, offs, [t, (c, v)]
-                    if t not in offs:
-                        offs[t] = cause
-                        queue.append((False, t))
-                continue
-            if not cand[c] >> (v - 1) & 1:
-                continue
-            cand[c] &= ~(1 << (v - 1))
-            m = cand[c]
-            if m == 0:
-                orig = state.cand[c]
-                return ons, offs, [(c, w) for w in bit_values(orig)]
-            if y and not m & (m - 1):
-                w = m.bit_length()
-                t = (c, w)
-                if t not in ons:
-                    if t in offs:
-                        return ons, offs, [t, (c, v)]
-                    ons[t] = tuple((c, u) for u in bit_values(state.cand[c]) if u != w)
-                    queue.append((True, t))
-            bit = 1 << (v - 1)
-            for h in houses_of[c]:
-                slot = h * n + v - 1
-                left = counts[slot] - 1
-                counts[slot] = left
-                if left > 1:
-                    continue
-                cells = houses[h].cells
-                if left == 1:
-                    only = next(p for p in cells if cand[p] & bit)
-                    t = (only, v)
-                    if t not in ons:
-                        if t in offs:
-                            return ons, offs, [t, (c, v)]
-                        ons[t] = tuple((p, v) for p in cells
-                                       if p != only and state.cand[p] & bit)
-                        queue.append((True, t))
-                else:  # the value has no place left in the house
-                    return ons, offs, [(p, v) for p in cells if state.cand[p] & bit]
-        return ons, offs, None
-
-
-def _ancestors(lits, ons, offs) -> int:
-    """How many literals the chains to `lits` go through (SE's complexity)."""
-    seen = set()
-    stack = list(lits)
-    while stack:
-        lit = stack.pop()
-        for table in (ons, offs):
-            if lit in table and (lit, id(table)) not in seen:
-                seen.add((lit, id(table)))
-                stack.extend(table[lit])
-    return len(seen)
-
-
-def _dynamic(state: State, y: bool, base: float, name: str, multiple: bool):
-    dyn = Dynamic(state, y)
-    n = state.size
-    found = []
-    results: dict = {}
-    for c, m in enumerate(state.cand):
-        if popcount(m) < 2:
-            continue
-        for v in bit_values(m):
-            ons, offs, conflict = dyn.run((c, v), True)
-            results[(c, v)] = (ons, offs, conflict)
-            if conflict is not None:
-                cx = _ancestors(conflict, ons, offs) + 1
-                r = base + length_term(cx)
-                found.append((r, cx, make_step(
-                    name, r, n, what=f"{cell_name(c, n)}={v} leads to a contradiction",
-                    eliminations=[(c, v)], cells=[c])))
-            if not multiple:
-                continue
-            ons2, offs2, conflict2 = dyn.run((c, v), False)
-            if conflict2 is not None:
-                cx = _ancestors(conflict2, ons2, offs2) + 1
-                r = base + length_term(cx)
-                found.append((r, cx, make_step(
-                    name, r, n, what=f"{cell_name(c, n)}<>{v} leads to a contradiction",
-                    placements=[(c, v)], cells=[c])))
-            elif conflict is None and popcount(m) > 2:
-                for table, other, sign in ((ons, ons2, "on"), (offs, offs2, "off")):
-                    for lit in table:
-                        if lit in other and lit != (c, v) and _open(state, lit):
-                            cx = _ancestors([lit], ons, offs) + _ancestors([lit], ons2, offs2)
-                            r = base + length_term(cx)
-                            found.append((r, cx, _conclusion(
-                                "Double Forcing Chain", r, n, sign, lit,
-                                f"{cell_name(c, n)}={v} and {cell_name(c, n)}<>{v} both")))
-    if multiple:
-        for c, m in enumerate(state.cand):
-            if popcount(m) > 1:
-                found += _dynamic_group(state, [(c, v) for v in bit_values(m)], results, base,
-                                        f"each candidate of {cell_name(c, n)}", "Cell")
-        for house in state.layout.houses:
-            for v in range(1, n + 1):
-                pos = state.positions(house, v)
-                if len(pos) > 1:
-                    found += _dynamic_group(state, [(p, v) for p in pos], results, base,
-                                            f"each place of {v} in {house.label}", "Region")
-    found.sort(key=lambda t: (t[0], t[1]))
-    return [s for _, _, s in found]
-
-
-def _open(state: State, lit) -> bool:
-    return bool(state.cand[lit[0]] >> (lit[1] - 1) & 1)
-
-
-def _conclusion(name, rating, n, sign, lit, what) -> Step:
-    return make_step(name, rating, n, what=what,
-                     placements=[lit] if sign == "on" else [],
-                     eliminations=[lit] if sign == "off" else [], cells=[lit[0]])
-
-
-def _dynamic_group(state, sources, results, base, what, kind):
-    branches = [results[s] for s in sources]
-    if any(b[2] is not None for b in branches):
-        return []  # a contradiction is the simpler step
-    out = []
-    n = state.size
-    for index, sign in ((0, "on"), (1, "off")):
-        first = branches[0][index]
-        for lit in first:
-            if lit in sources or not _open(state, lit):
-                continue
-            if all(lit in b[index] for b in branches[1:]):
-                cx = sum(_ancestors([lit], b[0], b[1]) for b in branches)
-                r = base + length_term(cx)
-                out.append((r, cx, _conclusion(f"Dynamic {kind} Forcing Chains", r, n, sign,
-                                               lit, what)))
-    return out
-
-
-@technique("Nishio Forcing Chain", 7.5)
-def nishio(state: State):
-    """A candidate whose single-value consequences contradict each other."""
-    yield from _dynamic(state, False, 7.5, "Nishio Forcing Chain", False)
-
-
-@technique("Dynamic Forcing Chains", 8.5)
-def dynamic_forcing_chains(state: State):
-    """Contradiction, double, cell and region forcing chains with dynamic implications."""
-    yield from _dynamic(state, True, 8.5, "Dynamic Forcing Chain", True)

@@ -44,7 +44,7 @@ def _links_between(depth: dict[int, int], a: int, b: int) -> int:
     return depth[a] + depth[b]
 
 
-@technique("Simple Colouring", 6.6, order=6.55)
+@technique("Simple Colouring", 6.6, order=6.55, stage="chains")
 def simple_colouring(state: State):
     """Trap: a cell seeing both colours loses the value. Wrap: two cells of one colour
     see each other, so that colour is false everywhere."""

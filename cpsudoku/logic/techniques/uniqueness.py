@@ -57,54 +57,67 @@ def unique_rectangle(state: State):
 
 
 def _unique_rectangles(state: State):
-    cand, houses, n = state.cand, state.layout.houses, state.size
     for corners, pair in _rectangles(state):
-        extra = [c for c in corners if cand[c] != pair]
-        values = "/".join(map(str, bit_values(pair)))
-        what = f"{values} in {cells_text(corners, n)}"
-        if len(extra) == 1:  # type 1
-            c = extra[0]
-            yield make_step("Unique Rectangle Type 1", 4.5, n, what=what,
-                            eliminations=[(c, v) for v in bit_values(pair)], cells=corners)
-            continue
-        if len(extra) != 2:
-            continue
-        u, w = extra
-        extras = (cand[u] | cand[w]) & ~pair
-        if cand[u] == cand[w] and popcount(extras) == 1:  # type 2
-            common = state.layout.peers[u] & state.layout.peers[w]
-            elims = [(c, extras.bit_length()) for c in sorted(common) if cand[c] & extras]
-            if elims:
-                yield make_step("Unique Rectangle Type 2", 4.5, n, what=what,
-                                eliminations=elims, cells=corners)
-        for h in _shared_houses(state, extra):  # type 4: a pair value locked in u, w
-            cells = houses[h].cells
-            for keep in bit_values(pair):
-                kb = 1 << (keep - 1)
-                if all(c in (u, w) for c in cells if cand[c] & kb):
-                    drop = (pair & ~kb).bit_length()
-                    yield make_step("Unique Rectangle Type 4", 4.5, n,
-                                    what=f"{what}, {keep} locked in {houses[h].label}",
-                                    eliminations=[(u, drop), (w, drop)], cells=corners,
+        yield from pattern_steps(state, corners, pair, "Unique Rectangle", 4.5)
+
+
+def pattern_steps(state: State, cells, pair: int, family: str, base: float):
+    """Types 1-4 of a deadly pattern: `cells` (a rectangle or a longer loop) could all
+    swap the two values of `pair`, so the cells holding more than the pair must keep one
+    of their extra values. Used for unique rectangles and unique loops alike."""
+    cand, houses, n = state.cand, state.layout.houses, state.size
+    extra = [c for c in cells if cand[c] != pair]
+    values = "/".join(map(str, bit_values(pair)))
+    what = f"{values} in {cells_text(cells, n)}"
+    if len(extra) == 1:  # type 1
+        c = extra[0]
+        yield make_step(f"{family} Type 1", base, n, what=what,
+                        eliminations=[(c, v) for v in bit_values(pair)], cells=cells)
+        return
+    extras = 0
+    for c in extra:
+        extras |= cand[c] & ~pair
+    if len(extra) >= 2 and popcount(extras) == 1:  # type 2: the one extra value is true
+        common = set(state.layout.peers[extra[0]])
+        for c in extra[1:]:
+            common &= state.layout.peers[c]
+        elims = [(c, extras.bit_length()) for c in sorted(common) if cand[c] & extras]
+        if elims:
+            yield make_step(f"{family} Type 2", base, n, what=what,
+                            eliminations=elims, cells=cells)
+    if len(extra) != 2:
+        return
+    u, w = extra
+    for h in _shared_houses(state, extra):  # type 4: a pair value locked in u, w
+        house_cells = houses[h].cells
+        for keep in bit_values(pair):
+            kb = 1 << (keep - 1)
+            if all(c in (u, w) for c in house_cells if cand[c] & kb):
+                drop = (pair & ~kb).bit_length()
+                yield make_step(f"{family} Type 4", base, n,
+                                what=f"{what}, {keep} locked in {houses[h].label}",
+                                eliminations=[(u, drop), (w, drop)], cells=cells,
+                                groups=[houses[h].label])
+    if popcount(extras) < 2:
+        return
+    for h in _shared_houses(state, extra):  # type 3: extras form a naked set
+        others = [c for c in houses[h].cells if cand[c] and c not in (u, w)]
+        for k in range(1, 4):
+            for combo in combinations(others, k):
+                union = extras
+                for c in combo:
+                    union |= cand[c]
+                if popcount(union) != k + 1:
+                    continue
+                elims = [(c, v) for c in others if c not in combo
+                         for v in bit_values(cand[c] & union)]
+                if elims:
+                    yield make_step(f"{family} Type 3", base + 0.1 * k, n,
+                                    what=f"{what}, naked set "
+                                         f"{','.join(map(str, bit_values(union)))} in "
+                                         f"{cells_text(combo, n)}",
+                                    eliminations=elims, cells=list(cells) + list(combo),
                                     groups=[houses[h].label])
-        for h in _shared_houses(state, extra):  # type 3: extras form a naked set
-            others = [c for c in houses[h].cells if cand[c] and c not in (u, w)]
-            for k in range(1, 4):
-                for combo in combinations(others, k):
-                    union = extras
-                    for c in combo:
-                        union |= cand[c]
-                    if popcount(union) != k + 1:
-                        continue
-                    elims = [(c, v) for c in others if c not in combo
-                             for v in bit_values(cand[c] & union)]
-                    if elims:
-                        yield make_step("Unique Rectangle Type 3", 4.5 + 0.1 * k, n,
-                                        what=f"{what}, naked set "
-                                             f"{','.join(map(str, bit_values(union)))} in "
-                                             f"{cells_text(combo, n)}",
-                                        eliminations=elims, cells=list(corners) + list(combo),
-                                        groups=[houses[h].label])
 
 
 @technique("BUG+1", 5.6, needs_unique=True, classic_only=True)

@@ -59,7 +59,7 @@ def xyz_wing(state: State):
                                     cells=[pivot, a, b])
 
 
-@technique("W-Wing", 7.1)
+@technique("W-Wing", 7.1, stage="chains")
 def w_wing(state: State):
     """Two equal bivalue cells xy joined by a strong link on x: y leaves cells seeing both."""
     cand, peers, houses = state.cand, state.layout.peers, state.layout.houses
