@@ -423,3 +423,17 @@ def test_unproven_in_csv_rows_and_the_exit_status(slow_proof, tmp_path, command)
     assert [r["status"] for r in rows] == ["unproven", "unproven"]
     if command == "count":
         assert rows[0]["verdict"].startswith("solved, not proven unique")
+
+
+def test_records_and_entries_cross_processes_whole():
+    """Both pickle as plain tuples (for speed): every field must survive the trip."""
+    import pickle
+
+    from cpsudoku.parse import parse_one
+    from cpsudoku.sources import Entry
+
+    record = Record(3, "text", "unique", "a message", 4, {"rows": [1, 2]})
+    entry = Entry("file.txt", 7, "." * 81, parse_one("." * 81), "an error")
+    for value in (record, entry):
+        again = pickle.loads(pickle.dumps(value))
+        assert again == value and type(again) is type(value)

@@ -43,7 +43,8 @@ def _work(command: str, path: Path, limit: int | None):
 
 def throughput(path: Path, options: BatchOptions, label: str, command: str = "solve",
                limit: int | None = None) -> dict:
-    """Puzzles a second of one batch, timed apart from starting the workers."""
+    """Puzzles a second of one batch, timed apart from starting the workers and from
+    stopping them (the last record is written before the workers are stopped)."""
     task, items = _work(command, path, limit)
     began = time.perf_counter()
     executor = options.executor(task)  # a Dask cluster is up when this returns
@@ -52,11 +53,13 @@ def throughput(path: Path, options: BatchOptions, label: str, command: str = "so
     try:
         for _ in _ordered(enumerate(items), task, executor, None):
             count += 1
+        seconds = time.perf_counter() - started
     finally:
+        stopping = time.perf_counter()
         executor.close()
-    seconds = time.perf_counter() - started
     return {"run": label, "puzzles": count, "start_s": started - began,
-            "batch_s": seconds, "rate": count / seconds}
+            "batch_s": seconds, "stop_s": time.perf_counter() - stopping,
+            "rate": count / seconds}
 
 
 def peak_memory(path: Path) -> int:
@@ -141,10 +144,11 @@ def print_throughput(full: Path, skip_dask: bool, command: str = "solve",
           f"{os.getloadavg()[0]:.1f}  command: {command} ({runs[0]['puzzles']:,} "
           f"puzzles {what})")
     print()
-    print(f"{'run':<16}{'start s':>9}{'batch s':>10}{'puzzles/s':>11}{'speed-up':>10}")
+    print(f"{'run':<16}{'start s':>9}{'batch s':>10}{'stop s':>9}{'puzzles/s':>11}"
+          f"{'speed-up':>10}")
     for row in runs:
         print(f"{row['run']:<16}{row['start_s']:>9.2f}{row['batch_s']:>10.2f}"
-              f"{row['rate']:>11,.0f}{row['rate'] / base:>9.2f}x")
+              f"{row['stop_s']:>9.2f}{row['rate']:>11,.0f}{row['rate'] / base:>9.2f}x")
     print()
 
 
