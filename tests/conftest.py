@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 
 import pytest
+
+# A run started in the background (`cmd &`, nohup) inherits an ignored SIGINT, and so
+# would every process the Ctrl-C tests start: give them the usual Ctrl-C back.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 DATA_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 
