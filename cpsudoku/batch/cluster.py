@@ -4,6 +4,7 @@ one started for the batch (`local:N`)."""
 from __future__ import annotations
 
 import logging
+import pickle
 from typing import Any
 
 from ..errors import BackendError, UsageError
@@ -11,6 +12,16 @@ from .pool import Done, run_chunk
 from .records import Task
 
 INSTALL = "--dask needs Dask distributed: pip install 'cpsudoku[dask]'"
+
+# A cluster started for one batch has no dashboard, so the workers' sampling profiler and
+# the processes' monitors serve no one; at Dask's default rates they took about a fifth
+# of the CPU a batch of quick puzzles needs on two cores.
+LOCAL_CONFIG = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "1s",
+    "distributed.admin.system-monitor.interval": "5s",
+    "distributed.worker.memory.monitor-interval": "2s",
+}
 
 
 def _import():
@@ -28,14 +39,17 @@ class DaskCluster:
 
     def __init__(self, task: Task, address: str):
         distributed = _import()
+        import dask
         self.task = task
         self.cluster: Any = None
         try:
             if address.startswith("local:"):
-                self.cluster = distributed.LocalCluster(
-                    n_workers=_local_workers(address), threads_per_worker=1, processes=True,
-                    dashboard_address=None, silence_logs=logging.ERROR)
-                self.client = distributed.Client(self.cluster)
+                workers = _local_workers(address)
+                with dask.config.set(LOCAL_CONFIG):  # the worker processes inherit it
+                    self.cluster = distributed.LocalCluster(
+                        n_workers=workers, threads_per_worker=1, processes=True,
+                        dashboard_address=None, silence_logs=logging.ERROR)
+                    self.client = distributed.Client(self.cluster)
             else:
                 self.client = distributed.Client(address, timeout=10)
         except (OSError, TimeoutError) as exc:
@@ -48,7 +62,10 @@ class DaskCluster:
         self._killed = distributed.KilledWorker
 
     def submit(self, start: int, chunk: list) -> None:
-        future = self.client.submit(run_chunk, self.task, chunk, pure=False)
+        # Dask walks a task's arguments looking for futures, and its scheduler unpickles
+        # them: a chunk of thousands of items goes as one opaque bytes object instead.
+        packed = pickle.dumps(chunk, protocol=pickle.HIGHEST_PROTOCOL)
+        future = self.client.submit(run_packed, self.task, packed, pure=False)
         self.starts[future.key] = start
         self.done.add(future)
 
@@ -74,6 +91,11 @@ class DaskCluster:
             client.close()
         if self.cluster is not None:
             self.cluster.close()
+
+
+def run_packed(task: Task, packed: bytes):
+    """`run_chunk` on a chunk sent pickled (in a Dask worker)."""
+    return run_chunk(task, pickle.loads(packed))
 
 
 def _local_workers(address: str) -> int:
