@@ -127,18 +127,24 @@ class Echo:
         return Record(index, f"failed {item}: {message}", "error", message, 70)
 
 
-@pytest.mark.parametrize("jobs", [1, 2])
+@pytest.mark.parametrize("jobs", [1, 2, "dask"])
 def test_a_worker_dying_on_one_item_fails_that_item_only(jobs):
     if jobs == 1:
         task = Echo(raise_on={37})  # in-process: an exception stands for the death
     else:
         task = Echo(die_on={37})
-    records = list(run(range(120), task, BatchOptions(jobs=jobs, chunk=16)))
+    if jobs == "dask":
+        pytest.importorskip("distributed")
+        options = BatchOptions(dask="local:2", chunk=16)
+    else:
+        options = BatchOptions(jobs=jobs, chunk=16)
+    records = list(run(range(120), task, options))
     assert [r.index for r in records] == list(range(120))
     assert [r.text for r in records if r.index != 37] == [str(n) for n in range(120) if n != 37]
     failed = records[37]
     assert failed.status == "error" and failed.code == 70
-    assert ("SIGKILL" if jobs == 2 else "ValueError: cannot take 37") in failed.message
+    expected = {1: "ValueError: cannot take 37", 2: "SIGKILL", "dask": "its Dask worker died"}
+    assert expected[jobs] in failed.message
 
 
 def test_start_skips_items_already_done():

@@ -16,7 +16,10 @@ INSTALL = "--dask needs Dask distributed: pip install 'cpsudoku[dask]'"
 # A cluster started for one batch has no dashboard, so the workers' sampling profiler and
 # the processes' monitors serve no one; at Dask's default rates they took about a fifth
 # of the CPU a batch of quick puzzles needs on two cores.
+# A chunk whose worker dies is run again item by item by the batch layer, so Dask's own
+# retries of it would only kill more workers.
 LOCAL_CONFIG = {
+    "distributed.scheduler.allowed-failures": 0,
     "distributed.worker.profile.enabled": False,
     "distributed.admin.tick.interval": "1s",
     "distributed.admin.system-monitor.interval": "5s",

@@ -59,14 +59,18 @@ def _ordered(numbered: Iterator, task: Task, executor: Executor,
     window = WINDOW * executor.slots
     next_index: int | None = None
     exhausted = False
+    alone = False  # a retried item is in flight
     while True:
-        # Retries go first and always (they hold the next item to write); new chunks
+        # Retries go first (they hold the next item to write), each alone on the workers:
+        # a worker that dies beside other work cannot say which item killed it. New chunks
         # only while the window has room.
-        while len(sent) < executor.slots and (
-                retry or (not exhausted and len(sent) + len(ready) < window)):
+        while len(sent) < executor.slots and not alone:
             if retry:
+                if sent:
+                    break
                 first, chunk = retry.popleft()
-            else:
+                alone = True
+            elif not exhausted and len(sent) + len(ready) < window:
                 chunk = list(itertools.islice(numbered, size))
                 if not chunk:
                     exhausted = True
@@ -74,12 +78,15 @@ def _ordered(numbered: Iterator, task: Task, executor: Executor,
                 first = chunk[0][0]
                 if next_index is None:
                     next_index = first
+            else:
+                break
             sent[first] = chunk
             executor.submit(first, chunk)
         if not sent:
             assert not ready, "records left unwritten"
             return
         first, records, seconds, error = executor.collect()
+        alone = False
         chunk = sent.pop(first)
         if records is None:
             if len(chunk) > 1:  # which item killed it? run each alone to find out
