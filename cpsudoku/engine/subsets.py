@@ -144,7 +144,7 @@ def make_probe(plan: Plan, bits, propagate, settle, tick):
     (the cell takes the other) and `settle` (the node's full propagation)
     runs before probing again. When no value fails, the cell whose two probes
     placed the most (product of the counts) is the branching choice, as in
-    look-ahead SAT solvers. On 25x25 minimal puzzles this divides the search
+    look-ahead SAT solvers, its value that placed more first. On 25x25 minimal puzzles this divides the search
     tree by about ten for a probe costing a tenth of a node.
     `tick()` is called before each pass (it raises when the deadline is past).
     """
@@ -161,7 +161,7 @@ def make_probe(plan: Plan, bits, propagate, settle, tick):
                 if rest & (rest - 1):
                     continue  # three or more candidates
                 a = m & -m
-                score = 1
+                made = []
                 for v in (a, rest):
                     child = cands[:]
                     child[c] = v
@@ -172,10 +172,11 @@ def make_probe(plan: Plan, bits, propagate, settle, tick):
                             return -1
                         failed = True
                         break
-                    score *= r + 1
+                    made.append(r)
                 else:
-                    if score > best_score:
-                        best, best_score = (c, a), score
+                    score = (made[0] + 1) * (made[1] + 1)
+                    if score > best_score:  # the value that placed more goes first
+                        best, best_score = (c, rest if made[1] > made[0] else a), score
             if not failed:
                 return best
 
