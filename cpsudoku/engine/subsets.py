@@ -144,8 +144,9 @@ def make_probe(plan: Plan, bits, propagate, settle, tick):
     (the cell takes the other) and `settle` (the node's full propagation)
     runs before probing again. When no value fails, the cell whose two probes
     placed the most (product of the counts) is the branching choice, as in
-    look-ahead SAT solvers, its value that placed more first. On 25x25 minimal puzzles this divides the search
-    tree by about ten for a probe costing a tenth of a node.
+    look-ahead SAT solvers, its value that placed more first. On 25x25 minimal
+    puzzles this divides the search tree by about ten for a probe costing a tenth
+    of a node.
     `tick()` is called before each pass (it raises when the deadline is past).
     """
 
