@@ -34,19 +34,7 @@ def wait_for_lines(path: Path, count: int, proc, timeout: float) -> list[str]:
     pytest.fail(f"the easy puzzles were not written in {timeout} s (exit {proc.poll()})")
 
 
-# pychoco holds the interpreter while Choco searches, and offers no way to stop it
-# from another thread: a Ctrl-C is taken when Choco's solve returns (the next
-# solution, or the time limit), then stops the batch like any other.
-HOLDS_SIGNALS = {"choco": "Ctrl-C is taken only when Choco's search returns"}
-
-
-def backend_param(name):
-    marks = [pytest.mark.xfail(reason=HOLDS_SIGNALS[name], run=False)] \
-        if name in HOLDS_SIGNALS else []
-    return pytest.param(name, marks=marks, id=name)
-
-
-@pytest.mark.parametrize("backend", [backend_param(n) for n in names()])
+@pytest.mark.parametrize("backend", names())
 def test_ctrl_c_stops_the_batch_and_keeps_finished_results(backend, tmp_path):
     engine = load(backend)
     if not engine.is_available():

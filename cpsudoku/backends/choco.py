@@ -9,9 +9,10 @@ default (dom/wdeg with restarts on the cell variables).
 Each `solve()` of Choco's solver returns the next solution, so counting
 enumerates up to `max_solutions`. The time limit is Choco's own
 (`limit_time`), given what is left of the request's budget after building.
-pychoco holds the interpreter while Choco searches: a Ctrl-C is taken when
-the current `solve()` returns (after each solution, or at the time limit),
-and then stops the batch like any other (nothing of this puzzle is kept).
+pychoco holds the interpreter while Choco searches (no signal is taken, no
+other thread runs), so the search runs in a child process (`solver_process`)
+that stays up between puzzles: a Ctrl-C kills it at once, and a search that
+overruns its deadline is killed there.
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ from typing import ClassVar
 from ..constraints import AllDifferent, Allowed, Less, Sum
 from ..model import Model
 from ..result import Outcome
-from .base import Backend, Request, nothing_to_search, out_of_time
-from .stopping import load_library
+from .base import Backend, Request, nothing_to_search
+from .solver_process import search_in_child
 
 
 class ChocoBackend(Backend):
@@ -38,37 +39,49 @@ class ChocoBackend(Backend):
     def search(self, model: Model, request: Request) -> Outcome:
         if any(not dom for dom in model.domains):
             return nothing_to_search()
-        deadline = request.deadline
-        pychoco = load_library("pychoco", deadline)
-        if pychoco is None:
-            return out_of_time()
-        from pychoco import backend as choco_c  # loaded with pychoco
+        solutions, end = search_in_child(PRELOAD, f"{__name__}:solve_in_child",
+                                         (model, request.max_solutions, request.deadline),
+                                         request.deadline)
+        if end is None:  # killed at the deadline (or still importing pychoco)
+            end = {"exhausted": False, "timed_out": True, "stats": {}}
+        return Outcome(solutions, exhausted=end["exhausted"], timed_out=end["timed_out"],
+                       stats=end["stats"])
 
-        cp = pychoco.Model("cpsudoku")
-        cells = [_variable(cp, cell, dom, model.size) for cell, dom in enumerate(model.domains)]
-        if not all([_post(cp, con, cells) for con in model.constraints]):
-            return nothing_to_search()
-        solver = cp.get_solver()
-        solutions: list[tuple[int, ...]] = []
-        exhausted = timed_out = False
-        if deadline is not None:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return out_of_time()
-            solver.limit_time(f"{left:.3f}s")
-        while len(solutions) < request.max_solutions:
-            if not solver.solve():
-                # TERMINATED: the whole tree was explored; STOPPED: the time limit.
-                exhausted = solver.get_search_state() == "TERMINATED"
-                timed_out = not exhausted
-                break
-            solutions.append(tuple(v.get_value() for v in cells))
-        handle = solver._handle
-        # pychoco 0.4's Solver.get_node_count is shadowed by a copy returning the time.
-        return Outcome(solutions, exhausted=exhausted, timed_out=timed_out,
-                       stats={"nodes": choco_c.get_node_count(handle),
-                              "backtracks": solver.get_backtrack_count(),
-                              "fails": solver.get_fail_count()})
+
+PRELOAD = ("pychoco", "pychoco.backend")
+
+
+def solve_in_child(payload, send) -> dict:
+    """Build the Choco model and search, in the child process: each solution is sent
+    as found; returns how the search ended."""
+    import pychoco
+    from pychoco import backend as choco_c
+
+    model, max_solutions, deadline = payload
+    cp = pychoco.Model("cpsudoku")
+    cells = [_variable(cp, cell, dom, model.size) for cell, dom in enumerate(model.domains)]
+    if not all([_post(cp, con, cells) for con in model.constraints]):
+        return {"exhausted": True, "timed_out": False, "stats": {}}
+    solver = cp.get_solver()
+    if deadline is not None:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return {"exhausted": False, "timed_out": True, "stats": {}}
+        solver.limit_time(f"{left:.3f}s")
+    found = 0
+    exhausted = timed_out = False
+    while found < max_solutions:
+        if not solver.solve():
+            # TERMINATED: the whole tree was explored; STOPPED: the time limit.
+            exhausted = solver.get_search_state() == "TERMINATED"
+            timed_out = not exhausted
+            break
+        send(tuple(v.get_value() for v in cells))
+        found += 1
+    # pychoco 0.4's Solver.get_node_count is shadowed by a copy returning the time.
+    stats = {"nodes": choco_c.get_node_count(solver._handle),
+             "backtracks": solver.get_backtrack_count(), "fails": solver.get_fail_count()}
+    return {"exhausted": exhausted, "timed_out": timed_out, "stats": stats}
 
 
 def _variable(cp, cell: int, dom: frozenset[int], size: int):
