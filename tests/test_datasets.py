@@ -11,6 +11,7 @@ from conftest import read_set
 
 from cpsudoku import solve
 from cpsudoku.bench import puzzle_of
+from cpsudoku.engine import kernel
 from cpsudoku.symbols import line
 
 
@@ -55,9 +56,11 @@ def test_full_set(name):
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(reason="minimal 25x25 puzzles can outlast a minute of singles, locked "
-                          "candidates and search", strict=False)
+@pytest.mark.xfail(not kernel.available(), strict=False,
+                   reason="without the C kernel, minimal 25x25 puzzles outlast a minute")
 def test_gecode_25x25():
+    # The C kernel solves each within 35 s of CPU on a quiet machine: 60 s leaves
+    # room for a busy one.
     timed_out = []
     for i, (puzzle, solution, _nsol) in enumerate(read_set("gecode_25x25")):
         result = solve(puzzle_of(puzzle), "native", max_solutions=1, time_limit=60)
