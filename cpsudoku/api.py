@@ -14,7 +14,6 @@ import time
 from . import backends, validate
 from .backends.base import Request
 from .model import build_model, find_conflicts, lower_for
-from .puzzle import Puzzle
 from .result import Result, finish, unsolvable_before_search
 
 
@@ -32,8 +31,7 @@ def solve(puzzle, backend: str = "native", *, max_solutions: int = 1,
     time_limit = validate.seconds(time_limit)
     trace, presolve = validate.flag(trace, "trace"), validate.flag(presolve, "presolve")
     started = time.monotonic()
-    if not isinstance(puzzle, Puzzle):  # a Puzzle is valid by construction
-        puzzle = validate.puzzle(puzzle)
+    puzzle = validate.puzzle(puzzle)
     engine = backends.get(validate.text(backend, "backend"))
     request = Request(max_solutions, time_limit, trace, dict(options), started)
     engine.check_request(request)
