@@ -178,7 +178,8 @@ def serve(preload: list[str]) -> None:
 def _exit_when_orphaned(parent: int) -> None:
     """A parent killed outright (SIGKILL) cannot kill its child: the child sees it go.
     Not PR_SET_PDEATHSIG as batch workers use: that fires when the *thread* that
-    started the child ends, and this child outlives the thread (a web server's)."""
+    started the child ends, and this child can outlive that thread (one of an
+    application's thread pool)."""
     while os.getppid() == parent:
         time.sleep(ORPHAN_CHECK_S)
     os._exit(0)
