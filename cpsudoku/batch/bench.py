@@ -3,7 +3,7 @@ memory against input size, and resume after a kill. Prints a table.
 
     python -m cpsudoku.batch.bench [--data ../shared/data] [--limit N] [--skip-dask]
     python -m cpsudoku.batch.bench --command rate --limit 2000 --parts throughput
-    python -m cpsudoku.batch.bench --command generate --limit 200 --parts throughput
+    python -m cpsudoku.batch.bench --command generate --limit 2000 --parts throughput
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from .run import _ordered
 
 SET = "classic/royle_17clue.txt"
 COMMANDS = ("solve", "rate", "generate")
-GENERATED = 200  # puzzles of a generate run without --limit
+GENERATED = 2000  # puzzles of a generate run without --limit (about 10 s on one core)
 
 
 def _work(command: str, path: Path, limit: int | None):
