@@ -90,8 +90,10 @@ def resume_after_kill(path: Path, folder: Path, seed: int) -> dict:
 
     def records(file: Path) -> list[dict]:
         rows = [json.loads(line) for line in file.read_text().splitlines()]
-        for row in rows:
+        for row in rows:  # everything but the timings
             row.pop("time_s")
+            for key in ("setup_s", "search_s"):
+                row.get("stats", {}).pop(key, None)
         return rows
     return {"kept": kept, "total": sum(1 for _ in open(whole)),
             "identical": records(cut) == records(whole)}
@@ -112,6 +114,10 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
     parts = set(args.parts.split(","))
     source = args.data / SET
+    if not source.is_file():
+        parser.error(f"{source}: no such file (give the data folder with --data)")
+    if args.limit is not None and args.limit < 1:
+        parser.error(f"--limit must be at least 1, not {args.limit}")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         full = folder / "set.txt"
