@@ -334,3 +334,16 @@ def test_two_value_sets_swap_into_other_valid_grids(rules):
         a, b = sorted({solution[c] for c in cells})
         swapped = [(b if v == a else a) if c in cells else v for c, v in enumerate(solution)]
         assert swapped != list(solution) and is_solution(layout, swapped), cells
+
+
+def test_the_generation_benchmark_checks_what_it_made():
+    done = subprocess.run([sys.executable, "-m", "cpsudoku.generator.benchmark", "--count", "2",
+                           "--seconds", "2", "--no-peers"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    rows = {line.split("|")[0].strip(): [cell.strip() for cell in line.split("|")[1:]]
+            for line in done.stdout.splitlines() if line.startswith("cpsudoku")}
+    assert set(rows) >= {"cpsudoku 9x9 minimal", "cpsudoku 16x16 minimal"}
+    for made, *_, unique, minimal, _goal, _note in rows.values():
+        assert unique == f"{made}/{made}"  # every puzzle made was checked unique by CP-SAT
+        assert minimal in ("-", f"{made}/{made}")

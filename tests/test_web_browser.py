@@ -9,6 +9,8 @@ from __future__ import annotations
 import importlib.util
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 from urllib.parse import quote
@@ -223,3 +225,15 @@ def test_solve_and_compare_backends(page, server):
         assert shown[name][1] in ("unique", "solved", "unproven", "timeout"), shown
     page.locator('[data-action="reveal"]').click()
     page.wait_for_selector('[data-cell="r9c9"]:not([data-value=""])')
+
+
+def test_the_page_benchmark_runs_and_every_solve_is_answered(data_dir):
+    done = subprocess.run([sys.executable, "-m", "cpsudoku.web.bench", "--runs", "1",
+                           "--hints", "3", "--concurrent", "4", "--backends", "native",
+                           "--data", str(data_dir)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "first paint with a puzzle" in done.stdout
+    assert "hint, 9x9 (/api/hint round trip)" in done.stdout
+    assert "4 concurrent solves (native)" in done.stdout
+    assert "statuses {'unique': 4}" in done.stdout
