@@ -25,6 +25,7 @@ from .run import _ordered
 
 SET = "classic/royle_17clue.txt"
 COMMANDS = ("solve", "rate", "generate")
+PARTS = ("throughput", "memory", "resume")
 GENERATED = 2000  # puzzles of a generate run without --limit (about 10 s on one core)
 
 
@@ -109,10 +110,13 @@ def main(argv=None) -> None:
                         help="the batch task timed by the throughput part")
     parser.add_argument("--skip-dask", action="store_true")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--parts", default="throughput,memory,resume",
+    parser.add_argument("--parts", default=",".join(PARTS),
                         help="which of throughput, memory, resume to run")
     args = parser.parse_args(argv)
     parts = set(args.parts.split(","))
+    if not parts <= set(PARTS):
+        parser.error(f"--parts: unknown {', '.join(sorted(parts - set(PARTS)))} "
+                     f"(choose from {', '.join(PARTS)})")
     source = args.data / SET
     if not source.is_file():
         parser.error(f"{source}: no such file (give the data folder with --data)")

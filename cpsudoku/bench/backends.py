@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import time
 
 from ..backends import get
+from ..errors import CpsudokuError
 from ..model import build_model, lower_for
 from . import find_data_dir, load_set, puzzle_of
 
@@ -124,14 +126,33 @@ def main(argv=None) -> int:
                         help="measure time-limit accuracy instead (the first run of each "
                              "backend includes importing its library)")
     args = parser.parse_args(argv)
+    if args.limit is not None and args.limit < 1:
+        parser.error(f"--limit must be at least 1, not {args.limit}")
+    seconds: list[float] = []
     if args.limits:
-        from ..backends import load, names
-        chosen = args.backends.split(",") if args.backends else \
-            [n for n in names() if load(n).is_available()]
-        limits([float(v) for v in args.limits.split(",")], chosen)
-    else:
-        chosen = args.backends.split(",") if args.backends else list(BACKENDS)
-        overhead(args.sets.split(","), chosen, args.limit)
+        try:
+            seconds = [float(v) for v in args.limits.split(",")]
+        except ValueError:
+            parser.error(f"--limits takes seconds separated by commas, not {args.limits!r}")
+        if not all(0 < v < float("inf") for v in seconds):
+            parser.error(f"--limits must be positive numbers of seconds, not {args.limits!r}")
+    try:
+        if args.backends:
+            chosen = args.backends.split(",")
+        elif seconds:
+            from ..backends import load, names
+            chosen = [n for n in names() if load(n).is_available()]
+        else:
+            chosen = list(BACKENDS)
+        for name in chosen:  # every name checked before the first row
+            get(name)
+        if seconds:
+            limits(seconds, chosen)
+        else:
+            overhead(args.sets.split(","), chosen, args.limit)
+    except CpsudokuError as exc:  # an unknown set or backend, a limit out of range
+        print(f"cpsudoku: error: {exc}", file=sys.stderr)
+        return exc.exit_code
     return 0
 
 

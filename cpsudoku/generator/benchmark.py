@@ -130,6 +130,10 @@ def main(argv: list[str] | None = None) -> None:
                         help="stop a row after this long (default 30)")
     parser.add_argument("--no-peers", action="store_true", help="only cpsudoku's rows")
     args = parser.parse_args(argv)
+    if args.count < 1:
+        parser.error(f"--count must be at least 1, not {args.count}")
+    if not 0 < args.seconds < float("inf"):
+        parser.error(f"--seconds must be a positive number, not {args.seconds}")
     few = max(3, args.count // 10)
     plan: list[tuple[Row, Callable | None, int, bool]] = [
         (Row("cpsudoku 9x9 minimal", ">= 40/s, <= 25 clues"), ours(), args.count, True),

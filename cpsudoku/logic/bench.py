@@ -193,6 +193,9 @@ def main(argv=None) -> int:
                          "classic sets; 0 skips the speed and classic soundness runs")
     ap.add_argument("--no-peers", action="store_true", help="skip hodoku-py and pencilmark")
     args = ap.parse_args(argv)
+    for option in ("limit", "speed"):
+        if (getattr(args, option) or 0) < 0:
+            ap.error(f"--{option} must be 0 or more, not {getattr(args, option)}")
     rated = args.data / "rated" / "se_calibration_850.txt"
     if not rated.is_file():
         print(f"cpsudoku: error: {rated}: no such file (give --data)", file=sys.stderr)

@@ -169,6 +169,14 @@ def main(argv: list[str] | None = None) -> int:
                         help="backends the concurrent solves rotate through")
     parser.add_argument("--data", type=Path, default=Path("../shared/data"))
     args = parser.parse_args(argv)
+    for option in ("runs", "hints", "concurrent"):
+        if getattr(args, option) < 1:
+            parser.error(f"--{option} must be at least 1, not {getattr(args, option)}")
+    from .. import backends
+    for name in args.backends.split(","):
+        if name.strip().lower() not in backends.names():
+            parser.error(f"--backends: unknown backend {name.strip()!r} (choose from "
+                         f"{', '.join(backends.names())})")
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
