@@ -121,6 +121,8 @@ def test_direct_pointing_needs_a_following_single():
     step = first(intersections.direct_locked, s)
     assert step.technique == "Direct Pointing" and step.rating == 1.7
     assert step.placements == [(cell("r2c5"), 3)]
+    # SE applies the pointing's eliminations with the single it leaves
+    assert elims(step) == {f"r1c{c}<>3" for c in range(4, 10)}
 
 
 # ------------------------------------------------------------------ subsets
@@ -155,6 +157,8 @@ def test_hidden_pair_and_its_direct_form():
     remove(s, 3, row(1, range(4, 10)))  # 3 left at r1c1, r1c2, r1c3: single once the pair locks
     step = first(subsets.direct_hidden_pair, s)
     assert step.rating == 2.0 and step.placements == [(cell("r1c3"), 3)]
+    # and the pair's other candidates go with it, as in SE
+    assert elims(step) == {f"r1c{c}<>{v}" for c in (1, 2) for v in range(3, 10)}
 
 
 # --------------------------------------------------------------------- fish

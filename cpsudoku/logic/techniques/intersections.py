@@ -76,7 +76,8 @@ def locked_candidates(state: State):
 @technique("Direct Pointing", 1.7)
 def direct_locked(state: State):
     """Pointing or claiming whose eliminations leave a hidden single in a house
-    of the same kind as the locking house; only the placement is applied."""
+    of the same kind as the locking house: the eliminations and the placement
+    are applied together, as SE does."""
     houses, layout = state.layout.houses, state.layout
     cand = state.cand
     for a, b, value, where, removable in _locked(state):
@@ -93,5 +94,6 @@ def direct_locked(state: State):
                                 what=f"{value} in {houses[a].label} locked in "
                                      f"{houses[b].label}, single in {houses[h].label}",
                                 placements=[(left[0], value)], cells=where,
+                                eliminations=[(c, value) for c in removable],
                                 groups=[houses[a].label, houses[b].label, houses[h].label])
                 break

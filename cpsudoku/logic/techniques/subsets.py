@@ -90,7 +90,9 @@ def direct_hidden_sets(state: State, k: int, rating: float):
                 yield make_step(name, rating, state.size,
                                 what=f"{','.join(map(str, bit_values(mask)))} in "
                                      f"{cells_text(cells, state.size)}, single in {house.label}",
-                                placements=[(left[0], v)], cells=cells, groups=[house.label])
+                                placements=[(left[0], v)], cells=cells, groups=[house.label],
+                                eliminations=[(c, w) for c in cells
+                                              for w in bit_values(cand[c] & ~mask)])
                 break
 
 
