@@ -50,6 +50,8 @@ def test_hint_first_step_is_a_single():
      "Aligned Pair Exclusion", 6.7),
     ("....8.3....6.47....5.1...9.6.8...1.75.........3....92.....23...4...9...8...51..4.",
      "Aligned Triplet Exclusion", 7.5),
+    (".....69.8..3....1.....9..3...293..8.....524..8.......5647.........275...1........",
+     "Unique Rectangle Type 3", 7.2),  # with a hidden set; region forcing chains without
     # a direct hidden pair applies its eliminations with its single: no naked single needed
     ("...8...3.9..27..6......1...6...2.5..2.5..4...13.......84.......57..4.2.9..2.....6",
      "Direct Hidden Pair", 2.0),

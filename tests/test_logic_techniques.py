@@ -259,6 +259,21 @@ def test_unique_rectangle_types_3_and_4():
     assert step.rating == 4.5 and elims(step) == {"r4c1<>2", "r4c2<>2"}
 
 
+def test_unique_rectangle_type_3_with_a_hidden_set():
+    s = blank()
+    for name in ("r1c1", "r1c2"):
+        keep_only(s, name, [1, 2])
+    keep_only(s, "r4c1", [1, 2, 5])
+    keep_only(s, "r4c2", [1, 2, 6])
+    # r4c1 or r4c2 holds 5 or 6, so 1 and 2 have one place there and one in r4c9
+    remove(s, 1, row(4, range(3, 9)))
+    remove(s, 2, row(4, range(3, 9)))
+    step = first(uniqueness.unique_rectangle, s)
+    assert step.technique == "Unique Rectangle Type 3" and step.rating == 4.5
+    assert "hidden set 1,2 in r4c1,r4c2,r4c9" in step.text
+    assert elims(step) == {f"r4c9<>{v}" for v in range(3, 10)}
+
+
 # ----------------------------------------------------------------- chains
 
 def test_forcing_x_chain_finds_a_skyscraper():

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..state import State, popcount
 from ..technique import technique
-from .uniqueness import pattern_steps
+from .uniqueness import easiest_type_first, pattern_steps
 
 MAX_EXTRA_CELLS = 2  # cells with more than the pair, unless they all add the same one value
 
@@ -104,5 +104,5 @@ def unique_loop(state: State):
     steps = []
     for loop, pair in find_loops(state):
         steps.extend(pattern_steps(state, loop, pair, "Unique Loop", loop_rating(len(loop))))
-    steps.sort(key=lambda step: step.rating)
+    steps.sort(key=easiest_type_first)
     yield from steps

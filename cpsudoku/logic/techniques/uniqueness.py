@@ -1,4 +1,5 @@
-"""Uniqueness: unique rectangles types 1-4 (4.5, type 3 4.6-4.8) and BUG+1 (5.6).
+"""Uniqueness: unique rectangles types 1-4 (4.5; type 3 with a naked set 4.6-4.8, with a
+hidden set 4.5-4.7) and BUG+1 (5.6).
 
 Sound only when the puzzle has one solution, which the solver checks first:
 a pattern that would let two solutions swap values cannot be the final state.
@@ -53,7 +54,12 @@ def _shared_houses(state: State, cells) -> list[int]:
 def unique_rectangle(state: State):
     """Two candidates that could swap in four cells over two regions: some corner
     must hold something else. Easiest (type 1, 2, 4) first."""
-    return iter(sorted(_unique_rectangles(state), key=lambda step: step.rating))
+    return iter(sorted(_unique_rectangles(state), key=easiest_type_first))
+
+
+def easiest_type_first(step) -> tuple[float, str]:
+    """SE's order of deadly-pattern steps: by rating, then by type ("... Type N")."""
+    return step.rating, step.technique[-1]
 
 
 def _unique_rectangles(state: State):
@@ -103,6 +109,8 @@ def pattern_steps(state: State, cells, pair: int, family: str, base: float):
     for h in _shared_houses(state, extra):  # type 3: extras form a naked set
         others = [c for c in houses[h].cells if cand[c] and c not in (u, w)]
         for k in range(1, 4):
+            if 2 * (k + 1) > len(others) + 2:  # SE: the hidden form is the smaller then
+                break
             for combo in combinations(others, k):
                 union = extras
                 for c in combo:
@@ -118,6 +126,41 @@ def pattern_steps(state: State, cells, pair: int, family: str, base: float):
                                          f"{cells_text(combo, n)}",
                                     eliminations=elims, cells=list(cells) + list(combo),
                                     groups=[houses[h].label])
+    for h in _shared_houses(state, extra):
+        yield from _type_3_hidden(state, h, u, w, pair, extras, cells, family, base, what)
+
+
+def _type_3_hidden(state: State, h: int, u: int, w: int, pair: int, extras: int, cells,
+                   family: str, base: float, what: str):
+    """Type 3 with a hidden set: u or w holds an extra value, so together they give the
+    pair's values one place in the house (u stands for both). When the pair's values
+    and d - 2 values outside the pattern have exactly d places, those places hold
+    nothing else (SE rates it base + 0.1 per place beyond the first two)."""
+    cand, n = state.cand, state.size
+    empty = [c for c in state.layout.houses[h].cells if cand[c]]
+    places = {v: {c for c in empty if c != w and cand[c] >> (v - 1) & 1}
+              for v in range(1, n + 1)}
+    rest = [v for v in range(1, n + 1) if not (pair | extras) >> (v - 1) & 1]
+    for degree in range(popcount(extras), len(empty)):
+        if 2 * degree >= len(empty):
+            break
+        for chosen in combinations(rest, degree - 2):
+            values = [*chosen, *bit_values(pair)]
+            if not all(places[v] for v in values):
+                continue
+            where = set().union(*(places[v] for v in values))
+            if len(where) != degree:
+                continue
+            mask = sum(1 << (v - 1) for v in values)
+            hidden = sorted(where - {u})
+            elims = [(c, v) for c in hidden for v in bit_values(cand[c] & ~mask)]
+            if elims:
+                yield make_step(f"{family} Type 3", base + 0.1 * (degree - 2), n,
+                                what=f"{what}, hidden set "
+                                     f"{','.join(map(str, sorted(values)))} in "
+                                     f"{cells_text(sorted(where | {w}), n)}",
+                                eliminations=elims, cells=list(cells) + hidden,
+                                groups=[state.layout.houses[h].label])
 
 
 @technique("BUG+1", 5.6, needs_unique=True, classic_only=True)
