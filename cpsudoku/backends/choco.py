@@ -26,6 +26,8 @@ from ..result import Outcome
 from .base import Backend, Request, nothing_to_search
 from .solver_process import search_in_child
 
+PRELOAD = ("pychoco", "pychoco.backend")  # imported once by the child process
+
 
 class ChocoBackend(Backend):
     name: ClassVar[str] = "choco"
@@ -46,9 +48,6 @@ class ChocoBackend(Backend):
             end = {"exhausted": False, "timed_out": True, "stats": {}}
         return Outcome(solutions, exhausted=end["exhausted"], timed_out=end["timed_out"],
                        stats=end["stats"])
-
-
-PRELOAD = ("pychoco", "pychoco.backend")
 
 
 def solve_in_child(payload, send) -> dict:

@@ -172,11 +172,13 @@ def main(argv: list[str] | None = None) -> int:
     for option in ("runs", "hints", "concurrent"):
         if getattr(args, option) < 1:
             parser.error(f"--{option} must be at least 1, not {getattr(args, option)}")
-    from .. import backends
+    from ..backends import get
+    from ..errors import BackendError
     for name in args.backends.split(","):
-        if name.strip().lower() not in backends.names():
-            parser.error(f"--backends: unknown backend {name.strip()!r} (choose from "
-                         f"{', '.join(backends.names())})")
+        try:
+            get(name.strip())
+        except BackendError as exc:
+            parser.error(f"--backends: {exc}")
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:

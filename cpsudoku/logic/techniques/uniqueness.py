@@ -141,9 +141,7 @@ def _type_3_hidden(state: State, h: int, u: int, w: int, pair: int, extras: int,
     places = {v: {c for c in empty if c != w and cand[c] >> (v - 1) & 1}
               for v in range(1, n + 1)}
     rest = [v for v in range(1, n + 1) if not (pair | extras) >> (v - 1) & 1]
-    for degree in range(popcount(extras), len(empty)):
-        if 2 * degree >= len(empty):
-            break
+    for degree in range(popcount(extras), (len(empty) + 1) // 2):  # SE: 2 * degree < empty
         for chosen in combinations(rest, degree - 2):
             values = [*chosen, *bit_values(pair)]
             if not all(places[v] for v in values):
