@@ -1,25 +1,39 @@
 """cpsudoku: a constraint-programming framework for Sudoku and its variants.
 
-    text -> parse -> Puzzle -> build_model -> backend -> Result -> render
+    text -> formats -> grid.Puzzle -> model -> backends -> Result -> formats.write
 """
 
-__version__ = "0.1.0"
+import sys
 
-from .api import count, solve  # noqa: E402
-from .check import conflicts, is_solution  # noqa: E402
-from .errors import ArgumentError, BackendError, CpsudokuError, ModelError, ParseError, UsageError  # noqa: E402
-from .geometry import Geometry, boxed, irregular  # noqa: E402
-from .logic import explain, hint, rate  # noqa: E402
-from .parse import parse, parse_one  # noqa: E402
-from .puzzle import Puzzle  # noqa: E402
-from .result import Result, Status  # noqa: E402
+from . import formats, grid
+from ._version import __version__
+from .api import conflicts, count, is_solution, solve
+from .errors import ArgumentError, BackendError, CpsudokuError, ModelError, ParseError, UsageError
+from .formats import lzstring, notation, puzzlefile, read, safeload, sources, trace, write
+from .grid import check, constraints, geometry, puzzle, symbols
+from .grid.geometry import Geometry, boxed, irregular
+from .grid.puzzle import Puzzle
+from .logic import explain, hint, rate
+from .result import Result, Status
+
+parse, parse_one = read.parse, read.parse_one
 
 __all__ = [
     "ArgumentError", "BackendError", "CpsudokuError", "Generated", "Geometry", "ModelError",
-    "ParseError", "Puzzle", "Result", "Status", "UsageError", "boxed", "conflicts", "count",
-    "explain", "generate", "hint", "irregular", "is_solution", "parse", "parse_one", "rate",
-    "solve",
+    "ParseError", "Puzzle", "Result", "Status", "UsageError", "__version__", "boxed",
+    "conflicts", "count", "explain", "formats", "generate", "grid", "hint", "irregular",
+    "is_solution", "parse", "parse_one", "rate", "solve",
 ]
+
+# The import paths of modules that moved into grid/ and formats/, kept for existing code:
+# `import cpsudoku.constraints` is `cpsudoku.grid.constraints`.
+for _old, _module in {"check": check, "constraints": constraints, "geometry": geometry,
+                      "puzzle": puzzle, "symbols": symbols, "lzstring": lzstring,
+                      "notation": notation, "parse": read, "puzzlefile": puzzlefile,
+                      "render": write, "safeload": safeload, "sources": sources,
+                      "trace": trace}.items():
+    sys.modules[f"{__name__}.{_old}"] = _module
+del _old, _module
 
 
 def __getattr__(name: str):

@@ -10,11 +10,29 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
+from typing import Any
 
 from . import backends, validate
 from .backends.base import Request
+from .errors import ArgumentError
+from .formats.read import parse_one
+from .grid import check
+from .grid.puzzle import Puzzle
 from .model import build_model, find_conflicts, lower_for
 from .result import Result, finish, unsolvable_before_search
+
+
+def as_puzzle(value: Any, name: str = "puzzle") -> Puzzle:
+    """A Puzzle from a Puzzle, a grid string, or a grid as (rows of) numbers."""
+    if isinstance(value, Puzzle):
+        return value
+    if isinstance(value, str):
+        return parse_one(value)
+    if isinstance(value, (list, tuple)):
+        return Puzzle.from_values(validate.grid(value, name))
+    raise ArgumentError(f"{name} must be a Puzzle, a grid string or a list of rows, not "
+                        f"{type(value).__name__}")
 
 
 def solve(puzzle, backend: str = "native", *, max_solutions: int = 1,
@@ -31,7 +49,7 @@ def solve(puzzle, backend: str = "native", *, max_solutions: int = 1,
     time_limit = validate.seconds(time_limit)
     trace, presolve = validate.flag(trace, "trace"), validate.flag(presolve, "presolve")
     started = time.monotonic()
-    puzzle = validate.puzzle(puzzle)
+    puzzle = as_puzzle(puzzle)
     engine = backends.get(validate.text(backend, "backend"))
     request = Request(max_solutions, time_limit, trace, dict(options), started)
     engine.check_request(request)
@@ -67,3 +85,14 @@ def count(puzzle, backend: str = "native", *, limit: int = 2,
     """Count solutions up to `limit` (2 is enough to tell unique from multiple)."""
     limit = validate.whole(limit, "limit", least=1)
     return solve(puzzle, backend, max_solutions=limit, time_limit=time_limit, **options)
+
+
+def conflicts(puzzle, values: Sequence[int] | None = None) -> list[check.Conflict]:
+    """Every broken rule among the filled cells of `values` (default: the givens) of a
+    puzzle (a Puzzle, a grid string, or a list of rows)."""
+    return check.conflicts(as_puzzle(puzzle), values)
+
+
+def is_solution(puzzle, values: Sequence[int]) -> bool:
+    """A complete grid that keeps the puzzle's givens and breaks no rule."""
+    return check.is_solution(as_puzzle(puzzle), values)

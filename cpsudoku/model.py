@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass, replace
 
-from .constraints import AllDifferent, Constraint, InSet
 from .errors import BackendError
-from .puzzle import Puzzle
+from .grid.constraints import AllDifferent, Constraint, InSet
+from .grid.puzzle import Puzzle
 
 
 @dataclass(frozen=True)
@@ -121,7 +121,7 @@ def find_conflicts(model: Model) -> list[str]:
             clash = True
     problems = []
     if clash:
-        from .check import conflicts
+        from .grid.check import conflicts
         problems = [c.message for c in conflicts(puzzle)]
     name = puzzle.geometry.cell_name
     for cell, dom in enumerate(model.domains):

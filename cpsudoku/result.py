@@ -12,10 +12,10 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from .errors import ExitCode
-from .symbols import line
+from .grid.symbols import line
 
 if TYPE_CHECKING:
-    from .puzzle import Puzzle
+    from .grid.puzzle import Puzzle
 
 
 class Status(str, Enum):

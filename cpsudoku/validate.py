@@ -12,8 +12,9 @@ import numbers
 from collections.abc import Sequence
 from typing import Any
 
-from .errors import ArgumentError
-from .symbols import MAX_SIZE
+from .errors import ArgumentError, ModelError
+
+MAX_SIZE = 25  # the largest grid: one symbol per value, 1-9 then A-P (grid.symbols)
 
 
 def _shown(value: Any) -> str:
@@ -76,12 +77,23 @@ def box(value: Any, name: str = "box") -> tuple[int, int] | None:
     if value is None:
         return None
     if isinstance(value, str):
-        from .geometry import parse_box
         return parse_box(value)
     if isinstance(value, (tuple, list)) and len(value) == 2:
         return whole(value[0], f"{name} rows", 1, MAX_SIZE), whole(value[1], f"{name} columns",
                                                                    1, MAX_SIZE)
     raise ArgumentError(f'{name} must be "RxC" or a (rows, columns) pair, not {_shown(value)}')
+
+
+def parse_box(shape: str) -> tuple[int, int]:
+    """'3x3' or '2x3' -> (rows, cols)."""
+    shape = text(shape, "box shape")
+    parts = shape.lower().replace("*", "x").split("x")
+    if len(parts) != 2 or not all(p.strip().isdigit() and len(p.strip()) <= 3 for p in parts):
+        raise ModelError(f"box shape {shape!r} is not of the form RxC (e.g. 2x3)")
+    rows, cols = int(parts[0]), int(parts[1])
+    if rows < 1 or cols < 1:
+        raise ModelError(f"box shape {shape!r} must have positive sides")
+    return rows, cols
 
 
 def cells(values: Any, name: str, count: int | None = None, most: int = MAX_SIZE
@@ -112,20 +124,6 @@ def grid(value: Any, name: str = "puzzle") -> tuple[int, ...]:
     return cells(value, name)
 
 
-def puzzle(value: Any, name: str = "puzzle"):
-    """A Puzzle from a Puzzle, a grid string, or a grid as (rows of) numbers."""
-    from .puzzle import Puzzle
-    if isinstance(value, Puzzle):
-        return value
-    if isinstance(value, str):
-        from .parse import parse_one
-        return parse_one(value)
-    if isinstance(value, (list, tuple)):
-        return Puzzle.from_values(grid(value, name))
-    raise ArgumentError(f"{name} must be a Puzzle, a grid string or a list of rows, not "
-                        f"{_kind(value)}")
-
-
 def text_list(values: Any, name: str) -> list[str]:
     """A list of strings from any iterable of them (not from one string)."""
     if isinstance(values, str) or not isinstance(values, (list, tuple, set, frozenset)):
@@ -134,11 +132,7 @@ def text_list(values: Any, name: str) -> list[str]:
 
 
 def rule(value: Any, name: str = "rule"):
-    """A rule object: a `name` and a `constraints(geometry)` method. A rule's name (str)
-    is looked up among the registered rules."""
-    if isinstance(value, str):
-        from .rules import get
-        return get(value)
+    """A rule object: a non-empty str `name` and a `constraints(geometry)` method."""
     rule_name = getattr(value, "name", None)
     if not isinstance(rule_name, str) or not rule_name:
         raise ArgumentError(f"{name} {_shown(value)} is not a rule: it needs a non-empty str "
@@ -147,13 +141,3 @@ def rule(value: Any, name: str = "rule"):
         raise ArgumentError(f"{name} {rule_name!r} is not a rule: it needs a "
                             f"`constraints(geometry)` method")
     return value
-
-
-def rules(values: Any, name: str = "rules") -> tuple:
-    """Rules from an iterable of rule objects or names, or from "name,name"."""
-    if isinstance(values, str):
-        from .rules import by_names
-        return tuple(by_names(values))
-    if not isinstance(values, (list, tuple, set, frozenset)):
-        raise ArgumentError(f"{name} must be a list of rules, not {_kind(values)}")
-    return tuple(rule(v, f"{name}[{i}]") for i, v in enumerate(values))

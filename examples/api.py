@@ -1,7 +1,7 @@
 """The Python API in a few lines: parse, solve on two backends, check, count."""
 
 from cpsudoku import count, is_solution, parse_one, solve
-from cpsudoku.render import pretty
+from cpsudoku.formats.write import pretty
 
 INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
 

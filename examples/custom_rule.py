@@ -1,12 +1,12 @@
 """A new variant rule in a few lines of Python, solved by every backend.
 
 A rule is any object with a `name` and `constraints(geometry)` yielding
-constraints of the shared vocabulary (cpsudoku.constraints); no backend changes.
+constraints of the shared vocabulary (cpsudoku.grid.constraints); no backend changes.
 """
 
 from cpsudoku import count, is_solution, parse_one, rules, solve
-from cpsudoku.constraints import Less
-from cpsudoku.render import pretty
+from cpsudoku.formats.write import pretty
+from cpsudoku.grid.constraints import Less
 
 
 class RisingDiagonal:

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import random
 import signal
 from pathlib import Path
 
 import pytest
+
+from cpsudoku.grid.geometry import boxed, infer_box
+from cpsudoku.grid.puzzle import Puzzle
 
 # A run started in the background (`cmd &`, nohup) inherits an ignored SIGINT, and so
 # would every process the Ctrl-C tests start: give them the usual Ctrl-C back.
@@ -27,8 +31,36 @@ def read_set(name: str, limit: int | None = None) -> list[tuple[str, str, int]]:
     (skips the calling test when the data is missing)."""
     if not DATA_DIR.is_dir():
         pytest.skip(f"puzzle data not found at {DATA_DIR}")
-    from cpsudoku.bench import load_set
+    from cpsudoku.bench.datasets import load_set
     return load_set(DATA_DIR, name, limit)
+
+
+# --- random grids, for property tests ----------------------------------------------
+
+def random_grid(size: int, rng: random.Random) -> list[int]:
+    """A valid complete grid: the shifted base pattern, then symmetry-preserving shuffles."""
+    br, bc = infer_box(size)
+    digits = list(range(1, size + 1))
+    rng.shuffle(digits)
+
+    def shuffled_lines(group, count):
+        blocks = list(range(count))
+        rng.shuffle(blocks)
+        out = []
+        for b in blocks:
+            inner = list(range(group))
+            rng.shuffle(inner)
+            out += [b * group + i for i in inner]
+        return out
+
+    rows = shuffled_lines(br, size // br)  # rows move within bands, bands move as a whole
+    cols = shuffled_lines(bc, size // bc)
+    return [digits[(bc * (r % br) + r // br + c) % size] for r in rows for c in cols]
+
+
+def blanked(grid: list[int], size: int, fraction: float, rng: random.Random) -> Puzzle:
+    givens = [0 if rng.random() < fraction else v for v in grid]
+    return Puzzle(boxed(size), tuple(givens))
 
 
 @pytest.fixture

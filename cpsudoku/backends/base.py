@@ -59,7 +59,7 @@ class Backend:
 
     def version(self) -> str:
         if self.distribution is None:
-            from .. import __version__
+            from .._version import __version__
             return __version__
         from importlib import metadata
         try:

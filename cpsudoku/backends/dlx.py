@@ -22,7 +22,7 @@ import sys
 import time
 from typing import ClassVar
 
-from ..constraints import AllDifferent
+from ..grid.constraints import AllDifferent
 from ..model import Model
 from ..result import Outcome
 from .base import Backend, Request, nothing_to_search, out_of_time

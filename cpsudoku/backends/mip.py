@@ -23,7 +23,7 @@ from __future__ import annotations
 import time
 from typing import ClassVar
 
-from ..constraints import AllDifferent, Allowed, Less, Sum
+from ..grid.constraints import AllDifferent, Allowed, Less, Sum
 from ..model import Model
 from ..result import Outcome
 from .base import Backend, Request, nothing_to_search, out_of_time

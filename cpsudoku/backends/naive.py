@@ -13,7 +13,7 @@ import sys
 import time
 from typing import ClassVar
 
-from ..constraints import KINDS, AllDifferent
+from ..grid.constraints import KINDS, AllDifferent
 from ..model import Model
 from ..result import Outcome
 from .base import Backend, Request

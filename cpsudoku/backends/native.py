@@ -13,10 +13,10 @@ import sys
 import time
 from typing import ClassVar
 
-from ..constraints import KINDS
 from ..engine import fast, general, kernel
 from ..engine.plan import compile_model
 from ..errors import BackendError
+from ..grid.constraints import KINDS
 from ..model import Model
 from ..result import Outcome
 from .base import Backend, Request

@@ -56,8 +56,8 @@ import time
 from functools import cache
 from types import SimpleNamespace
 
-from ..constraints import AllDifferent, Allowed, Less, Sum
 from ..errors import BackendError
+from ..grid.constraints import AllDifferent, Allowed, Less, Sum
 from ..model import Model
 from ..result import Outcome
 from .base import Backend, Request, nothing_to_search, out_of_time

@@ -30,8 +30,8 @@ import itertools
 import time
 from typing import ClassVar
 
-from ..constraints import AllDifferent, Allowed, Less, Sum
 from ..errors import BackendError
+from ..grid.constraints import AllDifferent, Allowed, Less, Sum
 from ..model import Model
 from ..result import Outcome
 from .base import Backend, Request, nothing_to_search, out_of_time

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ..errors import CpsudokuError, ExitCode
+from ..formats.sources import BadPuzzle, Entry
 from ..result import Result, Status
-from ..sources import BadPuzzle, Entry
 from .records import ERROR, INTERNAL_ERROR, INVALID, Record, csv_text
 
 # CSV columns (documented in the README): a header, then one row per puzzle.
@@ -176,7 +176,7 @@ class SolveTask(PuzzleTask):
     # --- rendering: the same text whichever worker produced it --------------------
 
     def _solve_text(self, index: int, result: Result) -> str:
-        from ..render import render_result
+        from ..formats.write import render_result
         if self.fmt == "csv":
             return self._csv(result.as_dict(index), solutions=len(result.solutions),
                              solution=result.solution_lines()[0] if result.solutions else "")
@@ -184,7 +184,7 @@ class SolveTask(PuzzleTask):
                              trace=self.trace, color=self.color, limit=self.max_solutions)
 
     def _count_record(self, index: int, result: Result) -> Record:
-        from ..render import render_result, verdict
+        from ..formats.write import render_result, verdict
         from ..result import exit_code_for
         limit = self.max_solutions
         said = verdict(result, limit)

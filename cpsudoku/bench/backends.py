@@ -22,7 +22,7 @@ import time
 from ..backends import get
 from ..errors import CpsudokuError
 from ..model import build_model, lower_for
-from . import find_data_dir, load_set, puzzle_of
+from .datasets import find_data_dir, load_set, puzzle_of
 
 BACKENDS = ("cpsat", "sat", "mip", "choco")
 

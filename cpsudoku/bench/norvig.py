@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from functools import cache
 
-from ..geometry import boxed
-from ..symbols import ALPHABET
+from ..grid.geometry import boxed
+from ..grid.symbols import ALPHABET
 
 
 @cache

@@ -16,15 +16,13 @@ from __future__ import annotations
 
 import time
 
-from . import (
+from .datasets import REFERENCE_MAX_SIZE, find_data_dir, load_set
+from .solve import (
     DEFAULT_TIME_LIMIT,
-    REFERENCE_MAX_SIZE,
     BenchInterrupted,
     Figures,
     SetReport,
-    _correct,
-    find_data_dir,
-    load_set,
+    is_correct,
     measure_backend,
     measure_reference,
 )
@@ -62,7 +60,7 @@ def measure_hodoku(rows) -> Figures | None:
             fig.solved += 1
             got = gen.get_solution_as_string()
             counted = count == 1 if nsol == 1 else count > 1
-            if counted and (got == expected or (nsol != 1 and _correct(
+            if counted and (got == expected or (nsol != 1 and is_correct(
                     line, expected, nsol, [int(ch) for ch in got], None))):
                 fig.correct += 1
     return fig

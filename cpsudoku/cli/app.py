@@ -116,7 +116,7 @@ app = typer.Typer(
 
 def _show_version(value: bool) -> None:
     if value:
-        from .. import __version__
+        from .._version import __version__
         typer.echo(f"cpsudoku {__version__}")
         raise typer.Exit()
 
@@ -186,7 +186,7 @@ OptionOpt = typer.Option(None, "--option", "-O", metavar="KEY=VALUE",
 def load_puzzles(puzzles: list[str], size: int | None, box: str | None,
           rules: str | None) -> list:
     """Every puzzle named on the command line, through the one shared parser."""
-    from ..sources import read_puzzles
+    from ..formats.sources import read_puzzles
     shape = box_shape(size, box)
     loaded = []
     for arg in puzzles:
@@ -206,7 +206,7 @@ def box_shape(size: int | None, box: str | None) -> tuple[int, int] | None:
         raise UsageError(f"--size {size} is outside 1..25")
     if box is None:
         return None
-    from ..geometry import parse_box
+    from ..validate import parse_box
     return parse_box(box)
 
 

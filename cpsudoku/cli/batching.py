@@ -13,7 +13,7 @@ from pathlib import Path
 import typer
 
 from ..errors import CpsudokuError, UsageError
-from ..render import JsonStream
+from ..formats.write import JsonStream
 from .app import Output
 
 JobsOpt = typer.Option(1, "--jobs", "-j", min=0, metavar="N",
@@ -121,7 +121,7 @@ def entries(puzzles: list[str], size: int | None,
     """The input, read lazily: one entry per puzzle, parsed in the worker. A source
     that cannot be read at all (a broken JSON document, say) is one error, as a
     missing file is; a bad line among good ones is a record of its own."""
-    from ..sources import check_arg, iter_entries
+    from ..formats.sources import check_arg, iter_entries
     for arg in puzzles:
         check_arg(arg)  # now, before any output is opened
     return _readable(itertools.chain.from_iterable(

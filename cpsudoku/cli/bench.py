@@ -59,15 +59,16 @@ def bench(
     from rich.console import Console
     from rich.progress import Progress
 
-    from .. import bench as benchmark
+    from ..bench import datasets
+    from ..bench import solve as benchmark
 
     if limit is not None and limit < 1:
         raise UsageError(f"--limit must be more than 0, not {limit}")
     _positive(time_limit, "--time-limit")
     if list_sets:
-        typer.echo("\n".join(benchmark.set_names(benchmark.find_data_dir(data))))
+        typer.echo("\n".join(datasets.set_names(datasets.find_data_dir(data))))
         raise typer.Exit(0)
-    chosen = benchmark.DEFAULT_SETS if sets is None else sets
+    chosen = datasets.DEFAULT_SETS if sets is None else sets
     err = Console(stderr=True)
     show = err.is_terminal if progress is None else progress
     try:

@@ -127,8 +127,8 @@ def check(
     """Validate filled or partial grids and list every conflict."""
     import json
 
-    from ..check import conflicts
-    from ..render import JsonStream
+    from ..formats.write import JsonStream
+    from ..grid.check import conflicts
 
     loaded = load_puzzles(puzzles, size, box, rules)
     base = load_puzzles([original], size, box, rules)[0] if original else None

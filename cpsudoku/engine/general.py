@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import time
 
-from ..geometry import cell_name
-from ..symbols import symbol
-from ..trace import TraceEvent
+from ..formats.trace import TraceEvent
+from ..grid.geometry import cell_name
+from ..grid.symbols import symbol
 from .fast import Timeout
 from .plan import Plan, values_of
 from .propagators import propagator_for

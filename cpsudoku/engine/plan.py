@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from ..constraints import AllDifferent, Sum
+from ..grid.constraints import AllDifferent, Sum
 from ..model import Model
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 from math import comb
 
-from ..constraints import Allowed, Less, Sum
+from ..grid.constraints import Allowed, Less, Sum
 from .plan import Structure
 
 MAX_COMBINATIONS = 4000  # above this, a distinct-value sum falls back to bounds reasoning

@@ -11,8 +11,8 @@ from functools import lru_cache
 from typing import Any
 
 from ..errors import CpsudokuError, ExitCode, ModelError, UsageError
-from ..geometry import Geometry, boxed
-from ..puzzle import Puzzle
+from ..grid.geometry import Geometry, boxed
+from ..grid.puzzle import Puzzle
 from . import bands, symmetry
 from .grids import solution_grid
 from .jigsaw import random_regions
@@ -57,7 +57,7 @@ class Generated:
     options: dict = field(default_factory=dict, compare=False)
 
     def as_dict(self) -> dict[str, Any]:
-        from ..symbols import line
+        from ..grid.symbols import line
         out: dict[str, Any] = {"index": self.index, "seed": self.seed,
                                "puzzle": self.puzzle.line(), "solution": line(self.solution),
                                "clues": self.clues, "symmetry": self.symmetry}
@@ -106,7 +106,7 @@ def options(*, size: int = 9, box=None, symmetry: str = "none", difficulty: str 
             time_limit: float | None = None) -> Options:
     """Validate generation options, each bad one named in one line."""
     from .. import rules as known_rules
-    from ..geometry import parse_box
+    from ..validate import parse_box
     if not 4 <= size <= 25:
         raise UsageError(f"size {size} is outside 4..25")
     shape = parse_box(box) if isinstance(box, str) else (tuple(box) if box else None)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 from ..errors import ModelError
-from ..geometry import Geometry, boxed, irregular
+from ..grid.geometry import Geometry, boxed, irregular
 
 # Successful trades per cell: enough that no trace of the starting boxes is left.
 TRADES_PER_CELL = 3

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from ..puzzle import Puzzle
+from ..grid.puzzle import Puzzle
 from ..rules import Cage, Killer
 from .jigsaw import connected, neighbours
 from .oracle import Oracle

@@ -11,8 +11,8 @@ from typing import Any
 from ..engine import fast
 from ..engine.general import GeneralSearch
 from ..engine.plan import Plan, compile_model
+from ..grid.puzzle import Puzzle
 from ..model import build_model
-from ..puzzle import Puzzle
 
 try:  # the compiled kernel's interface (looked up by name: older engines lack it)
     compiled: Any = import_module("..engine.kernel", __package__)

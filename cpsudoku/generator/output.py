@@ -8,10 +8,10 @@ import json
 from typing import Any
 
 from .. import rules as R
-from ..constraints import AllDifferent
 from ..errors import UsageError
-from ..lzstring import compress_to_base64
-from ..puzzle import Puzzle
+from ..formats.lzstring import compress_to_base64
+from ..grid.constraints import AllDifferent
+from ..grid.puzzle import Puzzle
 from .core import Generated
 
 FORMATS = ("line", "pretty", "json", "jsonl", "toml", "fpuzzles", "link")
@@ -116,8 +116,8 @@ def _flat(value) -> str:
 def render(made: Generated, fmt: str, many: bool = False) -> str:
     """One generated puzzle in `fmt` (see FORMATS). `many`: part of a multi-puzzle
     output (TOML entries become `[[puzzles]]` items)."""
-    from ..puzzlefile import dumps
-    from ..render import outlines, pretty
+    from ..formats.puzzlefile import dumps
+    from ..formats.write import outlines, pretty
     puzzle = named(made)
     if fmt == "line":
         return puzzle.line()

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..errors import ModelError
-from ..parse import parse_one
-from ..puzzle import Puzzle
+from ..formats.read import parse_one
+from ..grid.puzzle import Puzzle
 from .solver import Solver, Unsolvable
 from .state import State
 from .step import Step, cell_name

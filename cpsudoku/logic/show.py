@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..symbols import ALPHABET
+from ..grid.symbols import ALPHABET
 from .state import State, bit_values
 
 

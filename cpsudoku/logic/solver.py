@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import time
 
-from .. import validate
-from ..api import solve
+from ..api import as_puzzle, solve
 from ..errors import CpsudokuError, ExitCode
+from ..grid.puzzle import Puzzle
 from ..model import build_model, find_conflicts
-from ..puzzle import Puzzle
 from ..result import Status
 from .state import Layout, State, layout_of, popcount
 from .step import Step, cell_name
@@ -36,7 +35,7 @@ class Solver:
     """One puzzle's layout, solution and the techniques that are sound for it."""
 
     def __init__(self, puzzle, techniques: list[Technique] | None = None):
-        self.puzzle: Puzzle = validate.puzzle(puzzle)
+        self.puzzle: Puzzle = as_puzzle(puzzle)
         problems = find_conflicts(build_model(self.puzzle))
         if problems:
             raise Unsolvable(f"{self.puzzle.label()}: no solution: {problems[0]}")

@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from ..constraints import AllDifferent, Constraint
+from ..grid.constraints import AllDifferent, Constraint
+from ..grid.puzzle import Puzzle
 from ..model import build_model
-from ..puzzle import Puzzle
 
 
 @dataclass(frozen=True)

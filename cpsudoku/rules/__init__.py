@@ -6,10 +6,10 @@ Two families:
   every puzzle of a size. Those that are patterns of existing constraints are
   data, one file each in the package's `models/` folder (see `patterns.py`),
   read at first use; `register()` adds rules written in Python.
-- Per-puzzle elements, given in a puzzle file (see `cpsudoku.puzzlefile`):
+- Per-puzzle elements, given in a puzzle file (see `cpsudoku.formats.puzzlefile`):
   killer cages, little killers, thermometers, arrows, odd/even cells, kropki
   dots, XV, greater-than signs, extra regions. Jigsaw regions are a geometry
-  (`cpsudoku.geometry.regions_from_labels`), not a rule.
+  (`cpsudoku.grid.geometry.regions_from_labels`), not a rule.
 
     >>> from cpsudoku import rules
     >>> [r.name for r in rules.by_names("diagonal, anti-knight")]
@@ -22,6 +22,7 @@ import tomllib
 from collections.abc import Iterable
 from importlib import resources
 
+from .. import validate
 from ..errors import ArgumentError, ModelError
 from .dots import XV, GreaterThan, Kropki, Mark
 from .killer import Cage, Clue, Killer, LittleKiller
@@ -34,7 +35,7 @@ _RULES: dict[str, object] = {}  # canonical name -> rule
 _ALIASES: dict[str, str] = {}  # any accepted spelling -> canonical name
 _LOADED = False
 
-# What a puzzle file may list besides `rules` (see cpsudoku.puzzlefile).
+# What a puzzle file may list besides `rules` (see cpsudoku.formats.puzzlefile).
 ELEMENTS = [
     ("cages", "killer cages: digits sum to the total, no repeats (unless repeats = true)"),
     ("little_killers", "sums along diagonals from a clue outside the grid; repeats allowed"),
@@ -51,7 +52,7 @@ ELEMENTS = [
 
 def _model_files():
     """Every models/*.toml installed with the package, in name order."""
-    folder = resources.files("cpsudoku.models")
+    folder = resources.files(f"{__name__}.models")
     return sorted((f for f in folder.iterdir() if f.name.endswith(".toml")),
                   key=lambda f: f.name)
 
@@ -71,7 +72,6 @@ def _load() -> None:
 
 def register(rule, aliases: Iterable[str] = ()) -> None:
     """Make a global rule available by name (and its `aliases` attribute, if any)."""
-    from .. import validate
     if isinstance(rule, str):
         raise ArgumentError(f"rule must be a rule object, not the name {rule!r}")
     rule = validate.rule(rule)

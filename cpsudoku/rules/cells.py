@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from ..errors import ModelError
-from ..geometry import Geometry
+from ..grid.geometry import Geometry
 
 Ref = tuple[int, int]  # 1-based (row, column)
 

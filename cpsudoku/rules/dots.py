@@ -10,8 +10,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ..constraints import Allowed, Less, Sum
 from ..errors import ModelError
+from ..grid.constraints import Allowed, Less, Sum
 from . import cells as C
 from .element import ElementRule
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import ClassVar
 
-from ..constraints import Constraint
-from ..geometry import Geometry
+from ..grid.constraints import Constraint
+from ..grid.geometry import Geometry
 
 
 class ElementRule:
@@ -40,7 +40,7 @@ class ElementRule:
         return f"{self.name} ({len(self.elements)})"
 
     def data(self) -> dict:
-        """The rule as puzzle-file keys (see cpsudoku.puzzlefile), for writing files."""
+        """The rule as puzzle-file keys (see cpsudoku.formats.puzzlefile), for writing files."""
         raise NotImplementedError
 
     def label(self, i: int, element) -> str:

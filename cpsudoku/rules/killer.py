@@ -6,8 +6,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ..constraints import AllDifferent, Sum
 from ..errors import ModelError
+from ..grid.constraints import AllDifferent, Sum
 from . import cells as C
 from .element import ElementRule
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from ..constraints import InSet
+from ..grid.constraints import InSet
 from . import cells as C
 from .element import ElementRule
 

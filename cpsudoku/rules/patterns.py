@@ -30,9 +30,9 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
-from ..constraints import AllDifferent, Allowed, Constraint
 from ..errors import ModelError
-from ..geometry import Geometry
+from ..grid.constraints import AllDifferent, Allowed, Constraint
+from ..grid.geometry import Geometry
 from . import cells as C
 
 PAIR_RELATIONS = {

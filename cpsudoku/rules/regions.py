@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import ClassVar
 
-from ..constraints import AllDifferent
 from ..errors import ModelError
+from ..grid.constraints import AllDifferent
 from . import cells as C
 from .element import ElementRule
 

@@ -2,7 +2,7 @@
 
 Routes only validate the body and hand it to a job (`jobs.py`): every job parses
 with the one shared parser, solves with `cpsudoku.solve`, checks with
-`cpsudoku.check` and answers with `Result.as_dict`. Heavy jobs run in worker
+`cpsudoku.grid.check` and answers with `Result.as_dict`. Heavy jobs run in worker
 processes, light ones in threads (`workers.py`): the event loop only serves.
 """
 
@@ -18,7 +18,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from .. import __version__
+from .._version import __version__
 from ..errors import CpsudokuError, UsageError
 from .jobs import Unavailable, optional
 from .limits import BodyLimit

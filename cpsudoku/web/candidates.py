@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..constraints import AllDifferent, InSet
-from ..puzzle import Puzzle
+from ..grid.constraints import AllDifferent, InSet
+from ..grid.puzzle import Puzzle
 
 
 def candidates(puzzle: Puzzle, values: Sequence[int]) -> list[list[int]]:

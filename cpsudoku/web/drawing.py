@@ -8,10 +8,10 @@ of every cell, the givens, and each variant element as the puzzle file writes it
 
 from __future__ import annotations
 
-from ..puzzle import Puzzle
+from ..grid.puzzle import Puzzle
+from ..grid.symbols import line
 from ..rules.element import ElementRule
 from ..rules.patterns import PatternRule
-from ..symbols import line
 
 
 def describe(puzzle: Puzzle) -> dict:
@@ -53,8 +53,8 @@ def describe(puzzle: Puzzle) -> dict:
 def puzzle_text(puzzle: Puzzle) -> str:
     """The shortest text the parser reads back as this puzzle: the one-line grid for a
     classic boxed puzzle, else the puzzle file."""
-    from ..geometry import infer_box
-    from ..puzzlefile import dumps
+    from ..formats.puzzlefile import dumps
+    from ..grid.geometry import infer_box
     plain = not puzzle.rules and puzzle.geometry.box is not None
     if plain and puzzle.geometry.box == infer_box(puzzle.size):
         return line(puzzle.givens)

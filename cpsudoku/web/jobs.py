@@ -8,7 +8,7 @@ from importlib import import_module
 from typing import Any
 
 from ..errors import UsageError
-from ..puzzle import Puzzle
+from ..grid.puzzle import Puzzle
 from .drawing import describe
 from .schemas import CheckIn, GenerateIn, GridIn, PuzzleIn, SolveIn
 
@@ -30,7 +30,7 @@ def optional(module: str):
 
 def load(body: PuzzleIn) -> Puzzle:
     """The one puzzle in a request, through the shared parser (and --rules' rule lookup)."""
-    from ..parse import parse_one
+    from ..formats.read import parse_one
     puzzle = parse_one(body.puzzle, size=body.size, box=body.box, source="puzzle")
     if body.rules:
         from ..rules import by_names
@@ -73,7 +73,7 @@ def solve(body: SolveIn) -> dict:
 def check(body: CheckIn) -> dict:
     """Conflicts among the entries (the independent checker), completion, the simple
     candidates on request, and with `solution` the entries that differ from the solution."""
-    from ..check import conflicts, is_solution
+    from ..grid.check import conflicts, is_solution
     puzzle = load(body)
     grid = values_of(body, puzzle)
     name = puzzle.geometry.cell_name

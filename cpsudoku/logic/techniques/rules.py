@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from ...constraints import AllDifferent, Constraint, Less, Sum
+from ...grid.constraints import AllDifferent, Constraint, Less, Sum
 from ..state import Layout, State, bit_values
 from ..step import make_step
 from ..technique import technique

@@ -1,0 +1,684 @@
+"""Variant puzzle files: the cpsudoku puzzle format (TOML or JSON) and f-puzzles import.
+
+The cpsudoku puzzle format
+==========================
+
+One puzzle per file, in TOML or JSON (the same keys in both). Cells are named
+`r<row>c<column>`, 1-based (`r1c1` is the top-left cell); in JSON a cell may
+also be a 0-based index in row-major order. A list of cells may be written as
+one string: `"r1c1 r1c2 r2c2"`.
+
+    name = "Little killer example"          # optional
+    size = 9                                # default 9, or taken from grid / regions
+    box = "3x3"                             # optional box shape (default: the usual one)
+    regions = [                             # optional jigsaw layout: one label per cell,
+        "111222333",                        # one string per row (replaces the boxes);
+        ...                                 # or a list of regions, each a list of cells
+    ]
+    grid = '''                              # the givens, in any notation the grid
+    5.. ... ...                             # parser reads; omitted = no givens
+    ...
+    '''
+    rules = ["diagonal", "anti-knight"]     # global rules, see `cpsudoku variants`
+    solution = "534678912..."               # optional: the known solution (checked by tests)
+    thermometers = [["r1c1", "r2c2", "r3c3"]]   # bulb first; digits strictly increase
+    odd = ["r1c1", "r9c9"]
+    even = ["r5c5"]
+    greater_than = [["r1c1", "r1c2"]]       # [greater, smaller]
+    extra_regions = [["r1c1", "r2c2", "r3c3"]]
+
+    [[cages]]                               # killer cages (TOML: tables come after
+    sum = 15                                # the plain keys above); sum is optional
+    cells = ["r1c1", "r1c2", "r2c1"]
+    repeats = false                         # default: digits in a cage differ
+
+    [[little_killers]]                      # sums along diagonals; repeats allowed
+    sum = 23
+    clue = "r0c2"                           # position outside the grid ...
+    direction = "DR"                        # ... and direction: DR, DL, UR, UL
+    # or: cells = ["r1c2", "r2c3", ...]
+
+    [[arrows]]
+    circle = "r5c5"                         # one cell, or several (a pill, read as a number)
+    cells = ["r4c4", "r3c3"]                # from the circle outwards
+    # or: lines = [[...], [...]]            # several lines from one circle
+
+    [kropki]
+    white = [["r1c1", "r1c2"]]              # consecutive digits ({cells = [...], value = 3}
+    black = [["r2c1", "r2c2"]]              # for another difference / ratio)
+    all_given = true                        # negative rule: no dot -> neither consecutive
+                                            # nor ratio 2 (or negative = ["white"])
+    [xv]
+    x = [["r3c3", "r3c4"]]                  # sum 10
+    v = [["r4c4", "r5c4"]]                  # sum 5
+    all_given = true                        # no mark -> the pair sums to neither 10 nor 5
+
+Several puzzles fit in one file as `[[puzzles]]` tables (TOML) or a JSON list;
+a file of one JSON object per line is read line by line. Other scalar keys
+(`author`, `id`, ...) are kept in `Puzzle.meta`; an unknown key holding a list
+or table is an error, so a misspelt element is never silently dropped.
+
+f-puzzles
+=========
+
+An f-puzzles JSON object (recognised by its `grid` of cell objects) and the
+compressed `?load=` form of its links (LZString base64) are read too:
+givens, regions, killercage, littlekillersum, thermometer, arrow, difference,
+ratio, xv, odd, even, extraregion, the flags diagonal+, diagonal-, antiknight,
+antiking, disjointgroups, nonconsecutive (with white dots: the negative white
+rule), and negative (["ratio"], ["xv"]). Decorations (lines, circles, text) are
+ignored; any other constraint is refused by name rather than left out.
+
+`dumps(puzzle)` writes a puzzle back in the TOML format (so an f-puzzles file
+converts to a readable one: `print(dumps(load(text)[0]))`).
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import replace
+from typing import Any
+
+from .. import rules as R
+from ..errors import ArgumentError, CpsudokuError, ModelError, ParseError
+from ..grid.geometry import Geometry, boxed, infer_box, irregular, regions_from_labels
+from ..grid.puzzle import Puzzle
+from ..grid.symbols import ALPHABET, line, value_of
+from ..rules import cells as cellrefs
+from ..validate import parse_box
+from .grids import read_grids, read_output_line
+from .lzstring import decompress_from_base64
+from .notation import read_notation
+from .safeload import check_bounds, json_value, toml_value
+
+ELEMENT_KEYS = ("cages", "little_killers", "thermometers", "arrows", "odd", "even",
+                "kropki", "xv", "greater_than", "extra_regions")
+PUZZLE_KEYS = ("name", "title", "size", "box", "regions", "grid", "rules", "solution")
+_LINK = re.compile(r"[?&]load=([^&#\s]+)")
+_TOML_TABLE = re.compile(r"\[\[?\s*[A-Za-z_]")  # [table] / [[array]], not a JSON list
+_BASE64 = re.compile(r"^[A-Za-z0-9+/=%\s]{16,}$")
+
+
+# ---------------------------------------------------------------- recognising input
+
+def load(text: str, source: str = "<string>") -> list[Puzzle]:
+    """Puzzles from a puzzle file: TOML, JSON (cpsudoku format or f-puzzles),
+    JSON lines, or an f-puzzles link / its compressed payload."""
+    s = text.strip()
+    link = _LINK.search(s)
+    if link or (_BASE64.match(s) and not s.isdigit() and "\n" not in s):
+        payload = link.group(1) if link else s
+        return _objects(_unpack_link(payload, source), source)
+    if s.startswith("{") or (s.startswith("[") and not _TOML_TABLE.match(s)):
+        return _load_json(text, source)
+    return _load_toml(text, source)
+
+
+def _unpack_link(payload: str, source: str) -> dict:
+    data = decompress_from_base64(payload)
+    if not data:
+        raise ParseError("the link's puzzle data is not LZString base64 (f-puzzles ?load=)",
+                         source)
+    try:
+        obj = json_value(data, source)
+    except json.JSONDecodeError:
+        raise ParseError("the link's puzzle data is not JSON", source) from None
+    if not isinstance(obj, dict):
+        raise ParseError("the link's puzzle data is not a puzzle object", source)
+    return obj
+
+
+def _load_json(text: str, source: str) -> list[Puzzle]:
+    """One JSON value (an object, a list of objects), or several in a row: JSON lines,
+    or pretty-printed objects one after another."""
+    docs = _json_documents(text, source)
+    if len(docs) == 1 and isinstance(docs[0][0], list):
+        items = docs[0][0]
+        if not items or not all(isinstance(d, dict) for d in items):
+            raise ParseError("a JSON list of puzzles must hold puzzle objects", source)
+        return [p for i, d in enumerate(items, 1) for p in _objects(d, f"{source}[{i}]")]
+    out = []
+    for data, at in docs:
+        if not isinstance(data, dict):
+            raise ParseError("expected a puzzle object", source, at)
+        out.extend(_objects(data, source if len(docs) == 1 else f"{source}:{at}"))
+    return out
+
+
+_BETWEEN = re.compile(r"(?:\s+|#[^\n]*)*")  # whitespace and `#` comment lines
+
+
+def _json_documents(text: str, source: str) -> list[tuple[Any, int]]:
+    """Every JSON value in `text` with the line it starts on."""
+    check_bounds(text, source)
+    decoder = json.JSONDecoder()
+    docs: list[tuple[Any, int]] = []
+    pos, line, counted = 0, 1, 0
+    while True:
+        pos = _BETWEEN.match(text, pos).end()  # type: ignore[union-attr]
+        if pos >= len(text):
+            return docs
+        line += text.count("\n", counted, pos)
+        counted = pos
+        try:
+            data, pos = decoder.raw_decode(text, pos)
+        except json.JSONDecodeError as exc:
+            raise ParseError(f"invalid JSON: {exc.msg}", source, exc.lineno, exc.colno) from None
+        docs.append((data, line))
+
+
+def _load_toml(text: str, source: str) -> list[Puzzle]:
+    data = toml_value(text, source)
+    if "puzzles" in data:
+        return _many(data, source, lambda d, where: [from_dict(d, where)])
+    return [from_dict(data, source)]
+
+
+def _many(data: dict, source: str, read) -> list[Puzzle]:
+    """The puzzles of a `puzzles` list; nothing else may sit beside it, so that a key
+    meant for a puzzle is never silently left out."""
+    beside = sorted(set(data) - {"puzzles"})
+    if beside:
+        raise ModelError(f"{source}: key {beside[0]!r} beside 'puzzles': put it inside each "
+                         f"puzzle")
+    many = data["puzzles"]
+    if not isinstance(many, list) or not many or not all(isinstance(d, dict) for d in many):
+        raise ModelError(f"{source}: 'puzzles' must be a non-empty list of puzzle tables")
+    return [p for i, d in enumerate(many, 1) for p in read(d, f"{source}:{i}")]
+
+
+def _objects(data: dict, source: str) -> list[Puzzle]:
+    """The puzzles of one JSON object: a puzzle, an f-puzzles puzzle, a `puzzles` list,
+    or a result as `solve --format json/jsonl` writes it."""
+    if "puzzles" in data:
+        return _many(data, source, _object)
+    return _object(data, source)
+
+
+def _object(data: dict, source: str) -> list[Puzzle]:
+    if is_result(data):
+        return from_result(data, source)
+    return [from_fpuzzles(data, source) if is_fpuzzles(data) else from_dict(data, source)]
+
+
+def is_result(data: dict) -> bool:
+    return "status" in data and ("solutions" in data or "puzzle" in data)
+
+
+def from_result(data: dict, source: str = "<string>") -> list[Puzzle]:
+    """A result object read back as grids: each of its solutions, or its puzzle when it
+    has none. It carries no variant rules (give them again, e.g. `--rules`)."""
+    solutions = data.get("solutions") or []
+    if not isinstance(solutions, list) or not all(isinstance(s, str) for s in solutions):
+        raise ModelError(f"{source}: result 'solutions' must be a list of grid lines")
+    grids = solutions or [data.get("puzzle")]
+    if not all(isinstance(g, str) and g for g in grids):
+        raise ModelError(f"{source}: a result without solutions needs its 'puzzle' line")
+    size, box = data.get("size"), data.get("box")
+    if size is not None:
+        size = _int(size, f"{source}: result 'size'")
+    if box is not None and not isinstance(box, str):
+        raise ModelError(f"{source}: result 'box' must be text such as \"3x3\", not {box!r}")
+    meta = {"format": "result", "status": data["status"],
+            "grid": "solution" if solutions else "puzzle"}
+    return [replace(read_output_line(g, size=size, box=box, source=source), source=source,
+                    meta=dict(meta))
+            for g in grids]
+
+
+def is_fpuzzles(data: dict) -> bool:
+    grid = data.get("grid")
+    return (isinstance(grid, list) and bool(grid) and isinstance(grid[0], list)
+            and any(isinstance(cell, dict) for cell in grid[0]))
+
+
+# ---------------------------------------------------------------- small readers
+
+def _int(value, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise ModelError(f"{what} must be a whole number, not {value!r}")
+    try:
+        return int(value)
+    except ValueError:
+        raise ModelError(f"{what} must be a whole number, not {value!r}") from None
+
+
+def _cells(spec, size: int, what: str) -> tuple:
+    """Cell references from names, (row, column) pairs or 0-based indices."""
+    if isinstance(spec, str):
+        return cellrefs.refs(spec)
+    if not isinstance(spec, (list, tuple)):
+        raise ModelError(f"{what}: cells must be a list, not {spec!r}")
+    out = []
+    for item in spec:
+        if isinstance(item, int) and not isinstance(item, bool):
+            if item < 0:
+                raise ModelError(f"{what}: cell index {item} is negative")
+            out.append((item // size + 1, item % size + 1))
+        else:
+            try:
+                out.append(cellrefs.ref(item))
+            except ModelError as exc:
+                raise ModelError(f"{what}: {exc}") from None
+    return tuple(out)
+
+
+def _list(value, what: str) -> list:
+    if not isinstance(value, list):
+        raise ModelError(f"{what} must be a list, not {type(value).__name__}")
+    return value
+
+
+def _table(value, what: str, keys: Iterable[str]) -> dict:
+    if not isinstance(value, dict):
+        raise ModelError(f"{what} must be a table of fields, not {type(value).__name__}")
+    unknown = sorted(set(value) - set(keys))
+    if unknown:
+        hint = (" (in TOML, plain keys go before the first [table])"
+                if unknown[0] in ELEMENT_KEYS or unknown[0] in PUZZLE_KEYS else "")
+        raise ModelError(f"{what}: unknown key {unknown[0]!r}; known: {', '.join(keys)}{hint}")
+    return value
+
+
+# ---------------------------------------------------------------- cpsudoku format
+
+def from_dict(data: dict, source: str = "<string>") -> Puzzle:
+    """A puzzle from the cpsudoku puzzle format (a parsed TOML or JSON object)."""
+    return _reading(_from_dict, data, source, "puzzle")
+
+
+def _reading(read, data: dict, source: str, what: str) -> Puzzle:
+    """Run a reader; errors name the source, and malformed data is a ModelError."""
+    try:
+        return read(data, source)
+    except CpsudokuError as exc:
+        if isinstance(exc, ParseError) or str(exc).startswith(source):
+            raise
+        # The file's data, not the caller's arguments, was wrong: bad input, not usage.
+        kind = ModelError if isinstance(exc, ArgumentError) else type(exc)
+        raise kind(f"{source}: {exc}") from None
+    except RecursionError:
+        raise ModelError(f"{source}: {what} data nested too deep") from None
+    except (KeyError, TypeError, AttributeError, IndexError, ValueError) as exc:
+        detail = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
+        raise ModelError(f"{source}: malformed {what} data: {detail}") from None
+
+
+def _from_dict(data: dict, source: str) -> Puzzle:
+    meta: dict[str, Any] = {"format": "cpsudoku"}
+    if "puzzles" in data:
+        raise ModelError("'puzzles' inside a puzzle: a file lists puzzles at its top level")
+    for key, value in data.items():
+        if key in PUZZLE_KEYS or key in ELEMENT_KEYS:
+            continue
+        if isinstance(value, (list, dict)):
+            raise ModelError(f"unknown element {key!r}; known: {', '.join(ELEMENT_KEYS)}")
+        near = difflib.get_close_matches(key.lower(), PUZZLE_KEYS + ELEMENT_KEYS, 1, 0.75)
+        if near:  # a misspelt key would otherwise be kept as metadata and its meaning lost
+            raise ModelError(f"unknown key {key!r}; did you mean {near[0]!r}?")
+        meta[key] = value
+    name = data.get("name", data.get("title", data.get("id")))
+    size, box, geometry = _geometry(data)
+    givens = _givens(data.get("grid"), geometry, source)
+    rules = list(R.by_names(_rule_names(data.get("rules", []))))
+    rules.extend(_elements(data, size))
+    solution = data.get("solution")
+    if solution:
+        meta["solution"] = _givens(solution, geometry, source)
+    return Puzzle(geometry, givens, tuple(rules), source=source,
+                  name=None if name is None else str(name), meta=meta)
+
+
+def _rule_names(value) -> list[str]:
+    if isinstance(value, str):
+        value = [value]
+    if isinstance(value, list) and all(isinstance(v, str) and v.strip() for v in value):
+        return value
+    raise ModelError(f"rules must be a list of rule names (rules = [] for none), not {value!r}")
+
+
+def _geometry(data: dict):
+    regions = data.get("regions")
+    labels = None
+    if isinstance(regions, list) and regions and all(
+            isinstance(r, list) and r and isinstance(r[0], str) and len(r[0]) > 1 for r in regions):
+        # regions as lists of cell names: any overlap or gap is reported by the geometry
+        size = _int(data.get("size", len(regions)), "size")
+        cells = [cellrefs.resolve(_cells(r, size, f"region {i}"), _any_geometry(size),
+                                  f"region {i}") for i, r in enumerate(regions, 1)]
+        return size, None, irregular(size, cells)
+    if regions is not None:
+        rows = regions.split() if isinstance(regions, str) else _list(regions, "regions")
+        labels = [lab for row in rows for lab in (row.split() if isinstance(row, str) and " " in row
+                                                  else list(row) if isinstance(row, str) else row)]
+    if "size" in data:
+        size = _int(data["size"], "size")
+    elif labels is not None:
+        size = round(len(labels) ** 0.5)
+    else:
+        size = 9
+    box = data.get("box")
+    if box is not None:
+        box = parse_box(box) if isinstance(box, str) else _box_pair(box)
+    if labels is not None:
+        if len(labels) != size * size:
+            raise ModelError(f"regions: the layout has {len(labels)} cells, expected "
+                             f"{size * size} for a {size}x{size} grid")
+        geometry = regions_from_labels([str(x) for x in labels], size)
+        return size, None, geometry
+    return size, box, boxed(size, box)
+
+
+def _box_pair(box) -> tuple[int, int]:
+    if not (isinstance(box, list) and len(box) == 2):
+        raise ModelError(f"box must be \"RxC\" or [rows, columns], not {box!r}")
+    rows, cols = (_int(x, "box") for x in box)
+    if rows < 1 or cols < 1:
+        raise ModelError(f"box {box!r} must have positive sides")
+    return rows, cols
+
+
+def _any_geometry(size: int) -> Geometry:
+    """A geometry of the right size (rows as regions), only for resolving cell names."""
+    return Geometry(size, tuple(tuple(range(r * size, r * size + size)) for r in range(size)))
+
+
+def _givens(grid, geometry, source: str) -> tuple[int, ...]:
+    """Values of a grid given as text (any notation the parser reads) or rows of numbers."""
+    n = geometry.size
+    if grid is None or grid == "":
+        return (0,) * (n * n)
+    if isinstance(grid, list) and grid and all(isinstance(r, list) for r in grid):
+        if len(grid) != n or any(len(row) != n for row in grid):
+            raise ModelError(f"grid: expected {n} rows of {n} numbers 0..{n}")
+        for r, row in enumerate(grid, 1):
+            for c, v in enumerate(row, 1):
+                if type(v) is not int or not 0 <= v <= n:  # null and true are not numbers
+                    shown = json.dumps(v, default=str)
+                    raise ModelError(f"grid: row {r}, column {c}: {shown} is not a number "
+                                     f"0..{n}")
+        return tuple(v for row in grid for v in row)
+    if isinstance(grid, list):
+        grid = "\n".join(str(r) for r in grid)
+    if not isinstance(grid, str):
+        raise ModelError(f"grid must be text or rows of numbers, not {type(grid).__name__}")
+    compact = "".join(grid.split())
+    if len(compact) == n * n and all(value_of(ch) is not None for ch in compact):
+        values = tuple(value_of(ch) or 0 for ch in compact)  # the common case, any geometry
+        values = read_notation(compact, values, n, source, None) or values
+    else:
+        box = geometry.box or _box_or_none(n)  # the grid reader reads every other notation
+        grids = read_grids(grid, n, box, source)
+        if not grids:
+            raise ParseError("grid: no puzzle found (only comments and blank lines)", source)
+        values = grids[0].givens
+    if len(values) != n * n:
+        raise ModelError(f"grid has {len(values)} cells, expected {n * n}")
+    if any(v > n for v in values):
+        raise ModelError(f"grid holds a value above {n}")
+    return tuple(values)
+
+
+def _box_or_none(n: int):
+    try:
+        return infer_box(n)
+    except ModelError:
+        return None
+
+
+def _elements(data: dict, size: int) -> list:
+    """The per-puzzle element rules present in `data`."""
+    out: list = []
+    if "cages" in data:
+        cages = []
+        for i, c in enumerate(_list(data["cages"], "cages"), 1):
+            c = _table(c, f"cage {i}", ("sum", "total", "cells", "repeats"))
+            total = c.get("sum", c.get("total"))
+            cages.append(R.Cage(_cells(c.get("cells", []), size, f"cage {i}"),
+                                None if total is None else _int(total, f"cage {i} sum"),
+                                not c.get("repeats", False)))
+        out.append(R.Killer(cages))
+    if "little_killers" in data:
+        clues = []
+        for i, c in enumerate(_list(data["little_killers"], "little_killers"), 1):
+            c = _table(c, f"little killer {i}", ("sum", "total", "clue", "direction", "cells"))
+            what = f"little killer {i}"
+            clues.append(R.Clue(_int(c.get("sum", c.get("total")), f"{what} sum"),
+                                cellrefs.ref(c["clue"]) if "clue" in c else None,
+                                str(c["direction"]).upper() if "direction" in c else None,
+                                _cells(c.get("cells", []), size, what)))
+        out.append(R.LittleKiller(clues))
+    if "thermometers" in data:
+        thermos = [_cells(t.get("cells") if isinstance(t, dict) else t, size, f"thermometer {i}")
+                   for i, t in enumerate(_list(data["thermometers"], "thermometers"), 1)]
+        out.append(R.Thermometers(thermos))
+    if "arrows" in data:
+        arrows = []
+        for i, a in enumerate(_list(data["arrows"], "arrows"), 1):
+            a = _table(a, f"arrow {i}", ("circle", "cells", "lines"))
+            lines = list(a.get("lines", [])) + ([a["cells"]] if "cells" in a else [])
+            arrows.append(R.Arrow(_cells(a.get("circle", []), size, f"arrow {i}"),
+                                  tuple(_cells(line, size, f"arrow {i}") for line in lines)))
+        out.append(R.Arrows(arrows))
+    if "odd" in data or "even" in data:
+        out.append(R.Parity(_cells(data.get("odd", []), size, "odd"),
+                            _cells(data.get("even", []), size, "even")))
+    if "kropki" in data:
+        out.append(_pair_marks(R.Kropki, _table(data["kropki"], "kropki", _KROPKI_KEYS),
+                               {"white": "white", "black": "black"}, size))
+    if "xv" in data:
+        out.append(_pair_marks(R.XV, _table(data["xv"], "xv", _XV_KEYS), {"x": "X", "v": "V"},
+                               size))
+    if "greater_than" in data:
+        pairs = [_cells(p, size, f"greater-than {i}")
+                 for i, p in enumerate(_list(data["greater_than"], "greater_than"), 1)]
+        out.append(R.GreaterThan(pairs))
+    if "extra_regions" in data:
+        regions = [_cells(r, size, f"extra region {i}")
+                   for i, r in enumerate(_list(data["extra_regions"], "extra_regions"), 1)]
+        out.append(R.ExtraRegions(regions))
+    return out
+
+
+_KROPKI_KEYS = ("white", "black", "all_given", "negative")
+_XV_KEYS = ("x", "v", "all_given", "negative")
+
+
+def _pair_marks(cls, spec: dict, kinds: dict[str, str], size: int):
+    marks = []
+    for key, kind in kinds.items():
+        for j, item in enumerate(_list(spec.get(key, []), f"{cls.name} {key}"), 1):
+            what = f"{cls.name} {key} {j}"
+            if isinstance(item, dict):
+                value = item.get("value")
+                marks.append(R.Mark(kind, _cells(item.get("cells", []), size, what),
+                                    None if value is None else _int(value, f"{what} value")))
+            else:
+                marks.append(R.Mark(kind, _cells(item, size, what)))
+    negative = spec.get("negative", [])
+    negative = [negative] if isinstance(negative, str) else list(negative)
+    if spec.get("all_given"):
+        negative.extend(kinds)
+    return cls(marks, negative=[n.lower() for n in negative])
+
+
+# ---------------------------------------------------------------- f-puzzles
+
+_FP_FLAGS = {"diagonal+": "diagonal+", "diagonal-": "diagonal-", "antiknight": "anti-knight",
+             "antiking": "anti-king", "disjointgroups": "disjoint-groups"}
+_FP_READ = {"size", "grid", "killercage", "littlekillersum", "thermometer", "arrow",
+            "difference", "ratio", "xv", "odd", "even", "extraregion", "negative",
+            "nonconsecutive", "solution", "title", "author", "ruleset", *_FP_FLAGS}
+# Drawing aids and solver settings that carry no rule of their own.
+_FP_COSMETIC = {"highlightConflicts", "text", "line", "rectangle", "circle", "cage",
+                "disabledlogic", "truecandidatesoptions", "cellSize", "version"}
+
+
+def from_fpuzzles(data: dict, source: str = "<string>") -> Puzzle:
+    """A puzzle from an f-puzzles JSON object."""
+    return _reading(_from_fpuzzles, data, source, "f-puzzles")
+
+
+def _fp_cells(spec, what: str) -> tuple:
+    if not isinstance(spec, list):
+        raise ModelError(f"{what}: cells must be a list")
+    return tuple(cellrefs.ref(c) for c in spec)
+
+
+def _fp_clue(i: int, clue: dict):
+    """A little killer: f-puzzles lists the diagonal's cells; without them, the
+    clue's position and direction give the diagonal."""
+    what = f"little killer {i}"
+    direction = str(clue.get("direction", "")).upper() or None
+    return R.Clue(_int(clue["value"], what), cellrefs.ref(clue["cell"]), direction,
+                  _fp_cells(clue["cells"], what) if clue.get("cells") else ())
+
+
+def _from_fpuzzles(data: dict, source: str) -> Puzzle:
+    for key, value in data.items():
+        if key not in _FP_READ and key not in _FP_COSMETIC and value not in (None, False, [], {}):
+            raise ModelError(f"f-puzzles constraint {key!r} is not supported")
+    size = _int(data.get("size", len(data["grid"])), "size")
+    rows = data["grid"]
+    if len(rows) != size or any(len(r) != size for r in rows):
+        raise ModelError(f"f-puzzles grid is not {size}x{size}")
+    givens, labels, irregular = [], [], False
+    box = _box_or_none(size)
+    for r, row in enumerate(rows):
+        for c, cell in enumerate(row):
+            cell = cell or {}
+            givens.append(_int(cell["value"], f"r{r + 1}c{c + 1}")
+                          if cell.get("given") and cell.get("value") else 0)
+            default = (r // box[0]) * (size // box[1]) + c // box[1] if box else None
+            region = cell.get("region", default)
+            if region is None:
+                region = default
+            if region is None:
+                raise ModelError(f"f-puzzles grid: r{r + 1}c{c + 1} has no region")
+            irregular |= region != default
+            labels.append(region)
+    geometry = regions_from_labels(labels, size) if irregular else boxed(size, box)
+
+    rules = [R.get(name) for key, name in _FP_FLAGS.items() if data.get(key)]
+    out_elements: list = []
+    if data.get("killercage"):
+        out_elements.append(R.Killer(
+            R.Cage(_fp_cells(c.get("cells"), f"cage {i}"),
+                   None if c.get("value") in (None, "") else _int(c["value"], f"cage {i} sum"))
+            for i, c in enumerate(data["killercage"], 1)))
+    clues = [c for c in data.get("littlekillersum") or [] if c.get("value") not in (None, "")]
+    if clues:
+        out_elements.append(R.LittleKiller(_fp_clue(i, c) for i, c in enumerate(clues, 1)))
+    thermos = [line for t in data.get("thermometer") or [] for line in t.get("lines", [])]
+    if thermos:
+        out_elements.append(R.Thermometers(_fp_cells(t, f"thermometer {i}")
+                                           for i, t in enumerate(thermos, 1)))
+    if data.get("arrow"):
+        arrows = []
+        for i, a in enumerate(data["arrow"], 1):
+            circle = _fp_cells(a.get("cells", []), f"arrow {i}")
+            # f-puzzles lines start inside the circle; the arrow proper follows.
+            lines = tuple(tuple(c for c in _fp_cells(line, f"arrow {i}") if c not in circle)
+                          for line in a.get("lines", []))
+            arrows.append(R.Arrow(circle, tuple(line for line in lines if line)))
+        out_elements.append(R.Arrows(arrows))
+    parity_odd = [c["cell"] for c in data.get("odd") or []]
+    parity_even = [c["cell"] for c in data.get("even") or []]
+    if parity_odd or parity_even:
+        out_elements.append(R.Parity(parity_odd, parity_even))
+    negative = {str(n).lower() for n in data.get("negative") or []}
+    dots = ([R.Mark("white", _fp_cells(d["cells"], "difference dot"),
+                    None if d.get("value") in (None, "") else _int(d["value"], "difference"))
+             for d in data.get("difference") or []]
+            + [R.Mark("black", _fp_cells(d["cells"], "ratio dot"),
+                      None if d.get("value") in (None, "") else _int(d["value"], "ratio"))
+               for d in data.get("ratio") or []])
+    white_dots = any(d.kind == "white" for d in dots)
+    kropki_negative = ((["white"] if data.get("nonconsecutive") and white_dots else [])
+                       + (["black"] if "ratio" in negative else []))
+    if dots or kropki_negative:
+        out_elements.append(R.Kropki(dots, negative=kropki_negative))
+    if data.get("nonconsecutive") and not white_dots:
+        rules.append(R.get("non-consecutive"))
+    xv = [R.Mark(str(m.get("value", "")).upper(), _fp_cells(m["cells"], "xv"))
+          for m in data.get("xv") or []]
+    if xv or "xv" in negative:
+        out_elements.append(R.XV(xv, negative=["x", "v"] if "xv" in negative else []))
+    if data.get("extraregion"):
+        out_elements.append(R.ExtraRegions(_fp_cells(r["cells"], f"extra region {i}")
+                                           for i, r in enumerate(data["extraregion"], 1)))
+
+    meta: dict[str, Any] = {"format": "f-puzzles"}
+    for key in ("author", "ruleset"):
+        if data.get(key):
+            meta[key] = data[key]
+    solution = data.get("solution")
+    if isinstance(solution, list) and len(solution) == size * size and all(
+            isinstance(v, int) and 1 <= v <= size for v in solution):
+        meta["solution"] = tuple(solution)
+    return Puzzle(geometry, tuple(givens), tuple(rules + out_elements), source=source,
+                  name=data.get("title") or None, meta=meta)
+
+
+# ---------------------------------------------------------------- writing
+
+def dumps(puzzle: Puzzle) -> str:
+    """The puzzle in the cpsudoku TOML format: `load(dumps(p))` gives the same puzzle
+    (f-puzzles files convert this way). Rules must be registered or element rules."""
+    n, geometry = puzzle.size, puzzle.geometry
+    top: dict[str, Any] = {"name": puzzle.name} if puzzle.name else {}
+    top["size"] = n
+    if geometry.box is None:
+        labels = [ALPHABET[r] for r in geometry.region_of]
+        top["regions"] = ["".join(labels[r * n:(r + 1) * n]) for r in range(n)]
+    elif geometry.box != _box_or_none(n):
+        top["box"] = f"{geometry.box[0]}x{geometry.box[1]}"
+    names, elements = [], {}
+    for rule in puzzle.rules:
+        if isinstance(rule, R.element.ElementRule):
+            for key, value in rule.data().items():
+                if key in elements:
+                    raise ModelError(f"two {rule.name} rules cannot share one puzzle file")
+                elements[key] = value
+        elif rule.name in R.names() and R.get(rule.name) == rule:
+            names.append(rule.name)
+        else:
+            raise ModelError(f"rule {rule.name} is neither registered nor a puzzle-file element")
+    if names:
+        top["rules"] = names
+    grid = "\n".join(line(puzzle.givens[r * n:(r + 1) * n]) for r in range(n))
+    out = [f"{key} = {_toml(value)}" for key, value in top.items()]
+    out.append(f'grid = """\n{grid}\n"""')
+    if puzzle.meta.get("solution"):
+        out.append(f'solution = "{line(puzzle.meta["solution"])}"')
+    tables = []
+    for key, value in elements.items():
+        if isinstance(value, dict):
+            tables.append(f"\n[{key}]\n" + "".join(f"{k} = {_toml(v)}\n" for k, v in value.items()))
+        elif value and isinstance(value[0], dict):
+            tables.extend(f"\n[[{key}]]\n" + "".join(f"{k} = {_toml(v)}\n" for k, v in item.items())
+                          for item in value)
+        else:
+            out.append(f"{key} = {_toml(value)}")
+    return "\n".join(out) + "\n" + "".join(tables)
+
+
+def _toml(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)  # a valid TOML basic string
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + " }"
+    items = [_toml(v) for v in value]
+    if value and isinstance(value[0], (list, dict)):  # one item a line
+        return "[\n" + "".join(f"    {item},\n" for item in items) + "]"
+    return "[" + ", ".join(items) + "]"
+
+
+__all__ = ["ELEMENT_KEYS", "dumps", "from_dict", "from_fpuzzles", "is_fpuzzles", "load"]

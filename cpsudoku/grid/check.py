@@ -1,0 +1,74 @@
+"""The independent checker: which rules a (partial or complete) grid breaks.
+
+It reads only the constraints' own `check`/`holds`, never a solver's code, so
+it can judge every backend's answers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .. import validate
+from ..errors import ArgumentError
+from .constraints import AllDifferent, InSet
+from .puzzle import Puzzle
+from .symbols import MAX_SIZE, symbol
+
+
+def _check_puzzle(puzzle) -> None:
+    if not isinstance(puzzle, Puzzle):  # text and rows are read at the API's face (cpsudoku.api)
+        raise ArgumentError(f"puzzle must be a Puzzle, not {type(puzzle).__name__}")
+
+
+@dataclass(frozen=True)
+class Conflict:
+    cells: tuple[int, ...]
+    message: str
+
+
+def conflicts(puzzle: Puzzle, values: Sequence[int] | None = None) -> list[Conflict]:
+    """Every broken rule among the filled cells of `values` (default: the givens).
+
+    All-different groups report each repeated pair; other constraints are judged
+    once all their cells are filled.
+    """
+    _check_puzzle(puzzle)
+    n = puzzle.size
+    grid = puzzle.givens if values is None else validate.cells(values, "values", n * n, n)
+    name = puzzle.geometry.cell_name
+    found: list[Conflict] = []
+    for con in puzzle.constraints():
+        if isinstance(con, AllDifferent):
+            first: dict[int, int] = {}
+            for cell in con.cells:
+                v = grid[cell]
+                if not v:
+                    continue
+                if v in first:
+                    found.append(Conflict((first[v], cell), f"{name(first[v])} and {name(cell)} "
+                                          f"both hold {symbol(v)} in {con.describe()}"))
+                else:
+                    first[v] = cell
+        elif isinstance(con, InSet):
+            for cell in con.cells:
+                if grid[cell] and grid[cell] not in con.values:
+                    found.append(Conflict((cell,), f"{name(cell)} = {symbol(grid[cell])} breaks "
+                                          f"{con.describe()}"))
+        elif all(grid[c] for c in con.cells) and not con.check(grid):
+            cells = ", ".join(name(c) for c in con.cells)
+            found.append(Conflict(con.cells, f"{cells} break {con.describe()}"))
+    return found
+
+
+def is_solution(puzzle: Puzzle, values: Sequence[int]) -> bool:
+    """A complete grid that keeps the givens and breaks no rule."""
+    _check_puzzle(puzzle)
+    n = puzzle.size
+    # A value outside 1..N is an answer (not a solution); a non-number is a wrong call.
+    values = validate.cells(values, "values", n * n, most=max(MAX_SIZE, n))
+    if not all(1 <= v <= n for v in values):
+        return False
+    if any(g and g != v for g, v in zip(puzzle.givens, values)):
+        return False
+    return all(con.check(values) for con in puzzle.constraints())

@@ -1,0 +1,149 @@
+"""Grid geometry: size, regions (boxes by default, any partition for jigsaw), units.
+
+Cells are numbered 0 .. N*N-1 in row-major order. A region is a tuple of cells;
+rectangular boxes are only the default regions, so irregular (jigsaw) regions
+fit the same structure.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache, cached_property
+
+from .. import validate
+from ..errors import ArgumentError, ModelError
+from .symbols import MAX_SIZE
+
+Cells = tuple[int, ...]
+
+
+def infer_box(size: int) -> tuple[int, int]:
+    """The usual box shape for a size: square when N is a square, else the
+    most nearly square R x C with R <= C (6 -> 2x3, 8 -> 2x4, 12 -> 3x4)."""
+    size = validate.whole(size, "size", 1, MAX_SIZE)
+    best = None
+    for rows in range(1, math.isqrt(size) + 1):
+        if size % rows == 0:
+            best = (rows, size // rows)
+    if best is None or best[0] == 1:
+        raise ModelError(f"size {size} has no rectangular box shape; give the regions explicitly")
+    return best
+
+
+@dataclass(frozen=True)
+class Geometry:
+    size: int
+    regions: tuple[Cells, ...]
+    box: tuple[int, int] | None = None  # rectangular box shape, None for irregular regions
+
+    def __post_init__(self):
+        n = self.size
+        if type(n) is not int:
+            validate.whole(n, "size")
+        if not 1 <= n <= MAX_SIZE:
+            raise ModelError(f"size {n} is outside 1..{MAX_SIZE}")
+        if not isinstance(self.regions, tuple) or not all(
+                isinstance(r, tuple) and all(type(c) is int for c in r) for r in self.regions):
+            raise ArgumentError("regions must be a tuple of tuples of cell indices "
+                                "(cpsudoku.irregular converts lists)")
+        seen: dict[int, int] = {}
+        for r, region in enumerate(self.regions):
+            if len(region) != n:
+                raise ModelError(f"region {r + 1} has {len(region)} cells, expected {n}")
+            for cell in region:
+                if not 0 <= cell < n * n:
+                    raise ModelError(f"region {r + 1} names cell {cell}, outside the {n}x{n} grid")
+                if cell in seen:
+                    raise ModelError(f"regions {seen[cell] + 1} and {r + 1} overlap at "
+                                     f"{cell_name(cell, n)}")
+                seen[cell] = r
+        if len(self.regions) != n:
+            raise ModelError(f"{len(self.regions)} regions given, expected {n}")
+
+    @property
+    def ncells(self) -> int:
+        return self.size * self.size
+
+    @cached_property
+    def rows(self) -> tuple[Cells, ...]:
+        n = self.size
+        return tuple(tuple(range(r * n, r * n + n)) for r in range(n))
+
+    @cached_property
+    def cols(self) -> tuple[Cells, ...]:
+        n = self.size
+        return tuple(tuple(range(c, n * n, n)) for c in range(n))
+
+    @cached_property
+    def units(self) -> tuple[Cells, ...]:
+        """Rows, then columns, then regions: every group that holds 1..N once."""
+        return self.rows + self.cols + self.regions
+
+    @cached_property
+    def region_of(self) -> tuple[int, ...]:
+        owner = [0] * self.ncells
+        for r, region in enumerate(self.regions):
+            for cell in region:
+                owner[cell] = r
+        return tuple(owner)
+
+    def cell_name(self, cell: int) -> str:
+        return cell_name(cell, self.size)
+
+    def describe(self) -> str:
+        shape = f"{self.box[0]}x{self.box[1]} boxes" if self.box else "irregular regions"
+        return f"{self.size}x{self.size}, {shape}"
+
+
+def cell_name(cell: int, size: int) -> str:
+    """r1c1-style name of a cell (1-based), the notation of the variant community."""
+    if not (type(cell) is int and type(size) is int and cell >= 0 and size >= 1):
+        cell, size = validate.whole(cell, "cell", 0), validate.whole(size, "size", 1)
+    return f"r{cell // size + 1}c{cell % size + 1}"
+
+
+def boxed(size: int, box: tuple[int, int] | str | None = None) -> Geometry:
+    """The standard geometry of a size with rectangular boxes (inferred if not given;
+    "RxC" or a (rows, columns) pair)."""
+    return _boxed(validate.whole(size, "size", 1, MAX_SIZE), validate.box(box))
+
+
+@cache
+def _boxed(size: int, box: tuple[int, int] | None) -> Geometry:
+    br, bc = box if box is not None else infer_box(size)
+    if br * bc != size:
+        raise ModelError(f"box {br}x{bc} does not tile a {size}x{size} grid ({br}*{bc} != {size})")
+    regions = []
+    for top in range(0, size, br):
+        for left in range(0, size, bc):
+            regions.append(tuple((top + r) * size + left + c for r in range(br) for c in range(bc)))
+    return Geometry(size, tuple(regions), (br, bc))
+
+
+def irregular(size: int, regions) -> Geometry:
+    """A jigsaw geometry from explicit regions (validated: partition of the grid)."""
+    size = validate.whole(size, "size", 1, MAX_SIZE)
+    if isinstance(regions, (str, bytes)) or not isinstance(regions, Iterable):
+        raise ArgumentError(f"regions must be a list of regions (lists of cell indices), not "
+                            f"{type(regions).__name__}")
+    return Geometry(size, tuple(validate.cells(r, f"regions[{i}]", most=size * size - 1)
+                                for i, r in enumerate(regions)), None)
+
+
+def regions_from_labels(labels, size: int) -> Geometry:
+    """Regions from a per-cell label sequence (e.g. a jigsaw layout string)."""
+    size = validate.whole(size, "size", 1, MAX_SIZE)
+    if not isinstance(labels, (str, list, tuple)):
+        raise ArgumentError(f"labels must be a string or a list, one label a cell, not "
+                            f"{type(labels).__name__}")
+    if len(labels) != size * size:
+        raise ModelError(f"region layout has {len(labels)} cells, expected {size * size}")
+    groups: dict[object, list[int]] = {}
+    for cell, label in enumerate(labels):
+        if not isinstance(label, (str, int)) or isinstance(label, bool):
+            raise ArgumentError(f"labels[{cell}] must be a str or an int, not "
+                                f"{type(label).__name__}")
+        groups.setdefault(label, []).append(cell)
+    return irregular(size, groups.values())

@@ -1,0 +1,144 @@
+"""The puzzle: geometry, givens and the variant rules that apply. Immutable."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from typing import Protocol
+
+from .. import validate
+from ..errors import ArgumentError, CpsudokuError, ModelError
+from .constraints import AllDifferent, Constraint
+from .geometry import Geometry, boxed
+from .symbols import MAX_SIZE, line
+
+
+class Rule(Protocol):
+    """A variant rule: yields constraints for a geometry. Adding one never touches a backend.
+
+    `name` is the rule's identifier (e.g. "diagonal"); `describe()` a short text
+    for listings and errors. `validate(geometry)` raises `ModelError` naming the
+    offending element; `constraints(geometry)` yields the rule's constraints.
+    """
+
+    name: str
+
+    def constraints(self, geometry: Geometry) -> Iterable[Constraint]: ...
+
+
+@lru_cache(maxsize=64)
+def unit_constraints(geometry: Geometry) -> tuple[Constraint, ...]:
+    """The classic rule: every row, column and region holds each value once."""
+    n = geometry.size
+    labels = ([f"row {i + 1}" for i in range(n)] + [f"column {i + 1}" for i in range(n)]
+              + [f"{'box' if geometry.box else 'region'} {i + 1}" for i in range(n)])
+    return tuple(AllDifferent(unit, label=lab) for unit, lab in zip(geometry.units, labels))
+
+
+def _guarded(rule, step: str, run):
+    """Run a rule's own code; its failure becomes a ModelError naming the rule, since a
+    custom rule's bug must not surface as an unexplained crash."""
+    try:
+        return run()
+    except CpsudokuError:
+        raise
+    except Exception as exc:
+        raise ModelError(f"rule {getattr(rule, 'name', rule)!r} failed in {step}(): "
+                         f"{type(exc).__name__}: {exc}") from exc
+
+
+def _rule_constraints(rule, geometry: Geometry) -> list[Constraint]:
+    """A rule's constraints, each checked to be one of the vocabulary's."""
+    made = _guarded(rule, "constraints", lambda: list(rule.constraints(geometry)))
+    for item in made:
+        if not isinstance(item, Constraint):
+            raise ModelError(f"rule {rule.name!r} yielded {type(item).__name__} "
+                             f"{item!r:.40}, not a constraint (see cpsudoku.grid.constraints)")
+        cells = item.cells if isinstance(item.cells, (tuple, list)) else [item.cells]
+        bad = [c for c in cells if not (isinstance(c, int) and 0 <= c < geometry.ncells)]
+        if bad:
+            raise ModelError(f"rule {rule.name!r}: {item.describe()} names cell {bad[0]!r}, "
+                             f"outside the {geometry.size}x{geometry.size} grid")
+    return made
+
+
+def _rules(values) -> tuple:
+    # Rule names are a convenience of the API (`with_rules("diagonal")`): the registry that
+    # knows them sits a layer up, so it is reached on demand (the one import up the layers,
+    # allowed in pyproject.toml's layer contract).
+    from ..rules.coerce import rules
+    return rules(values)
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    geometry: Geometry
+    givens: tuple[int, ...]  # one value per cell, 0 = blank
+    rules: tuple = ()  # extra variant rules; the classic rule comes with the geometry
+    blank: str = "."  # the blank symbol the input used, so output speaks the input's notation
+    source: str | None = None  # where it came from ("file:line"), for messages
+    name: str | None = None
+    meta: dict = field(default_factory=dict, compare=False, hash=False)
+
+    def __post_init__(self):
+        if not isinstance(self.geometry, Geometry):
+            raise ArgumentError(f"geometry must be a Geometry (see cpsudoku.boxed), not "
+                                f"{type(self.geometry).__name__}")
+        if not isinstance(self.givens, tuple) or not all(type(v) is int for v in self.givens):
+            raise ArgumentError("givens must be a tuple of whole numbers (0 blank); "
+                                "Puzzle.from_values converts other sequences")
+        if self.rules:
+            object.__setattr__(self, "rules", _rules(self.rules))
+        n = self.geometry.size
+        if len(self.givens) != n * n:
+            raise ModelError(f"{len(self.givens)} cells given for a {n}x{n} grid")
+        if self.givens and not 0 <= min(self.givens) <= max(self.givens) <= n:
+            cell = next(c for c, v in enumerate(self.givens) if not 0 <= v <= n)
+            raise ModelError(f"value {self.givens[cell]} at {self.geometry.cell_name(cell)} "
+                             f"is outside 1..{n}")
+        for rule in self.rules:
+            check = getattr(rule, "validate", None)
+            if check is not None:
+                _guarded(rule, "validate", lambda check=check: check(self.geometry))
+
+    @property
+    def size(self) -> int:
+        return self.geometry.size
+
+    @classmethod
+    def from_values(cls, values: Sequence[int], size: int | None = None,
+                    box: tuple[int, int] | None = None, rules: Sequence = (), **kw) -> Puzzle:
+        """A puzzle from N*N values (0 blank); size and box shape inferred unless given."""
+        size, box = validate.size(size), validate.box(box)
+        values = validate.cells(values, "values")
+        if size is None:
+            size = math.isqrt(len(values))
+            if size * size != len(values) or not 1 <= size <= MAX_SIZE:
+                raise ArgumentError(f"values: {len(values)} values do not make a square grid "
+                                    f"(such as 81 for 9x9)")
+        return cls(boxed(size, box), values, _rules(rules), **kw)
+
+    def constraints(self) -> tuple[Constraint, ...]:
+        """Every constraint of the puzzle: the classic units, then each rule's."""
+        cached = self.__dict__.get("_constraints")
+        if cached is None:
+            cached = unit_constraints(self.geometry)
+            extra = []
+            for rule in self.rules:
+                extra.extend(_rule_constraints(rule, self.geometry))
+            if extra:
+                cached = cached + tuple(extra)
+            object.__setattr__(self, "_constraints", cached)
+        return cached
+
+    def with_rules(self, rules: Sequence) -> Puzzle:
+        """The puzzle with more rules: rule objects, or registered rules' names."""
+        return replace(self, rules=self.rules + _rules(rules))
+
+    def line(self) -> str:
+        return line(self.givens, self.blank)
+
+    def label(self) -> str:
+        return self.name or self.source or self.line()

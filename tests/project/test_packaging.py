@@ -1,0 +1,17 @@
+"""The package list in pyproject.toml is explicit (models/ installs as cpsudoku.rules.models),
+so a new subpackage that is not listed would silently be missing from a real install."""
+
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_every_subpackage_is_listed():
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    listed = set(config["packages"])
+    on_disk = {".".join(p.parent.relative_to(ROOT).parts)
+               for p in (ROOT / "cpsudoku").rglob("__init__.py")}
+    assert on_disk <= listed, f"not installed: {sorted(on_disk - listed)}"
+    assert config["package-dir"]["cpsudoku.rules.models"] == "models"
+    assert any((ROOT / "models").glob("*.toml"))
