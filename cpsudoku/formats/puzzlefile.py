@@ -83,16 +83,17 @@ from dataclasses import replace
 from typing import Any
 
 from .. import rules as R
-from ..errors import ArgumentError, CpsudokuError, ModelError, ParseError
-from ..grid.geometry import Geometry, boxed, infer_box, irregular, regions_from_labels
+from ..errors import ModelError, ParseError
+from ..grid.geometry import Geometry, boxed, irregular, regions_from_labels
 from ..grid.puzzle import Puzzle
 from ..grid.symbols import ALPHABET, line, value_of
 from ..rules import cells as cellrefs
 from ..validate import parse_box
+from .fields import box_or_none, cell_list, listed, reading, whole
+from .fpuzzles import from_fpuzzles, is_fpuzzles, unpack_link
 from .grids import read_grids, read_output_line
-from .lzstring import decompress_from_base64
 from .notation import read_notation
-from .safeload import check_bounds, json_value, toml_value
+from .safeload import check_bounds, toml_value
 
 ELEMENT_KEYS = ("cages", "little_killers", "thermometers", "arrows", "odd", "even",
                 "kropki", "xv", "greater_than", "extra_regions")
@@ -111,24 +112,10 @@ def load(text: str, source: str = "<string>") -> list[Puzzle]:
     link = _LINK.search(s)
     if link or (_BASE64.match(s) and not s.isdigit() and "\n" not in s):
         payload = link.group(1) if link else s
-        return _objects(_unpack_link(payload, source), source)
+        return _objects(unpack_link(payload, source), source)
     if s.startswith("{") or (s.startswith("[") and not _TOML_TABLE.match(s)):
         return _load_json(text, source)
     return _load_toml(text, source)
-
-
-def _unpack_link(payload: str, source: str) -> dict:
-    data = decompress_from_base64(payload)
-    if not data:
-        raise ParseError("the link's puzzle data is not LZString base64 (f-puzzles ?load=)",
-                         source)
-    try:
-        obj = json_value(data, source)
-    except json.JSONDecodeError:
-        raise ParseError("the link's puzzle data is not JSON", source) from None
-    if not isinstance(obj, dict):
-        raise ParseError("the link's puzzle data is not a puzzle object", source)
-    return obj
 
 
 def _load_json(text: str, source: str) -> list[Puzzle]:
@@ -219,7 +206,7 @@ def from_result(data: dict, source: str = "<string>") -> list[Puzzle]:
         raise ModelError(f"{source}: a result without solutions needs its 'puzzle' line")
     size, box = data.get("size"), data.get("box")
     if size is not None:
-        size = _int(size, f"{source}: result 'size'")
+        size = whole(size, f"{source}: result 'size'")
     if box is not None and not isinstance(box, str):
         raise ModelError(f"{source}: result 'box' must be text such as \"3x3\", not {box!r}")
     meta = {"format": "result", "status": data["status"],
@@ -227,49 +214,6 @@ def from_result(data: dict, source: str = "<string>") -> list[Puzzle]:
     return [replace(read_output_line(g, size=size, box=box, source=source), source=source,
                     meta=dict(meta))
             for g in grids]
-
-
-def is_fpuzzles(data: dict) -> bool:
-    grid = data.get("grid")
-    return (isinstance(grid, list) and bool(grid) and isinstance(grid[0], list)
-            and any(isinstance(cell, dict) for cell in grid[0]))
-
-
-# ---------------------------------------------------------------- small readers
-
-def _int(value, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise ModelError(f"{what} must be a whole number, not {value!r}")
-    try:
-        return int(value)
-    except ValueError:
-        raise ModelError(f"{what} must be a whole number, not {value!r}") from None
-
-
-def _cells(spec, size: int, what: str) -> tuple:
-    """Cell references from names, (row, column) pairs or 0-based indices."""
-    if isinstance(spec, str):
-        return cellrefs.refs(spec)
-    if not isinstance(spec, (list, tuple)):
-        raise ModelError(f"{what}: cells must be a list, not {spec!r}")
-    out = []
-    for item in spec:
-        if isinstance(item, int) and not isinstance(item, bool):
-            if item < 0:
-                raise ModelError(f"{what}: cell index {item} is negative")
-            out.append((item // size + 1, item % size + 1))
-        else:
-            try:
-                out.append(cellrefs.ref(item))
-            except ModelError as exc:
-                raise ModelError(f"{what}: {exc}") from None
-    return tuple(out)
-
-
-def _list(value, what: str) -> list:
-    if not isinstance(value, list):
-        raise ModelError(f"{what} must be a list, not {type(value).__name__}")
-    return value
 
 
 def _table(value, what: str, keys: Iterable[str]) -> dict:
@@ -287,24 +231,7 @@ def _table(value, what: str, keys: Iterable[str]) -> dict:
 
 def from_dict(data: dict, source: str = "<string>") -> Puzzle:
     """A puzzle from the cpsudoku puzzle format (a parsed TOML or JSON object)."""
-    return _reading(_from_dict, data, source, "puzzle")
-
-
-def _reading(read, data: dict, source: str, what: str) -> Puzzle:
-    """Run a reader; errors name the source, and malformed data is a ModelError."""
-    try:
-        return read(data, source)
-    except CpsudokuError as exc:
-        if isinstance(exc, ParseError) or str(exc).startswith(source):
-            raise
-        # The file's data, not the caller's arguments, was wrong: bad input, not usage.
-        kind = ModelError if isinstance(exc, ArgumentError) else type(exc)
-        raise kind(f"{source}: {exc}") from None
-    except RecursionError:
-        raise ModelError(f"{source}: {what} data nested too deep") from None
-    except (KeyError, TypeError, AttributeError, IndexError, ValueError) as exc:
-        detail = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
-        raise ModelError(f"{source}: malformed {what} data: {detail}") from None
+    return reading(_from_dict, data, source, "puzzle")
 
 
 def _from_dict(data: dict, source: str) -> Puzzle:
@@ -346,16 +273,16 @@ def _geometry(data: dict):
     if isinstance(regions, list) and regions and all(
             isinstance(r, list) and r and isinstance(r[0], str) and len(r[0]) > 1 for r in regions):
         # regions as lists of cell names: any overlap or gap is reported by the geometry
-        size = _int(data.get("size", len(regions)), "size")
-        cells = [cellrefs.resolve(_cells(r, size, f"region {i}"), _any_geometry(size),
+        size = whole(data.get("size", len(regions)), "size")
+        cells = [cellrefs.resolve(cell_list(r, size, f"region {i}"), _any_geometry(size),
                                   f"region {i}") for i, r in enumerate(regions, 1)]
         return size, None, irregular(size, cells)
     if regions is not None:
-        rows = regions.split() if isinstance(regions, str) else _list(regions, "regions")
+        rows = regions.split() if isinstance(regions, str) else listed(regions, "regions")
         labels = [lab for row in rows for lab in (row.split() if isinstance(row, str) and " " in row
                                                   else list(row) if isinstance(row, str) else row)]
     if "size" in data:
-        size = _int(data["size"], "size")
+        size = whole(data["size"], "size")
     elif labels is not None:
         size = round(len(labels) ** 0.5)
     else:
@@ -375,7 +302,7 @@ def _geometry(data: dict):
 def _box_pair(box) -> tuple[int, int]:
     if not (isinstance(box, list) and len(box) == 2):
         raise ModelError(f"box must be \"RxC\" or [rows, columns], not {box!r}")
-    rows, cols = (_int(x, "box") for x in box)
+    rows, cols = (whole(x, "box") for x in box)
     if rows < 1 or cols < 1:
         raise ModelError(f"box {box!r} must have positive sides")
     return rows, cols
@@ -410,7 +337,7 @@ def _givens(grid, geometry, source: str) -> tuple[int, ...]:
         values = tuple(value_of(ch) or 0 for ch in compact)  # the common case, any geometry
         values = read_notation(compact, values, n, source, None) or values
     else:
-        box = geometry.box or _box_or_none(n)  # the grid reader reads every other notation
+        box = geometry.box or box_or_none(n)  # the grid reader reads every other notation
         grids = read_grids(grid, n, box, source)
         if not grids:
             raise ParseError("grid: no puzzle found (only comments and blank lines)", source)
@@ -422,50 +349,43 @@ def _givens(grid, geometry, source: str) -> tuple[int, ...]:
     return tuple(values)
 
 
-def _box_or_none(n: int):
-    try:
-        return infer_box(n)
-    except ModelError:
-        return None
-
-
 def _elements(data: dict, size: int) -> list:
     """The per-puzzle element rules present in `data`."""
     out: list = []
     if "cages" in data:
         cages = []
-        for i, c in enumerate(_list(data["cages"], "cages"), 1):
+        for i, c in enumerate(listed(data["cages"], "cages"), 1):
             c = _table(c, f"cage {i}", ("sum", "total", "cells", "repeats"))
             total = c.get("sum", c.get("total"))
-            cages.append(R.Cage(_cells(c.get("cells", []), size, f"cage {i}"),
-                                None if total is None else _int(total, f"cage {i} sum"),
+            cages.append(R.Cage(cell_list(c.get("cells", []), size, f"cage {i}"),
+                                None if total is None else whole(total, f"cage {i} sum"),
                                 not c.get("repeats", False)))
         out.append(R.Killer(cages))
     if "little_killers" in data:
         clues = []
-        for i, c in enumerate(_list(data["little_killers"], "little_killers"), 1):
+        for i, c in enumerate(listed(data["little_killers"], "little_killers"), 1):
             c = _table(c, f"little killer {i}", ("sum", "total", "clue", "direction", "cells"))
             what = f"little killer {i}"
-            clues.append(R.Clue(_int(c.get("sum", c.get("total")), f"{what} sum"),
+            clues.append(R.Clue(whole(c.get("sum", c.get("total")), f"{what} sum"),
                                 cellrefs.ref(c["clue"]) if "clue" in c else None,
                                 str(c["direction"]).upper() if "direction" in c else None,
-                                _cells(c.get("cells", []), size, what)))
+                                cell_list(c.get("cells", []), size, what)))
         out.append(R.LittleKiller(clues))
     if "thermometers" in data:
-        thermos = [_cells(t.get("cells") if isinstance(t, dict) else t, size, f"thermometer {i}")
-                   for i, t in enumerate(_list(data["thermometers"], "thermometers"), 1)]
+        thermos = [cell_list(t.get("cells") if isinstance(t, dict) else t, size, f"thermometer {i}")
+                   for i, t in enumerate(listed(data["thermometers"], "thermometers"), 1)]
         out.append(R.Thermometers(thermos))
     if "arrows" in data:
         arrows = []
-        for i, a in enumerate(_list(data["arrows"], "arrows"), 1):
+        for i, a in enumerate(listed(data["arrows"], "arrows"), 1):
             a = _table(a, f"arrow {i}", ("circle", "cells", "lines"))
             lines = list(a.get("lines", [])) + ([a["cells"]] if "cells" in a else [])
-            arrows.append(R.Arrow(_cells(a.get("circle", []), size, f"arrow {i}"),
-                                  tuple(_cells(line, size, f"arrow {i}") for line in lines)))
+            arrows.append(R.Arrow(cell_list(a.get("circle", []), size, f"arrow {i}"),
+                                  tuple(cell_list(line, size, f"arrow {i}") for line in lines)))
         out.append(R.Arrows(arrows))
     if "odd" in data or "even" in data:
-        out.append(R.Parity(_cells(data.get("odd", []), size, "odd"),
-                            _cells(data.get("even", []), size, "even")))
+        out.append(R.Parity(cell_list(data.get("odd", []), size, "odd"),
+                            cell_list(data.get("even", []), size, "even")))
     if "kropki" in data:
         out.append(_pair_marks(R.Kropki, _table(data["kropki"], "kropki", _KROPKI_KEYS),
                                {"white": "white", "black": "black"}, size))
@@ -473,12 +393,12 @@ def _elements(data: dict, size: int) -> list:
         out.append(_pair_marks(R.XV, _table(data["xv"], "xv", _XV_KEYS), {"x": "X", "v": "V"},
                                size))
     if "greater_than" in data:
-        pairs = [_cells(p, size, f"greater-than {i}")
-                 for i, p in enumerate(_list(data["greater_than"], "greater_than"), 1)]
+        pairs = [cell_list(p, size, f"greater-than {i}")
+                 for i, p in enumerate(listed(data["greater_than"], "greater_than"), 1)]
         out.append(R.GreaterThan(pairs))
     if "extra_regions" in data:
-        regions = [_cells(r, size, f"extra region {i}")
-                   for i, r in enumerate(_list(data["extra_regions"], "extra_regions"), 1)]
+        regions = [cell_list(r, size, f"extra region {i}")
+                   for i, r in enumerate(listed(data["extra_regions"], "extra_regions"), 1)]
         out.append(R.ExtraRegions(regions))
     return out
 
@@ -490,137 +410,19 @@ _XV_KEYS = ("x", "v", "all_given", "negative")
 def _pair_marks(cls, spec: dict, kinds: dict[str, str], size: int):
     marks = []
     for key, kind in kinds.items():
-        for j, item in enumerate(_list(spec.get(key, []), f"{cls.name} {key}"), 1):
+        for j, item in enumerate(listed(spec.get(key, []), f"{cls.name} {key}"), 1):
             what = f"{cls.name} {key} {j}"
             if isinstance(item, dict):
                 value = item.get("value")
-                marks.append(R.Mark(kind, _cells(item.get("cells", []), size, what),
-                                    None if value is None else _int(value, f"{what} value")))
+                marks.append(R.Mark(kind, cell_list(item.get("cells", []), size, what),
+                                    None if value is None else whole(value, f"{what} value")))
             else:
-                marks.append(R.Mark(kind, _cells(item, size, what)))
+                marks.append(R.Mark(kind, cell_list(item, size, what)))
     negative = spec.get("negative", [])
     negative = [negative] if isinstance(negative, str) else list(negative)
     if spec.get("all_given"):
         negative.extend(kinds)
     return cls(marks, negative=[n.lower() for n in negative])
-
-
-# ---------------------------------------------------------------- f-puzzles
-
-_FP_FLAGS = {"diagonal+": "diagonal+", "diagonal-": "diagonal-", "antiknight": "anti-knight",
-             "antiking": "anti-king", "disjointgroups": "disjoint-groups"}
-_FP_READ = {"size", "grid", "killercage", "littlekillersum", "thermometer", "arrow",
-            "difference", "ratio", "xv", "odd", "even", "extraregion", "negative",
-            "nonconsecutive", "solution", "title", "author", "ruleset", *_FP_FLAGS}
-# Drawing aids and solver settings that carry no rule of their own.
-_FP_COSMETIC = {"highlightConflicts", "text", "line", "rectangle", "circle", "cage",
-                "disabledlogic", "truecandidatesoptions", "cellSize", "version"}
-
-
-def from_fpuzzles(data: dict, source: str = "<string>") -> Puzzle:
-    """A puzzle from an f-puzzles JSON object."""
-    return _reading(_from_fpuzzles, data, source, "f-puzzles")
-
-
-def _fp_cells(spec, what: str) -> tuple:
-    if not isinstance(spec, list):
-        raise ModelError(f"{what}: cells must be a list")
-    return tuple(cellrefs.ref(c) for c in spec)
-
-
-def _fp_clue(i: int, clue: dict):
-    """A little killer: f-puzzles lists the diagonal's cells; without them, the
-    clue's position and direction give the diagonal."""
-    what = f"little killer {i}"
-    direction = str(clue.get("direction", "")).upper() or None
-    return R.Clue(_int(clue["value"], what), cellrefs.ref(clue["cell"]), direction,
-                  _fp_cells(clue["cells"], what) if clue.get("cells") else ())
-
-
-def _from_fpuzzles(data: dict, source: str) -> Puzzle:
-    for key, value in data.items():
-        if key not in _FP_READ and key not in _FP_COSMETIC and value not in (None, False, [], {}):
-            raise ModelError(f"f-puzzles constraint {key!r} is not supported")
-    size = _int(data.get("size", len(data["grid"])), "size")
-    rows = data["grid"]
-    if len(rows) != size or any(len(r) != size for r in rows):
-        raise ModelError(f"f-puzzles grid is not {size}x{size}")
-    givens, labels, irregular = [], [], False
-    box = _box_or_none(size)
-    for r, row in enumerate(rows):
-        for c, cell in enumerate(row):
-            cell = cell or {}
-            givens.append(_int(cell["value"], f"r{r + 1}c{c + 1}")
-                          if cell.get("given") and cell.get("value") else 0)
-            default = (r // box[0]) * (size // box[1]) + c // box[1] if box else None
-            region = cell.get("region", default)
-            if region is None:
-                region = default
-            if region is None:
-                raise ModelError(f"f-puzzles grid: r{r + 1}c{c + 1} has no region")
-            irregular |= region != default
-            labels.append(region)
-    geometry = regions_from_labels(labels, size) if irregular else boxed(size, box)
-
-    rules = [R.get(name) for key, name in _FP_FLAGS.items() if data.get(key)]
-    out_elements: list = []
-    if data.get("killercage"):
-        out_elements.append(R.Killer(
-            R.Cage(_fp_cells(c.get("cells"), f"cage {i}"),
-                   None if c.get("value") in (None, "") else _int(c["value"], f"cage {i} sum"))
-            for i, c in enumerate(data["killercage"], 1)))
-    clues = [c for c in data.get("littlekillersum") or [] if c.get("value") not in (None, "")]
-    if clues:
-        out_elements.append(R.LittleKiller(_fp_clue(i, c) for i, c in enumerate(clues, 1)))
-    thermos = [line for t in data.get("thermometer") or [] for line in t.get("lines", [])]
-    if thermos:
-        out_elements.append(R.Thermometers(_fp_cells(t, f"thermometer {i}")
-                                           for i, t in enumerate(thermos, 1)))
-    if data.get("arrow"):
-        arrows = []
-        for i, a in enumerate(data["arrow"], 1):
-            circle = _fp_cells(a.get("cells", []), f"arrow {i}")
-            # f-puzzles lines start inside the circle; the arrow proper follows.
-            lines = tuple(tuple(c for c in _fp_cells(line, f"arrow {i}") if c not in circle)
-                          for line in a.get("lines", []))
-            arrows.append(R.Arrow(circle, tuple(line for line in lines if line)))
-        out_elements.append(R.Arrows(arrows))
-    parity_odd = [c["cell"] for c in data.get("odd") or []]
-    parity_even = [c["cell"] for c in data.get("even") or []]
-    if parity_odd or parity_even:
-        out_elements.append(R.Parity(parity_odd, parity_even))
-    negative = {str(n).lower() for n in data.get("negative") or []}
-    dots = ([R.Mark("white", _fp_cells(d["cells"], "difference dot"),
-                    None if d.get("value") in (None, "") else _int(d["value"], "difference"))
-             for d in data.get("difference") or []]
-            + [R.Mark("black", _fp_cells(d["cells"], "ratio dot"),
-                      None if d.get("value") in (None, "") else _int(d["value"], "ratio"))
-               for d in data.get("ratio") or []])
-    white_dots = any(d.kind == "white" for d in dots)
-    kropki_negative = ((["white"] if data.get("nonconsecutive") and white_dots else [])
-                       + (["black"] if "ratio" in negative else []))
-    if dots or kropki_negative:
-        out_elements.append(R.Kropki(dots, negative=kropki_negative))
-    if data.get("nonconsecutive") and not white_dots:
-        rules.append(R.get("non-consecutive"))
-    xv = [R.Mark(str(m.get("value", "")).upper(), _fp_cells(m["cells"], "xv"))
-          for m in data.get("xv") or []]
-    if xv or "xv" in negative:
-        out_elements.append(R.XV(xv, negative=["x", "v"] if "xv" in negative else []))
-    if data.get("extraregion"):
-        out_elements.append(R.ExtraRegions(_fp_cells(r["cells"], f"extra region {i}")
-                                           for i, r in enumerate(data["extraregion"], 1)))
-
-    meta: dict[str, Any] = {"format": "f-puzzles"}
-    for key in ("author", "ruleset"):
-        if data.get(key):
-            meta[key] = data[key]
-    solution = data.get("solution")
-    if isinstance(solution, list) and len(solution) == size * size and all(
-            isinstance(v, int) and 1 <= v <= size for v in solution):
-        meta["solution"] = tuple(solution)
-    return Puzzle(geometry, tuple(givens), tuple(rules + out_elements), source=source,
-                  name=data.get("title") or None, meta=meta)
 
 
 # ---------------------------------------------------------------- writing
@@ -634,7 +436,7 @@ def dumps(puzzle: Puzzle) -> str:
     if geometry.box is None:
         labels = [ALPHABET[r] for r in geometry.region_of]
         top["regions"] = ["".join(labels[r * n:(r + 1) * n]) for r in range(n)]
-    elif geometry.box != _box_or_none(n):
+    elif geometry.box != box_or_none(n):
         top["box"] = f"{geometry.box[0]}x{geometry.box[1]}"
     names, elements = [], {}
     for rule in puzzle.rules:

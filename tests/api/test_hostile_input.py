@@ -16,7 +16,7 @@ import cpsudoku
 from cpsudoku import parse, parse_one
 from cpsudoku.cli import app
 from cpsudoku.errors import ArgumentError, CpsudokuError, ExitCode, ModelError, ParseError
-from cpsudoku.formats import puzzlefile
+from cpsudoku.formats import fpuzzles
 from cpsudoku.formats import write as render
 from cpsudoku.formats.safeload import MAX_DEPTH, MAX_DIGITS
 from cpsudoku.grid.constraints import AllDifferent
@@ -114,7 +114,7 @@ def test_deep_nesting_is_refused_by_name(text):
 
 
 def test_deep_nesting_in_an_fpuzzles_link_is_refused(monkeypatch):
-    monkeypatch.setattr(puzzlefile, "decompress_from_base64", lambda payload: "[" * DEEP)
+    monkeypatch.setattr(fpuzzles, "decompress_from_base64", lambda payload: "[" * DEEP)
     with pytest.raises(ParseError, match="nested more than"):
         parse("https://f-puzzles.com/?load=N4IgzglgXgpiBcBOANCA")
 

@@ -1,0 +1,69 @@
+"""Reading the fields of a puzzle object (the cpsudoku puzzle file, f-puzzles): numbers,
+cell references and lists, with messages that name the field; malformed data becomes
+one ModelError naming the source."""
+
+from __future__ import annotations
+
+from ..errors import ArgumentError, CpsudokuError, ModelError, ParseError
+from ..grid.geometry import infer_box
+from ..grid.puzzle import Puzzle
+from ..rules import cells as cellrefs
+
+
+def whole(value, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise ModelError(f"{what} must be a whole number, not {value!r}")
+    try:
+        return int(value)
+    except ValueError:
+        raise ModelError(f"{what} must be a whole number, not {value!r}") from None
+
+
+def cell_list(spec, size: int, what: str) -> tuple:
+    """Cell references from names, (row, column) pairs or 0-based indices."""
+    if isinstance(spec, str):
+        return cellrefs.refs(spec)
+    if not isinstance(spec, (list, tuple)):
+        raise ModelError(f"{what}: cells must be a list, not {spec!r}")
+    out = []
+    for item in spec:
+        if isinstance(item, int) and not isinstance(item, bool):
+            if item < 0:
+                raise ModelError(f"{what}: cell index {item} is negative")
+            out.append((item // size + 1, item % size + 1))
+        else:
+            try:
+                out.append(cellrefs.ref(item))
+            except ModelError as exc:
+                raise ModelError(f"{what}: {exc}") from None
+    return tuple(out)
+
+
+def listed(value, what: str) -> list:
+    if not isinstance(value, list):
+        raise ModelError(f"{what} must be a list, not {type(value).__name__}")
+    return value
+
+
+def reading(read, data: dict, source: str, what: str) -> Puzzle:
+    """Run a reader; errors name the source, and malformed data is a ModelError."""
+    try:
+        return read(data, source)
+    except CpsudokuError as exc:
+        if isinstance(exc, ParseError) or str(exc).startswith(source):
+            raise
+        # The file's data, not the caller's arguments, was wrong: bad input, not usage.
+        kind = ModelError if isinstance(exc, ArgumentError) else type(exc)
+        raise kind(f"{source}: {exc}") from None
+    except RecursionError:
+        raise ModelError(f"{source}: {what} data nested too deep") from None
+    except (KeyError, TypeError, AttributeError, IndexError, ValueError) as exc:
+        detail = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
+        raise ModelError(f"{source}: malformed {what} data: {detail}") from None
+
+
+def box_or_none(n: int):
+    try:
+        return infer_box(n)
+    except ModelError:
+        return None

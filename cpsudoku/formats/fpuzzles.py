@@ -1,0 +1,155 @@
+"""f-puzzles: its JSON puzzle objects and its `?load=` links (LZString-compressed JSON),
+read into Puzzles with the rules they draw."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .. import rules as R
+from ..errors import ModelError, ParseError
+from ..grid.geometry import boxed, regions_from_labels
+from ..grid.puzzle import Puzzle
+from ..rules import cells as cellrefs
+from .fields import box_or_none, reading, whole
+from .lzstring import decompress_from_base64
+from .safeload import json_value
+
+_FP_FLAGS = {"diagonal+": "diagonal+", "diagonal-": "diagonal-", "antiknight": "anti-knight",
+             "antiking": "anti-king", "disjointgroups": "disjoint-groups"}
+
+
+_FP_READ = {"size", "grid", "killercage", "littlekillersum", "thermometer", "arrow",
+            "difference", "ratio", "xv", "odd", "even", "extraregion", "negative",
+            "nonconsecutive", "solution", "title", "author", "ruleset", *_FP_FLAGS}
+
+
+# Drawing aids and solver settings that carry no rule of their own.
+_FP_COSMETIC = {"highlightConflicts", "text", "line", "rectangle", "circle", "cage",
+                "disabledlogic", "truecandidatesoptions", "cellSize", "version"}
+
+
+def is_fpuzzles(data: dict) -> bool:
+    grid = data.get("grid")
+    return (isinstance(grid, list) and bool(grid) and isinstance(grid[0], list)
+            and any(isinstance(cell, dict) for cell in grid[0]))
+
+
+def unpack_link(payload: str, source: str) -> dict:
+    data = decompress_from_base64(payload)
+    if not data:
+        raise ParseError("the link's puzzle data is not LZString base64 (f-puzzles ?load=)",
+                         source)
+    try:
+        obj = json_value(data, source)
+    except json.JSONDecodeError:
+        raise ParseError("the link's puzzle data is not JSON", source) from None
+    if not isinstance(obj, dict):
+        raise ParseError("the link's puzzle data is not a puzzle object", source)
+    return obj
+
+
+def from_fpuzzles(data: dict, source: str = "<string>") -> Puzzle:
+    """A puzzle from an f-puzzles JSON object."""
+    return reading(_from_fpuzzles, data, source, "f-puzzles")
+
+
+def _fp_cells(spec, what: str) -> tuple:
+    if not isinstance(spec, list):
+        raise ModelError(f"{what}: cells must be a list")
+    return tuple(cellrefs.ref(c) for c in spec)
+
+
+def _fp_clue(i: int, clue: dict):
+    """A little killer: f-puzzles lists the diagonal's cells; without them, the
+    clue's position and direction give the diagonal."""
+    what = f"little killer {i}"
+    direction = str(clue.get("direction", "")).upper() or None
+    return R.Clue(whole(clue["value"], what), cellrefs.ref(clue["cell"]), direction,
+                  _fp_cells(clue["cells"], what) if clue.get("cells") else ())
+
+
+def _from_fpuzzles(data: dict, source: str) -> Puzzle:
+    for key, value in data.items():
+        if key not in _FP_READ and key not in _FP_COSMETIC and value not in (None, False, [], {}):
+            raise ModelError(f"f-puzzles constraint {key!r} is not supported")
+    size = whole(data.get("size", len(data["grid"])), "size")
+    rows = data["grid"]
+    if len(rows) != size or any(len(r) != size for r in rows):
+        raise ModelError(f"f-puzzles grid is not {size}x{size}")
+    givens, labels, irregular = [], [], False
+    box = box_or_none(size)
+    for r, row in enumerate(rows):
+        for c, cell in enumerate(row):
+            cell = cell or {}
+            givens.append(whole(cell["value"], f"r{r + 1}c{c + 1}")
+                          if cell.get("given") and cell.get("value") else 0)
+            default = (r // box[0]) * (size // box[1]) + c // box[1] if box else None
+            region = cell.get("region", default)
+            if region is None:
+                region = default
+            if region is None:
+                raise ModelError(f"f-puzzles grid: r{r + 1}c{c + 1} has no region")
+            irregular |= region != default
+            labels.append(region)
+    geometry = regions_from_labels(labels, size) if irregular else boxed(size, box)
+
+    rules = [R.get(name) for key, name in _FP_FLAGS.items() if data.get(key)]
+    out_elements: list = []
+    if data.get("killercage"):
+        out_elements.append(R.Killer(
+            R.Cage(_fp_cells(c.get("cells"), f"cage {i}"),
+                   None if c.get("value") in (None, "") else whole(c["value"], f"cage {i} sum"))
+            for i, c in enumerate(data["killercage"], 1)))
+    clues = [c for c in data.get("littlekillersum") or [] if c.get("value") not in (None, "")]
+    if clues:
+        out_elements.append(R.LittleKiller(_fp_clue(i, c) for i, c in enumerate(clues, 1)))
+    thermos = [line for t in data.get("thermometer") or [] for line in t.get("lines", [])]
+    if thermos:
+        out_elements.append(R.Thermometers(_fp_cells(t, f"thermometer {i}")
+                                           for i, t in enumerate(thermos, 1)))
+    if data.get("arrow"):
+        arrows = []
+        for i, a in enumerate(data["arrow"], 1):
+            circle = _fp_cells(a.get("cells", []), f"arrow {i}")
+            # f-puzzles lines start inside the circle; the arrow proper follows.
+            lines = tuple(tuple(c for c in _fp_cells(line, f"arrow {i}") if c not in circle)
+                          for line in a.get("lines", []))
+            arrows.append(R.Arrow(circle, tuple(line for line in lines if line)))
+        out_elements.append(R.Arrows(arrows))
+    parity_odd = [c["cell"] for c in data.get("odd") or []]
+    parity_even = [c["cell"] for c in data.get("even") or []]
+    if parity_odd or parity_even:
+        out_elements.append(R.Parity(parity_odd, parity_even))
+    negative = {str(n).lower() for n in data.get("negative") or []}
+    dots = ([R.Mark("white", _fp_cells(d["cells"], "difference dot"),
+                    None if d.get("value") in (None, "") else whole(d["value"], "difference"))
+             for d in data.get("difference") or []]
+            + [R.Mark("black", _fp_cells(d["cells"], "ratio dot"),
+                      None if d.get("value") in (None, "") else whole(d["value"], "ratio"))
+               for d in data.get("ratio") or []])
+    white_dots = any(d.kind == "white" for d in dots)
+    kropki_negative = ((["white"] if data.get("nonconsecutive") and white_dots else [])
+                       + (["black"] if "ratio" in negative else []))
+    if dots or kropki_negative:
+        out_elements.append(R.Kropki(dots, negative=kropki_negative))
+    if data.get("nonconsecutive") and not white_dots:
+        rules.append(R.get("non-consecutive"))
+    xv = [R.Mark(str(m.get("value", "")).upper(), _fp_cells(m["cells"], "xv"))
+          for m in data.get("xv") or []]
+    if xv or "xv" in negative:
+        out_elements.append(R.XV(xv, negative=["x", "v"] if "xv" in negative else []))
+    if data.get("extraregion"):
+        out_elements.append(R.ExtraRegions(_fp_cells(r["cells"], f"extra region {i}")
+                                           for i, r in enumerate(data["extraregion"], 1)))
+
+    meta: dict[str, Any] = {"format": "f-puzzles"}
+    for key in ("author", "ruleset"):
+        if data.get(key):
+            meta[key] = data[key]
+    solution = data.get("solution")
+    if isinstance(solution, list) and len(solution) == size * size and all(
+            isinstance(v, int) and 1 <= v <= size for v in solution):
+        meta["solution"] = tuple(solution)
+    return Puzzle(geometry, tuple(givens), tuple(rules + out_elements), source=source,
+                  name=data.get("title") or None, meta=meta)
