@@ -88,6 +88,8 @@ class Result:
             d["puzzle"] = self.puzzle.line()
             if self.puzzle.source:
                 d["source"] = self.puzzle.source
+            if self.puzzle.meta.get("note"):  # the fields after a puzzle on its line
+                d["note"] = self.puzzle.meta["note"]
         if self.reason:
             d["reason"] = self.reason
         return d

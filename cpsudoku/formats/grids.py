@@ -31,6 +31,7 @@ _BYTE_VALUES = bytes(_byte_values)
 # Grid decoration: ASCII borders and every box-drawing character (U+2500-U+257F).
 DECORATION = frozenset("|+") | frozenset(chr(c) for c in range(0x2500, 0x2580))
 _RULE_ONLY = frozenset("-=")  # only in rule lines; inside a row `-` is a blank
+_FRAME_CORNERS = frozenset(".:'*")  # frame corners of HoDoKu, the forum and Simple Sudoku
 _SEPARATORS = frozenset(",;")  # read like spaces, for `5, 3, 0, ...` rows
 
 EXPECTED_SYMBOL = "a digit 1-9, a letter A-P or a blank (. 0 - _ *)"
@@ -165,8 +166,14 @@ class _Row:
 
 def _is_rule(s: str) -> bool:
     chars = set(s) - {" ", "\t"}
-    return (chars <= DECORATION | _RULE_ONLY
-            and (bool(chars & (DECORATION | {"="})) or "--" in s))
+    if chars <= DECORATION | _RULE_ONLY:
+        return bool(chars & (DECORATION | {"="})) or "--" in s
+    # Frames whose corners are symbols elsewhere: HoDoKu's and the forum's `.---.---.`,
+    # `:---+---:` and `'---'---'`, Simple Sudoku's `*-----*`. A run of three dashes
+    # between corners is no row of blanks.
+    return (chars <= DECORATION | _RULE_ONLY | _FRAME_CORNERS and "---" in s
+            and s.strip()[0] in _FRAME_CORNERS | DECORATION
+            and s.strip()[-1] in _FRAME_CORNERS | DECORATION)
 
 
 def _read_row(raw: str, line: int, after_rule: bool, source: str) -> _Row:
@@ -260,11 +267,22 @@ class GridReader(Builder):
                 self._comment(s)
                 continue
             if len(s) > MAX_SIZE:
+                # A whole puzzle on one line, alone or followed by other fields (ratings,
+                # a comment): the rest of the line is the puzzle's note.
+                head, *rest = s.split(None, 1)
+                if rest and len(head) > MAX_SIZE and set(head) <= VALUE.keys():
+                    self._block(block, decorated)
+                    block, decorated = [], False
+                    self.meta["note"] = rest[0]
+                    s = raw = head
                 fast = self.fast(s)
                 if fast is not None:
                     self._block(block, decorated)
                     block, decorated = [], False
                     self.emit(*fast, line, blank_of(s), checked=True, chars=s)
+                    continue
+                if rest and s is head:  # not a puzzle: read alone, for its message
+                    self._block([_read_row(raw, line, False, self.source)], False)
                     continue
             if s[0] in "GgPp" and _TITLE.match(s):
                 self._block(block, decorated)

@@ -246,8 +246,10 @@ def _stream(handle, source: str, size, box) -> Iterator[Entry]:
 
 
 def _plain_line(text: str, size) -> bool:
-    """A whole puzzle of 6x6 or more on one line, symbols only: such a line can be no
-    row of a multi-line grid, so the file is one puzzle a line."""
+    """A whole puzzle of 6x6 or more on one line, symbols only (other fields may follow
+    it): such a line can be no row of a multi-line grid, so the file is one puzzle a
+    line."""
+    text = text.split(None, 1)[0] if text else text
     count = len(text)
     if count <= MAX_SIZE or (size is not None and count != size * size):
         return False
