@@ -117,11 +117,11 @@ def main(argv=None) -> None:
     if not parts <= set(PARTS):
         parser.error(f"--parts: unknown {', '.join(sorted(parts - set(PARTS)))} "
                      f"(choose from {', '.join(PARTS)})")
-    source = args.data / SET
-    if not source.is_file():
-        parser.error(f"{source}: no such file (give the data folder with --data)")
     if args.limit is not None and args.limit < 1:
         parser.error(f"--limit must be at least 1, not {args.limit}")
+    source = args.data / SET  # after the options: a bad one is named wherever the data is
+    if not source.is_file():
+        parser.error(f"{source}: no such file (give the data folder with --data)")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         full = folder / "set.txt"
