@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..formats.read import parse_one
-from ..logic.api import level_of
+from ..logic.levels import level_of
 from ..logic.solver import Solver
 
 BANDS = ((0.0, 1.5), (1.6, 2.8), (2.9, 4.5), (4.6, 6.9), (7.0, 7.9), (8.0, 99.0))

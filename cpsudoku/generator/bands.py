@@ -5,15 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..errors import BackendError, UsageError
+from ..logic.levels import LEVELS
 
-# Sudoku Explainer's presets (ER ranges).
-BANDS: dict[str, tuple[float, float]] = {
-    "easy": (1.0, 1.2),
-    "medium": (1.3, 1.5),
-    "hard": (1.6, 2.5),
-    "fiendish": (2.6, 6.0),
-    "diabolical": (6.1, 11.0),
-}
+BANDS = LEVELS  # the names `rate` gives its ratings
 
 
 class RatingUnavailable(BackendError):

@@ -1,6 +1,7 @@
 """Human-style solving: explain, hint and rate on the Sudoku Explainer scale."""
 
-from .api import LEVELS, Explanation, Hint, Rating, explain, hint, level_of, rate
+from .api import Explanation, Hint, Rating, explain, hint, rate
+from .levels import LEVELS, level_of
 from .solver import Unsolvable
 from .step import Step
 

@@ -9,18 +9,10 @@ from dataclasses import dataclass, field
 from ..errors import ModelError
 from ..formats.read import parse_one
 from ..grid.puzzle import Puzzle
+from .levels import level_of
 from .solver import Solver, Unsolvable
 from .state import State
 from .step import Step, cell_name
-
-# ER upper bounds of each level (SE scale), easiest first.
-LEVELS = (("easy", 1.5), ("medium", 2.8), ("hard", 4.4), ("expert", 6.6),
-          ("extreme", 8.9), ("beyond", float("inf")))
-
-
-def level_of(er: float) -> str:
-    return next(name for name, top in LEVELS if er <= top)
-
 
 @dataclass
 class Explanation:

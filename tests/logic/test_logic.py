@@ -29,11 +29,20 @@ def test_explain_reaches_the_solution():
     assert set(d) >= {"step", "technique", "rating", "placements", "eliminations", "text", "cells"}
 
 
-@pytest.mark.parametrize("er,level", [(1.0, "easy"), (2.3, "medium"), (4.2, "hard"),
-                                      (6.6, "expert"), (8.5, "extreme"), (9.0, "beyond")])
-def test_levels(er, level):
+@pytest.mark.parametrize("er,level", [(0.0, "easy"), (1.2, "easy"), (1.3, "medium"),
+                                      (1.5, "medium"), (1.6, "hard"), (2.5, "hard"),
+                                      (2.6, "fiendish"), (6.0, "fiendish"), (6.1, "diabolical"),
+                                      (11.9, "diabolical")])
+def test_levels_are_sudoku_explainers_bands(er, level):
     assert level_of(er) == level
-    assert [name for name, _ in LEVELS][-1] == "beyond"
+    assert list(LEVELS) == ["easy", "medium", "hard", "fiendish", "diabolical"]
+
+
+def test_generate_and_rate_speak_of_one_scale():
+    from cpsudoku.generator import BANDS
+    assert BANDS is LEVELS
+    for name, (lo, hi) in LEVELS.items():
+        assert level_of(lo) == level_of(hi) == name
 
 
 def test_hint_first_step_is_a_single():
