@@ -22,17 +22,13 @@ import sys
 import time
 from typing import ClassVar
 
+from ..engine.clock import OutOfTime, check_clock
 from ..grid.constraints import AllDifferent
 from ..model import Model
 from ..result import Outcome
 from .base import Backend, Request, nothing_to_search, out_of_time
-from .stopping import OutOfTime, check_clock
 
 CHECK_CLOCK_EVERY = 64  # nodes between two looks at the clock (a 25x25 node: ~0.1 ms)
-
-
-class _Timeout(Exception):
-    pass
 
 
 class DlxBackend(Backend):
@@ -103,7 +99,7 @@ class DlxBackend(Backend):
                 nodes += 1
                 if deadline is not None and nodes % CHECK_CLOCK_EVERY == 0 \
                         and time.monotonic() > deadline:
-                    raise _Timeout
+                    raise OutOfTime
                 chosen.append(r)
                 j = R[r]
                 while j != r:
@@ -139,7 +135,7 @@ class DlxBackend(Backend):
         exhausted, timed_out = True, False
         try:
             exhausted = not solve()
-        except _Timeout:
+        except OutOfTime:
             exhausted, timed_out = False, True
         return Outcome(solutions, exhausted, timed_out, {"nodes": nodes})
 

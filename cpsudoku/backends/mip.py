@@ -23,12 +23,12 @@ from __future__ import annotations
 import time
 from typing import ClassVar
 
+from ..engine.clock import OutOfTime, check_clock
 from ..grid.constraints import AllDifferent, Allowed, Less, Sum
 from ..model import Model
 from ..result import Outcome
 from .base import Backend, Request, nothing_to_search, out_of_time
 from .solver_process import search_in_child
-from .stopping import OutOfTime, check_clock
 
 
 class MipBackend(Backend):

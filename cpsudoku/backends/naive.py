@@ -13,16 +13,13 @@ import sys
 import time
 from typing import ClassVar
 
+from ..engine.clock import OutOfTime
 from ..grid.constraints import KINDS, AllDifferent
 from ..model import Model
 from ..result import Outcome
 from .base import Backend, Request
 
 CHECK_CLOCK_EVERY = 64  # nodes between deadline checks (a 25x25 node: ~0.1 ms)
-
-
-class _Timeout(Exception):
-    pass
 
 
 class NaiveBackend(Backend):
@@ -80,7 +77,7 @@ class NaiveBackend(Backend):
                 nodes += 1
                 if deadline is not None and nodes % CHECK_CLOCK_EVERY == 0 \
                         and time.monotonic() > deadline:
-                    raise _Timeout
+                    raise OutOfTime
                 grid[cell] = value
                 if all(con.check(grid) for con in judged_at.get(cell, ())):
                     if fill(i + 1):
@@ -94,6 +91,6 @@ class NaiveBackend(Backend):
         exhausted, timed_out = True, False
         try:
             exhausted = not fill(0)
-        except _Timeout:
+        except OutOfTime:
             exhausted, timed_out = False, True
         return Outcome(solutions, exhausted, timed_out, {"nodes": nodes, "backtracks": backtracks})

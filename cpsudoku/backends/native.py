@@ -14,6 +14,7 @@ import time
 from typing import ClassVar
 
 from ..engine import fast, general, kernel
+from ..engine.clock import OutOfTime
 from ..engine.plan import compile_model
 from ..errors import BackendError
 from ..grid.constraints import KINDS
@@ -123,7 +124,7 @@ class NativeBackend(Backend):
             try:
                 fast.make_propagate(plan, bool(locked), request.deadline)
                 fast.make_propagate(plan, False, request.deadline)
-            except fast.Timeout:
+            except OutOfTime:
                 pass  # the search says so at once
         setup_s = time.monotonic() - setup_started
         if use_c:

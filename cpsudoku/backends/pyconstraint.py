@@ -43,9 +43,9 @@ left and fails on killers (six of the seven killers of the data set take over
 
 The library has no time limit of its own. A clock constraint over every
 variable is checked first on each assignment the search tries: it counts those
-assignments (the `nodes` statistic) and, every few calls, raises a private
-exception once the deadline has passed, which stops the search inside the
-library's iterator.
+assignments (the `nodes` statistic) and, every few calls, raises OutOfTime
+once the deadline has passed, which stops the search inside the library's
+iterator.
 """
 
 from __future__ import annotations
@@ -56,6 +56,7 @@ import time
 from functools import cache
 from types import SimpleNamespace
 
+from ..engine.clock import OutOfTime
 from ..errors import BackendError
 from ..grid.constraints import AllDifferent, Allowed, Less, Sum
 from ..model import Model
@@ -68,10 +69,6 @@ _CHECK_EVERY = 16  # assignments between two looks at the clock (each costs far 
 # 12 cells of 1..25 choose 5 million) keep the bounds sum and the all-different.
 MAX_CAGE_SETS = 20_000
 EXACT_CELLS = 5  # free cells up to which a cage finds each value's support exactly
-
-
-class _OutOfTime(Exception):
-    """Raised inside the library's search when the deadline has passed."""
 
 
 class _Unsatisfiable(Exception):
@@ -127,7 +124,7 @@ class PythonConstraintBackend(Backend):
                     break
             else:
                 exhausted = True
-        except _OutOfTime:
+        except OutOfTime:
             timed_out = True
         return Outcome(solutions, exhausted=exhausted, timed_out=timed_out,
                        stats={"nodes": clock.calls})
@@ -267,7 +264,7 @@ def _library() -> SimpleNamespace:
             self.calls += 1
             if self.deadline is not None and self.calls % _CHECK_EVERY == 0 \
                     and time.monotonic() > self.deadline:
-                raise _OutOfTime
+                raise OutOfTime
             return True
 
         def preProcess(self, variables, domains, constraints, vconstraints):

@@ -30,13 +30,14 @@ import itertools
 import time
 from typing import ClassVar
 
+from ..engine.clock import OutOfTime, check_clock
 from ..errors import BackendError
 from ..grid.constraints import AllDifferent, Allowed, Less, Sum
 from ..model import Model
 from ..result import Outcome
 from .base import Backend, Request, nothing_to_search, out_of_time
 from .solver_process import search_in_child
-from .stopping import OutOfTime, call_watched, check_clock, load_library
+from .stopping import call_watched, load_library
 
 # The solvers of python-sat that can be interrupted: they search in this process.
 SOLVERS = ("glucose4", "glucose42", "glucose3", "maplechrono", "maplecm", "maplesat",

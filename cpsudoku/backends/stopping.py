@@ -82,16 +82,6 @@ def _main_thread_takes_signals() -> None:
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
 
 
-class OutOfTime(Exception):
-    """The deadline passed while a solver's model was being built."""
-
-
-def check_clock(deadline: float | None) -> None:
-    """Raise OutOfTime once the deadline has passed (model builders call it as they go)."""
-    if deadline is not None and time.monotonic() > deadline:
-        raise OutOfTime
-
-
 def call_watched(work: Callable[[], T], stop: Callable[[], object],
                  deadline: float | None) -> T:
     """work() in this thread, for a solver that must search in the caller's thread

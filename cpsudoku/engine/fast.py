@@ -21,13 +21,9 @@ from __future__ import annotations
 
 import time
 
+from .clock import OutOfTime, check_clock
 from .plan import Plan
 from .subsets import make_dual_choose, make_pairs, make_probe
-
-
-class Timeout(Exception):
-    pass
-
 
 # Intersections per generated locked-candidates function: compiling all of a
 # 25x25's at once takes about half a second, which no deadline could interrupt.
@@ -43,7 +39,7 @@ def make_propagate(plan: Plan, locked: bool, deadline: float | None = None):
     code, one block per unit: a Python loop over the cells costs twice as much.
     Locked candidates are generated as functions of LOCKED_CHUNK intersections
     each, compiled one by one (and kept), with the deadline checked in between:
-    `Timeout` when it passes.
+    `OutOfTime` when it passes.
     """
     key = ("propagate", locked)
     cached = plan.compiled.get(key)
@@ -56,15 +52,10 @@ def make_propagate(plan: Plan, locked: bool, deadline: float | None = None):
     chunks = range(0, len(plan.intersections), LOCKED_CHUNK) if locked else range(0)
     for first in chunks:
         namespace[f"locked_{first}"] = _locked_function(plan, first, deadline)
-    _check(deadline)
+    check_clock(deadline)
     exec(_propagate_source(plan, chunks), namespace)
     plan.compiled[key] = namespace["propagate"]
     return namespace["propagate"]
-
-
-def _check(deadline: float | None) -> None:
-    if deadline is not None and time.monotonic() > deadline:
-        raise Timeout
 
 
 def _locked_function(plan: Plan, first: int, deadline: float | None):
@@ -74,7 +65,7 @@ def _locked_function(plan: Plan, first: int, deadline: float | None):
     cached = plan.compiled.get(key)
     if cached is not None:
         return cached
-    _check(deadline)
+    check_clock(deadline)
     lines = ["def locked(cands, queue):", "    dirty = 0"]
     for k in range(first, min(first + LOCKED_CHUNK, len(plan.intersections))):
         lines += ["    " + s for s in _locked_check(k, *plan.intersections[k])]
@@ -246,11 +237,11 @@ def solve(plan: Plan, max_solutions: int = 1, deadline: float | None = None,
         if pairs:
             choose = make_dual_choose(plan)
             subsets = make_pairs(plan, bits)
-            _check(deadline)
+            check_clock(deadline)
         else:
             choose = make_choose(plan)
             subsets = None
-    except Timeout:
+    except OutOfTime:
         return [], False, True, stats
 
     def settle_with(propagate):
@@ -270,7 +261,7 @@ def solve(plan: Plan, max_solutions: int = 1, deadline: float | None = None,
 
     def tick():
         if deadline is not None and monotonic() > deadline:
-            raise Timeout
+            raise OutOfTime
 
     settle_shallow, settle_deep = settle_with(shallow), settle_with(deep)
     probe_shallow = probe_deep = None
@@ -294,7 +285,7 @@ def solve(plan: Plan, max_solutions: int = 1, deadline: float | None = None,
         while True:
             nodes += 1
             if deadline is not None and not nodes & clock_mask and monotonic() > deadline:
-                raise Timeout
+                raise OutOfTime
             pick = probe(cands, grid, placed) if probe is not None else None
             if pick is None:
                 best, b = choose(cands)
@@ -339,7 +330,7 @@ def solve(plan: Plan, max_solutions: int = 1, deadline: float | None = None,
             try:
                 done = dfs(cands, grid, placed, 0)
                 exhausted = not done
-            except Timeout:
+            except OutOfTime:
                 exhausted, timed_out = False, True
     stats.update(nodes=nodes, guesses=guesses, backtracks=backtracks, propagations=props)
     return solutions, exhausted, timed_out, stats

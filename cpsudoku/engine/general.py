@@ -13,7 +13,7 @@ import time
 from ..formats.trace import TraceEvent
 from ..grid.geometry import cell_name
 from ..grid.symbols import symbol
-from .fast import Timeout
+from .clock import OutOfTime
 from .plan import Plan, values_of
 from .propagators import propagator_for
 
@@ -223,7 +223,7 @@ class GeneralSearch:
             stats["nodes"] += 1
             if (self.deadline is not None and not stats["nodes"] & 63
                     and time.monotonic() > self.deadline):
-                raise Timeout
+                raise OutOfTime
             best = self.choose(cands)
             if best < 0:
                 self.solutions.append(tuple(b.bit_length() for b in grid))
@@ -271,7 +271,7 @@ class GeneralSearch:
         if state is not None:
             try:
                 exhausted = not self.dfs(*state)
-            except Timeout:
+            except OutOfTime:
                 exhausted, timed_out = False, True
         return self.solutions, exhausted, timed_out, self.stats
 

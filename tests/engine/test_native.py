@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from cpsudoku import backends, is_solution, solve
 from cpsudoku.backends.base import Request
 from cpsudoku.backends.native import reduce_domains
+from cpsudoku.engine.clock import OutOfTime
 from cpsudoku.grid.constraints import Allowed, Less, Sum
 from cpsudoku.grid.geometry import boxed
 from cpsudoku.grid.puzzle import Puzzle
@@ -358,7 +359,7 @@ def test_generated_code_is_compiled_in_slices_within_the_deadline():
 
     shared = compile_model(build_model(Puzzle(boxed(16), (0,) * 256)))
     plan = Plan(dataclasses.replace(shared.structure, compiled={}), shared.domains)
-    with pytest.raises(fast.Timeout):
+    with pytest.raises(OutOfTime):
         fast.make_propagate(plan, True, deadline=time.monotonic() - 1)
     assert ("propagate", True) not in plan.compiled
     solutions, exhausted, timed_out, stats = fast.solve(plan, 1, time.monotonic() - 1, True)
