@@ -14,6 +14,7 @@ from .solver import Solver, Unsolvable
 from .state import State
 from .step import Step, cell_name
 
+
 @dataclass
 class Explanation:
     steps: list[Step]
