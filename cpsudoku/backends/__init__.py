@@ -81,6 +81,11 @@ def canonical(name: str) -> str:
     raise BackendError(f"unknown backend {name!r}{hint} (choose one of: {', '.join(_REGISTRY)})")
 
 
+def installed() -> list[str]:
+    """The backends whose solver library is installed, in registry order."""
+    return [name for name in _REGISTRY if load(name).is_available()]
+
+
 def parse_list(text: str) -> list[str]:
     """'native,cpsat' or 'all' -> backend names as registered (see `canonical`)."""
     if text.strip().lower() == "all":
@@ -91,5 +96,5 @@ def parse_list(text: str) -> list[str]:
     return chosen
 
 
-__all__ = ["Backend", "Request", "canonical", "get", "load", "names", "parse_list", "register",
-           "unregister"]
+__all__ = ["Backend", "Request", "canonical", "get", "installed", "load", "names", "parse_list",
+           "register", "unregister"]

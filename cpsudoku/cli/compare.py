@@ -23,12 +23,38 @@ from .app import (
 from .batching import DaskOpt, ProgressOpt, entries
 
 
+def default_backends() -> list[str]:
+    """Every installed backend but naive; the ones left out are named on stderr."""
+    from .. import backends as registry
+    installed = registry.installed()
+    chosen = [name for name in installed if name != "naive"]
+    left = [f"{name} (not installed: {registry.load(name).install_command()})"
+            for name in registry.names() if name not in installed]
+    if "naive" in installed:
+        left.insert(0, "naive (plain backtracking: up to the time limit a hard puzzle; "
+                       "--backends all runs it)")
+    if left:
+        typer.echo("compare: left out: " + "; ".join(left), err=True)
+    return chosen
+
+
+def complete_backend_list(incomplete: str) -> list[str]:
+    """Completion of the last name in `native,cp...`."""
+    from .. import backends as registry
+    done, _, last = incomplete.rpartition(",")
+    prefix = done + "," if done else ""
+    return [prefix + name for name in [*registry.names(), "all"] if not done or name != "all"
+            if name.lower().startswith(last.lower())]
+
+
 @app.command()
 def compare(
     puzzles: list[str] = PuzzlesArg,
-    backends: str = typer.Option("all", "--backends", metavar="NAME,...|all",
-                                 help="Backends to run, comma-separated, or all. naive "
-                                      "takes up to the time limit on hard puzzles."),
+    backends: str | None = typer.Option(
+        None, "--backends", metavar="NAME,...|all", autocompletion=complete_backend_list,
+        help="Backends to run, comma-separated, or all. Default: every installed backend "
+             "but naive (it takes up to the time limit on hard puzzles); the ones left out "
+             "are named on stderr."),
     time_limit: float | None = typer.Option(10.0, "--time-limit", "-t", metavar="SECONDS",
                                                help="Per puzzle and backend."),
     max_solutions: int = typer.Option(2, "--max-solutions", "-n",
@@ -63,7 +89,7 @@ def compare(
     from ..batch.tasks import PuzzleTask
 
     check_limits(max_solutions, time_limit)
-    chosen = backend_list(backends)
+    chosen = default_backends() if backends is None else backend_list(backends)
     for name in chosen:
         registry.get(name)  # unavailable backends fail here, before any work
     shape = box_shape(size, box)
