@@ -539,7 +539,8 @@ def random_cages(rng, witness):
 
 
 @pytest.mark.parametrize("cages,settings", [
-    (True, {}), (True, {"EXACT_CELLS": 0}), (True, {"MAX_CAGE_SETS": 1}), (False, {})],
+    (True, {}), (True, {"_pyconstraint_library.EXACT_CELLS": 0}),
+    (True, {"pyconstraint.MAX_CAGE_SETS": 1}), (False, {})],
     ids=["cages", "cages-approximate", "bounds-only", "library"])
 def test_python_constraint_cages_match_brute_force(cages, settings, monkeypatch):
     """Killer cages (one cage constraint each, with the implied sums of the 45 rule),
@@ -548,7 +549,7 @@ def test_python_constraint_cages_match_brute_force(cages, settings, monkeypatch)
     cheaper approximation of long cages), with bounds sums only (as for cages
     with too many digit sets), or with the library's own."""
     for name, value in settings.items():
-        monkeypatch.setattr(f"cpsudoku.backends.pyconstraint.{name}", value)
+        monkeypatch.setattr(f"cpsudoku.backends.{name}", value)
     rng = random.Random(11)
     engine = get("python-constraint")
     grids = all_4x4_grids()
