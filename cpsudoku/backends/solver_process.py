@@ -28,9 +28,9 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from ..errors import BackendError
+from .orphans import exit_with
 
 _READY, _MESSAGE, _RETURN, _ERROR = "ready", "message", "return", "error"
-ORPHAN_CHECK_S = 0.5  # how often a child looks whether its parent has gone
 
 
 class Deadline(Exception):
@@ -154,8 +154,9 @@ def serve(preload: list[str]) -> None:
     null = os.open(os.devnull, os.O_RDWR)
     os.dup2(null, 0)
     os.dup2(null, 1)
-    parent = os.getppid()
-    threading.Thread(target=_exit_when_orphaned, args=(parent,), daemon=True).start()
+    # Not at once: PR_SET_PDEATHSIG fires when the *thread* that started the child ends,
+    # and this child can outlive that thread (one of an application's thread pool).
+    exit_with(os.getppid())
     for name in preload:
         import_module(name)
     to_parent.send((_READY, None))
@@ -173,13 +174,3 @@ def serve(preload: list[str]) -> None:
             to_parent.send((_ERROR, traceback.format_exc(limit=3).strip().splitlines()[-1]))
             continue
         to_parent.send((_RETURN, result))
-
-
-def _exit_when_orphaned(parent: int) -> None:
-    """A parent killed outright (SIGKILL) cannot kill its child: the child sees it go.
-    Not PR_SET_PDEATHSIG as batch workers use: that fires when the *thread* that
-    started the child ends, and this child can outlive that thread (one of an
-    application's thread pool)."""
-    while os.getppid() == parent:
-        time.sleep(ORPHAN_CHECK_S)
-    os._exit(0)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import wait
 from typing import Any, Protocol
 
+from ..backends.orphans import exit_with
 from .records import Record, Task
 
 # What an executor hands back for a chunk: its first index, its records (None when it
@@ -73,15 +74,14 @@ def _serve(conn, task, parent: int) -> None:
     until the parent is gone."""
     # Ctrl-C reaches the whole process group: the parent alone decides what stops.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _die_with(parent)
+    # Forked workers hold each other's pipe ends, so no EOF tells them that a SIGKILLed
+    # parent is gone. At once on Linux: a pool lasts no longer than its batch's thread.
+    exit_with(parent, at_once=True)
     prepare = getattr(task, "prepare", None)
     if prepare is not None:
         prepare()
     while True:
         try:
-            while not conn.poll(1.0):
-                if os.getppid() != parent:
-                    return
             job = conn.recv()
         except (EOFError, OSError):
             return
@@ -89,19 +89,6 @@ def _serve(conn, task, parent: int) -> None:
             return
         start, chunk = job
         conn.send((start, *run_chunk(task, chunk)))
-
-
-def _die_with(parent: int) -> None:
-    """A SIGKILLed parent must leave no worker behind. Forked workers hold each other's
-    pipe ends, so no EOF tells them: Linux kills them with the parent (PR_SET_PDEATHSIG),
-    elsewhere they notice within a second that their parent changed."""
-    try:
-        import ctypes
-        ctypes.CDLL(None).prctl(1, signal.SIGKILL)
-    except (OSError, AttributeError):
-        pass
-    if os.getppid() != parent:  # it died before prctl took effect
-        os._exit(0)
 
 
 def _death(process) -> str:
