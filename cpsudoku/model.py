@@ -7,8 +7,10 @@ search; `lower_for` decomposes what a backend cannot handle natively.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
+from functools import cache, wraps
+from typing import Concatenate, ParamSpec, TypeVar
 
 from .errors import BackendError
 from .grid.constraints import AllDifferent, Constraint, InSet
@@ -29,48 +31,50 @@ class Model:
         return replace(self, domains=tuple(domains))
 
 
-_FULL: dict[int, frozenset[int]] = {}
-_SINGLE: dict[int, frozenset[int]] = {}
-
-
+@cache
 def full_domain(size: int) -> frozenset[int]:
-    d = _FULL.get(size)
-    if d is None:
-        d = _FULL[size] = frozenset(range(1, size + 1))
-    return d
+    return frozenset(range(1, size + 1))
 
 
+@cache
 def single(value: int) -> frozenset[int]:
-    d = _SINGLE.get(value)
-    if d is None:
-        d = _SINGLE[value] = frozenset((value,))
-    return d
+    return frozenset((value,))
 
 
-_BY_VALUE: dict[int, tuple[frozenset[int], ...]] = {}
-
-
+@cache
 def _domain_by_value(size: int) -> tuple[frozenset[int], ...]:
     """Index v: the domain of a cell given v; index 0: a blank cell's."""
-    table = _BY_VALUE.get(size)
-    if table is None:
-        table = _BY_VALUE[size] = (full_domain(size),) + tuple(map(single, range(1, size + 1)))
-    return table
+    return (full_domain(size),) + tuple(map(single, range(1, size + 1)))
 
 
-_KINDS: dict[int, tuple] = {}  # id(constraints) -> (constraints, their kinds)
+K = TypeVar("K")
+P = ParamSpec("P")
+T = TypeVar("T")
 
 
+def by_identity(compute: Callable[Concatenate[K, P], T]) -> Callable[Concatenate[K, P], T]:
+    """compute(key, ...) remembered per key object, found again by identity. Puzzles of
+    one geometry and rules share one constraints tuple: finding what was computed from
+    it by identity saves hashing every constraint of it on each solve. An entry holds
+    its key, so no other object takes that id while it lives; past 64, all are dropped."""
+    entries: dict[int, tuple] = {}  # id(key) -> (key, value)
+
+    @wraps(compute)
+    def remembered(key: K, *args: P.args, **kwargs: P.kwargs) -> T:
+        hit = entries.get(id(key))
+        if hit is None or hit[0] is not key:
+            if len(entries) > 64:
+                entries.clear()
+            hit = entries[id(key)] = (key, compute(key, *args, **kwargs))
+        return hit[1]
+
+    return remembered
+
+
+@by_identity
 def kinds_of(constraints: tuple[Constraint, ...]) -> frozenset[str]:
-    """The kinds in a constraints tuple. Puzzles of one geometry and rules share
-    one tuple, so finding it by identity saves a pass over it on every solve."""
-    hit = _KINDS.get(id(constraints))
-    if hit is None or hit[0] is not constraints:
-        if len(_KINDS) > 64:
-            _KINDS.clear()
-        hit = _KINDS[id(constraints)] = (constraints,
-                                         frozenset(con.kind for con in constraints))
-    return hit[1]
+    """The kinds in a constraints tuple (found again by identity: see `by_identity`)."""
+    return frozenset(con.kind for con in constraints)
 
 
 def build_model(puzzle: Puzzle) -> Model:

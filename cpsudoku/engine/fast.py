@@ -41,55 +41,50 @@ def make_propagate(plan: Plan, locked: bool, deadline: float | None = None):
     each, compiled one by one (and kept), with the deadline checked in between:
     `OutOfTime` when it passes.
     """
-    key = ("propagate", locked)
-    cached = plan.compiled.get(key)
-    if cached is not None:
-        return cached
-    namespace = {
-        "peers": plan.peers, "cell_units": plan.cell_units, "units": plan.units,
-        "unit_bits": unit_bits(plan), "full": plan.full,
-    }
-    chunks = range(0, len(plan.intersections), LOCKED_CHUNK) if locked else range(0)
-    for first in chunks:
-        namespace[f"locked_{first}"] = _locked_function(plan, first, deadline)
-    check_clock(deadline)
-    exec(_propagate_source(plan, chunks), namespace)
-    plan.compiled[key] = namespace["propagate"]
-    return namespace["propagate"]
+    def build():
+        namespace = {
+            "peers": plan.peers, "cell_units": plan.cell_units, "units": plan.units,
+            "unit_bits": unit_bits(plan), "full": plan.full,
+        }
+        chunks = range(0, len(plan.intersections), LOCKED_CHUNK) if locked else range(0)
+        for first in chunks:
+            namespace[f"locked_{first}"] = _locked_function(plan, first, deadline)
+        check_clock(deadline)
+        exec(_propagate_source(plan, chunks), namespace)
+        return namespace["propagate"]
+
+    return plan.once(("propagate", locked), build)
 
 
 def _locked_function(plan: Plan, first: int, deadline: float | None):
     """locked(cands, queue) -> the units changed (a bitmask), or -1 on contradiction:
     locked candidates at the intersections first .. first + LOCKED_CHUNK - 1."""
-    key = ("locked", first)
-    cached = plan.compiled.get(key)
-    if cached is not None:
-        return cached
-    check_clock(deadline)
-    lines = ["def locked(cands, queue):", "    dirty = 0"]
-    for k in range(first, min(first + LOCKED_CHUNK, len(plan.intersections))):
-        lines += ["    " + s for s in _locked_check(k, *plan.intersections[k])]
-    lines.append("    return dirty")
-    namespace = {"unit_bits": unit_bits(plan),
-                 "rests": tuple((a, b) for _, a, b in plan.intersections)}
-    exec("\n".join(lines), namespace)
-    plan.compiled[key] = namespace["locked"]
-    return namespace["locked"]
+    def build():
+        check_clock(deadline)
+        lines = ["def locked(cands, queue):", "    dirty = 0"]
+        for k in range(first, min(first + LOCKED_CHUNK, len(plan.intersections))):
+            lines += ["    " + s for s in _locked_check(k, *plan.intersections[k])]
+        lines.append("    return dirty")
+        namespace = {"unit_bits": unit_bits(plan),
+                     "rests": tuple((a, b) for _, a, b in plan.intersections)}
+        exec("\n".join(lines), namespace)
+        return namespace["locked"]
+
+    return plan.once(("locked", first), build)
 
 
 def unit_bits(plan: Plan) -> tuple[int, ...]:
     """Per cell, the bitmask of the units it belongs to."""
-    cached = plan.compiled.get("unit_bits")
-    if cached is not None:
-        return cached
-    bits = []
-    for units in plan.cell_units:
-        m = 0
-        for u in units:
-            m |= 1 << u
-        bits.append(m)
-    plan.compiled["unit_bits"] = out = tuple(bits)
-    return out
+    def build():
+        bits = []
+        for units in plan.cell_units:
+            m = 0
+            for u in units:
+                m |= 1 << u
+            bits.append(m)
+        return tuple(bits)
+
+    return plan.once("unit_bits", build)
 
 
 def _unit_scan(u: int, unit) -> list[str]:

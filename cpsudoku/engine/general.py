@@ -49,10 +49,8 @@ class GeneralSearch:
     def unit_label(self, cells) -> str:
         """The label of the unit made of `cells` (tracing only)."""
         s = self.plan.structure
-        by_cells = self.plan.compiled.get("unit_by_cells")
-        if by_cells is None:
-            by_cells = {frozenset(u): s.unit_labels[i] for i, u in enumerate(s.units)}
-            self.plan.compiled["unit_by_cells"] = by_cells
+        by_cells = s.once("unit_by_cells", lambda: {frozenset(u): s.unit_labels[i]
+                                                    for i, u in enumerate(s.units)})
         return by_cells.get(frozenset(cells), "a unit")
 
     def fail(self, reason: str):

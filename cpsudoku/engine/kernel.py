@@ -25,10 +25,7 @@ def available() -> bool:
 def applicable(plan: Plan) -> str | None:
     """Why the kernel cannot search this plan, or None when it can (decided once
     per structure)."""
-    compiled = plan.structure.compiled
-    if "kernel_refusal" not in compiled:
-        compiled["kernel_refusal"] = _refusal(plan)
-    return compiled["kernel_refusal"]
+    return plan.structure.once("kernel_refusal", lambda: _refusal(plan))
 
 
 def _refusal(plan: Plan) -> str | None:
@@ -43,13 +40,9 @@ def _refusal(plan: Plan) -> str | None:
 
 def kernel_of(plan: Plan):
     """The structure's kernel (checked and built by the extension once)."""
-    compiled = plan.structure.compiled
-    kernel = compiled.get("kernel")
-    if kernel is None:
-        assert _kernel is not None
-        kernel = compiled["kernel"] = _kernel.Kernel(plan.size, plan.units, plan.peers,
-                                                     plan.intersections)
-    return kernel
+    assert _kernel is not None
+    return plan.structure.once("kernel", lambda: _kernel.Kernel(
+        plan.size, plan.units, plan.peers, plan.intersections))
 
 
 def solve(plan: Plan, max_solutions: int = 1, deadline: float | None = None,

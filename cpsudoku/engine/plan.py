@@ -8,11 +8,15 @@ more cells form an *intersection*, where locked candidates apply.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import TypeVar
 
 from ..grid.constraints import AllDifferent, Sum
-from ..model import Model
+from ..model import Model, by_identity
+
+T = TypeVar("T")
 
 
 def mask_of(values) -> int:
@@ -50,6 +54,13 @@ class Structure:
     def ncells(self) -> int:
         return self.size * self.size
 
+    def once(self, key, build: Callable[[], T]) -> T:
+        """compiled[key], made by build() the first time (kept only if build returns)."""
+        compiled = self.compiled
+        if key not in compiled:
+            compiled[key] = build()
+        return compiled[key]
+
 
 @dataclass(eq=False)
 class Plan:
@@ -77,19 +88,14 @@ def domain_masks(domains) -> list[int]:
         return [masks[d] for d in domains]
 
 
-_RECENT: dict[int, tuple] = {}  # id(constraints) -> (constraints, structure)
-
-
 def compile_model(model: Model) -> Plan:
-    # Puzzles of one geometry share one constraints tuple: finding its structure by
-    # identity saves hashing every constraint of it on each solve.
-    cons = model.constraints
-    hit = _RECENT.get(id(cons))
-    if hit is None or hit[0] is not cons:
-        if len(_RECENT) > 64:
-            _RECENT.clear()
-        hit = _RECENT[id(cons)] = (cons, structure_of(model.size, cons))
-    return Plan(hit[1], domain_masks(model.domains))
+    return Plan(_structure(model.constraints, model.size), domain_masks(model.domains))
+
+
+@by_identity
+def _structure(constraints, n: int) -> Structure:
+    # A tuple of constraints belongs to one size, so the tuple alone is the key.
+    return structure_of(n, constraints)
 
 
 @lru_cache(maxsize=32)

@@ -101,38 +101,36 @@ def make_dual_choose(plan: Plan):
     first place), else the lowest candidate of a fewest-candidates cell. The
     unit scans are generated straight-line code, like `fast`'s propagation.
     """
-    key = "dual_choose"
-    cached = plan.compiled.get(key)
-    if cached is not None:
-        return cached
-    lines = [
-        "def choose(cands):",
-        "    best, fewest = -1, 99",
-        "    for c, m in enumerate(cands):",
-        "        if m:",
-        "            k = m.bit_count()",
-        "            if k < fewest:",
-        "                best, fewest = c, k",
-        "                if k == 2:",
-        "                    break",
-        "    if best < 0:",
-        "        return -1, 0",
-    ]
-    for u, unit in enumerate(plan.units):
-        if len(unit) < 3:
-            continue
-        lines += [f"    o = cands[{unit[0]}]", f"    x = cands[{unit[1]}]",
-                  "    t = o & x", "    o |= x", "    h = 0"]
-        for c in unit[2:]:
-            lines += [f"    x = cands[{c}]", "    h |= t & x", "    t |= o & x", "    o |= x"]
-        lines += ["    two = t & ~h", "    if two:", "        v = two & -two",
-                  f"        for c in units[{u}]:", "            if cands[c] & v:",
-                  "                return c, v"]
-    lines += ["    m = cands[best]", "    return best, m & -m"]
-    namespace = {"units": plan.units}
-    exec("\n".join(lines), namespace)
-    plan.compiled[key] = namespace["choose"]
-    return namespace["choose"]
+    def build():
+        lines = [
+            "def choose(cands):",
+            "    best, fewest = -1, 99",
+            "    for c, m in enumerate(cands):",
+            "        if m:",
+            "            k = m.bit_count()",
+            "            if k < fewest:",
+            "                best, fewest = c, k",
+            "                if k == 2:",
+            "                    break",
+            "    if best < 0:",
+            "        return -1, 0",
+        ]
+        for u, unit in enumerate(plan.units):
+            if len(unit) < 3:
+                continue
+            lines += [f"    o = cands[{unit[0]}]", f"    x = cands[{unit[1]}]",
+                      "    t = o & x", "    o |= x", "    h = 0"]
+            for c in unit[2:]:
+                lines += [f"    x = cands[{c}]", "    h |= t & x", "    t |= o & x", "    o |= x"]
+            lines += ["    two = t & ~h", "    if two:", "        v = two & -two",
+                      f"        for c in units[{u}]:", "            if cands[c] & v:",
+                      "                return c, v"]
+        lines += ["    m = cands[best]", "    return best, m & -m"]
+        namespace = {"units": plan.units}
+        exec("\n".join(lines), namespace)
+        return namespace["choose"]
+
+    return plan.once("dual_choose", build)
 
 
 def make_probe(plan: Plan, bits, propagate, settle, tick):

@@ -19,6 +19,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import ClassVar
 
 Cells = tuple[int, ...]
@@ -107,15 +108,12 @@ class Allowed(Constraint):
     kind: ClassVar[str] = "allowed"
 
     def holds(self, values):
-        return tuple(values) in self._tuple_set()
+        return tuple(values) in self._tuple_set
 
-    def _tuple_set(self):
-        # Cached on the frozen instance: check() is called once per solution.
-        cached = self.__dict__.get("_set")
-        if cached is None:
-            cached = frozenset(self.tuples)
-            object.__setattr__(self, "_set", cached)
-        return cached
+    @cached_property
+    def _tuple_set(self) -> frozenset[tuple[int, ...]]:
+        # Kept: check() is called once per solution.
+        return frozenset(self.tuples)
 
     def decompose(self, domains):
         return [self]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Protocol
 
 from .. import validate
@@ -122,16 +122,15 @@ class Puzzle:
 
     def constraints(self) -> tuple[Constraint, ...]:
         """Every constraint of the puzzle: the classic units, then each rule's."""
-        cached = self.__dict__.get("_constraints")
-        if cached is None:
-            cached = unit_constraints(self.geometry)
-            extra = []
-            for rule in self.rules:
-                extra.extend(_rule_constraints(rule, self.geometry))
-            if extra:
-                cached = cached + tuple(extra)
-            object.__setattr__(self, "_constraints", cached)
-        return cached
+        return self._constraints
+
+    @cached_property
+    def _constraints(self) -> tuple[Constraint, ...]:
+        units = unit_constraints(self.geometry)  # shared: found again by identity
+        extra = []
+        for rule in self.rules:
+            extra.extend(_rule_constraints(rule, self.geometry))
+        return units + tuple(extra) if extra else units
 
     def with_rules(self, rules: Sequence) -> Puzzle:
         """The puzzle with more rules: rule objects, or registered rules' names."""
