@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import functools
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass, fields
 from enum import Enum
 from pathlib import Path
+from typing import Any, NoReturn, get_type_hints
 
 import typer
 
@@ -32,7 +37,61 @@ from .app import (
 from .batching import DaskOpt, JobsOpt, ProgressOpt, ResumeOpt, entries, run_batch
 
 
+@dataclass(frozen=True)
+class RunOptions:
+    """The options solve and count share, declared once: `with_run_options` adds them
+    to each command's own (the defaults are typer's declarations)."""
+
+    size: int | None = SizeOpt
+    box: str | None = BoxOpt
+    rules: str | None = RulesOpt
+    presolve: bool = PresolveOpt
+    workers: int | None = WorkersOpt
+    option: list[str] | None = OptionOpt
+    output: Path | None = OutputOpt
+    jobs: int = JobsOpt
+    resume: bool = ResumeOpt
+    progress: bool = ProgressOpt
+    dask: str | None = DaskOpt
+
+
+def with_run_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """`command(..., *, run: RunOptions)` as typer sees it: its own parameters, then
+    RunOptions' fields as options (in --help too); they reach it as `run`."""
+    own = inspect.signature(command)
+    hints = get_type_hints(command)
+    shared = get_type_hints(RunOptions)
+    params = [p.replace(annotation=hints[p.name]) for p in own.parameters.values()
+              if p.name != "run"]
+    params += [inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, default=f.default,
+                                 annotation=shared[f.name]) for f in fields(RunOptions)]
+
+    @functools.wraps(command)
+    def with_run(**given):
+        run = RunOptions(**{f.name: given.pop(f.name) for f in fields(RunOptions)})
+        return command(**given, run=run)
+
+    with_run.__signature__ = own.replace(parameters=params)  # type: ignore[attr-defined]
+    with_run.__annotations__ = {p.name: p.annotation for p in params}
+    return with_run
+
+
+def run_solving(command: str, puzzles: list[str], run: RunOptions, *, fmt: Format,
+                backend: str, max_solutions: int, time_limit: float | None,
+                **extra) -> NoReturn:
+    """solve's and count's batch: a SolveTask over the puzzles, then their exit status."""
+    task = SolveTask(fmt=fmt.value, size=run.size, box=box_shape(run.size, run.box),
+                     rules=run.rules, command=command, backend=backend_name(backend),
+                     max_solutions=max_solutions, time_limit=time_limit,
+                     presolve=run.presolve, options=backend_options(run.workers, run.option),
+                     **extra)
+    raise typer.Exit(run_batch(entries(puzzles, task.size, task.box), task, inputs=puzzles,
+                               output=run.output, resume=run.resume, jobs=run.jobs,
+                               dask=run.dask, progress=run.progress))
+
+
 @app.command()
+@with_run_options
 def solve(
     puzzles: list[str] = PuzzlesArg,
     backend: str = BackendOpt,
@@ -45,30 +104,17 @@ def solve(
     trace: bool = typer.Option(False, "--trace", help="Print the solving process step by step "
                                                       "(native backend)."),
     stats: bool = typer.Option(False, "--stats", help="Print time and search statistics."),
-    size: int | None = SizeOpt,
-    box: str | None = BoxOpt,
-    rules: str | None = RulesOpt,
-    presolve: bool = PresolveOpt,
-    workers: int | None = WorkersOpt,
-    option: list[str] | None = OptionOpt,
-    output: Path | None = OutputOpt,
-    jobs: int = JobsOpt,
-    resume: bool = ResumeOpt,
-    progress: bool = ProgressOpt,
-    dask: str | None = DaskOpt,
+    *,
+    run: RunOptions,
 ):
     """Solve puzzles and print their solutions."""
     check_limits(max_solutions, time_limit)
-    task = SolveTask(fmt=fmt.value, size=size, box=box_shape(size, box), rules=rules,
-                     command="solve", backend=backend_name(backend),
-                     max_solutions=max_solutions, time_limit=time_limit, presolve=presolve,
-                     options=backend_options(workers, option), trace=trace, stats=stats)
-    raise typer.Exit(run_batch(entries(puzzles, task.size, task.box), task, inputs=puzzles,
-                               output=output, resume=resume, jobs=jobs, dask=dask,
-                               progress=progress))
+    run_solving("solve", puzzles, run, fmt=fmt, backend=backend, max_solutions=max_solutions,
+                time_limit=time_limit, trace=trace, stats=stats)
 
 
 @app.command()
+@with_run_options
 def count(
     puzzles: list[str] = PuzzlesArg,
     limit: int = typer.Option(2, "--limit", "-l", help="Count solutions up to this number."),
@@ -78,29 +124,15 @@ def count(
                                     "interface; pretty/numbers: the solutions as well; "
                                     "csv: a header, one row per puzzle."),
     time_limit: float | None = TimeLimitOpt,
-    size: int | None = SizeOpt,
-    box: str | None = BoxOpt,
-    rules: str | None = RulesOpt,
-    presolve: bool = PresolveOpt,
-    workers: int | None = WorkersOpt,
-    option: list[str] | None = OptionOpt,
-    output: Path | None = OutputOpt,
-    jobs: int = JobsOpt,
-    resume: bool = ResumeOpt,
-    progress: bool = ProgressOpt,
-    dask: str | None = DaskOpt,
+    *,
+    run: RunOptions,
 ):
     """Count solutions up to --limit and say: unique, multiple or none."""
     if limit < 1:
         raise UsageError(f"--limit must be at least 1, not {limit}")
     check_limits(limit, time_limit)
-    task = SolveTask(fmt=fmt.value, size=size, box=box_shape(size, box), rules=rules,
-                     command="count", backend=backend_name(backend), max_solutions=limit,
-                     time_limit=time_limit, presolve=presolve,
-                     options=backend_options(workers, option))
-    raise typer.Exit(run_batch(entries(puzzles, task.size, task.box), task, inputs=puzzles,
-                               output=output, resume=resume, jobs=jobs, dask=dask,
-                               progress=progress))
+    run_solving("count", puzzles, run, fmt=fmt, backend=backend, max_solutions=limit,
+                time_limit=time_limit)
 
 
 class CheckFormat(str, Enum):
