@@ -18,20 +18,30 @@ RATED = "rated"  # the status of a puzzle that got a rating
 
 @dataclass(frozen=True)
 class RateTask(PuzzleTask):
-    """`rate`: formats pretty, jsonl and csv."""
+    """`rate`: formats pretty, json, jsonl and csv."""
 
     columns: ClassVar[tuple[str, ...]] = RATE_COLUMNS
+    allow_multiple: bool = False  # rate a puzzle with several solutions along one of them
+    time_limit: float | None = None  # seconds a puzzle
 
     def record(self, index: int, puzzle) -> Record:
-        from ..logic import Unsolvable, rate
+        from ..logic import NotUnique, RatingTimeout, Unsolvable, rate
         label = puzzle.source or f"#{index + 1}"
         try:
-            r = rate(puzzle)
+            r = rate(puzzle, allow_multiple=self.allow_multiple, time_limit=self.time_limit)
         except Unsolvable as exc:
-            return Record(index, self._unsolvable(index, label, puzzle, str(exc)),
+            return Record(index, self._refused(index, label, puzzle, "unsolvable", str(exc)),
                           "unsolvable", code=ExitCode.UNSOLVABLE)
-        if self.fmt == "jsonl":
-            text = json.dumps({"index": index, "puzzle": puzzle.line(), **r.as_dict()})
+        except NotUnique as exc:
+            return Record(index, self._refused(index, label, puzzle, "multiple", str(exc)),
+                          "multiple", code=ExitCode.NOT_UNIQUE)
+        except RatingTimeout as exc:
+            return Record(index, self._refused(index, label, puzzle, "timeout", str(exc)),
+                          "timeout", code=ExitCode.TIMEOUT)
+        if self.fmt in ("json", "jsonl"):
+            text = json.dumps({"index": index, "source": label, "puzzle": puzzle.line(),
+                               "status": RATED, **r.as_dict()},
+                              indent=2 if self.fmt == "json" else None)
         elif self.fmt == "csv":
             text = self.csv_row({"index": index, "source": label, "puzzle": puzzle.line(),
                                  "status": RATED, **r.as_dict(),
@@ -40,16 +50,18 @@ class RateTask(PuzzleTask):
         else:
             used = ", ".join(f"{k} x{v}" for k, v in r.techniques.items())
             guessed = f", {r.guesses} guesses" if r.guesses else ""
+            several = "" if r.unique else ", NOT UNIQUE: rated along one of its solutions"
             text = (f"{label}: ER {r.er:.1f} EP {r.ep:.1f} ED {r.ed:.1f} ({r.level}"
-                    f"{guessed}) {used}")
+                    f"{guessed}{several}) {used}")
         return Record(index, text, RATED)
 
-    def _unsolvable(self, index: int, label: str, puzzle, message: str) -> str:
-        if self.fmt == "jsonl":
-            return json.dumps({"index": index, "puzzle": puzzle.line(),
-                               "status": "unsolvable", "error": message})
+    def _refused(self, index: int, label: str, puzzle, status: str, message: str) -> str:
+        """The record of a puzzle that is not rated: `unsolvable` or `multiple`."""
+        if self.fmt in ("json", "jsonl"):
+            return json.dumps({"index": index, "source": label, "puzzle": puzzle.line(),
+                               "status": status, "error": message},
+                              indent=2 if self.fmt == "json" else None)
         if self.fmt == "csv":
             return self.csv_row({"index": index, "source": label, "puzzle": puzzle.line(),
-                                 "status": "unsolvable", "level": "unsolvable",
-                                 "message": message})
-        return f"{label}: {message}"
+                                 "status": status, "level": status, "message": message})
+        return message  # it names the puzzle

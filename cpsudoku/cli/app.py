@@ -236,9 +236,15 @@ def backend_options(workers: int | None, pairs: list[str] | None = None) -> dict
 def check_limits(max_solutions: int, time_limit: float | None) -> None:
     if max_solutions < 1:
         raise UsageError(f"--max-solutions must be at least 1, not {max_solutions}")
+    check_time_limit(time_limit)
+
+
+def check_time_limit(time_limit: float | None) -> float | None:
+    """--time-limit: None, or more than 0 and at most a week of seconds."""
     if time_limit is not None and not 0 < time_limit <= 7 * 24 * 3600:
-        raise UsageError(f"--time-limit must be between 0 and one week of seconds, "
-                            f"not {time_limit}")
+        raise UsageError(f"--time-limit must be a positive number of seconds, at most a week "
+                         f"(604800), not {time_limit:g}")
+    return time_limit
 
 
 class Output:

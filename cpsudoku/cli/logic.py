@@ -9,7 +9,17 @@ from pathlib import Path
 import typer
 
 from ..errors import CpsudokuError, ExitCode, UsageError
-from .app import BoxOpt, Output, PuzzlesArg, RulesOpt, SizeOpt, app, box_shape, load_puzzles
+from .app import (
+    BoxOpt,
+    Output,
+    PuzzlesArg,
+    RulesOpt,
+    SizeOpt,
+    app,
+    box_shape,
+    check_time_limit,
+    load_puzzles,
+)
 from .batching import DaskOpt, JobsOpt, ProgressOpt, ResumeOpt, entries, run_batch
 
 
@@ -21,8 +31,16 @@ class StepFormat(str, Enum):
 
 class RateFormat(str, Enum):
     pretty = "pretty"
+    json = "json"
     jsonl = "jsonl"
     csv = "csv"
+
+
+AllowMultipleOpt = typer.Option(False, "--allow-multiple",
+                                help="Go on with a puzzle that has several solutions, along "
+                                     "one of them (marked so); by default such a puzzle is "
+                                     "refused with the status multiple (exit 1), as Sudoku "
+                                     "Explainer and HoDoKu refuse it.")
 
 
 OutputOpt = typer.Option(None, "--output", "-o", help="Write to this file as puzzles finish.")
@@ -51,6 +69,7 @@ def explain(
                                             "steps (e.g. 0,10,25 or all)."),
     time_limit: float | None = typer.Option(None, "--time-limit", "-t", metavar="SECONDS",
                                             help="Stop explaining a puzzle after this long."),
+    allow_multiple: bool = AllowMultipleOpt,
     size: int | None = SizeOpt,
     box: str | None = BoxOpt,
     rules: str | None = RulesOpt,
@@ -59,24 +78,25 @@ def explain(
     """Solve like a person: every step, easiest technique first, in HoDoKu's notation."""
     import time
 
-    from ..logic import Explanation, Unsolvable
+    from ..logic import Explanation, NotUnique, Unsolvable
     from ..logic.show import candidate_grid
     from ..logic.solver import Solver
     from ..logic.step import Step
 
-    if time_limit is not None and not time_limit > 0:
-        raise UsageError(f"--time-limit must be a positive number of seconds, not {time_limit}")
+    check_time_limit(time_limit)
     show = _grid_steps(grid_at)
     worst = ExitCode.OK
     with Output(output) as out:
         for index, puzzle in enumerate(load_puzzles(puzzles, size, box, rules)):
             label = puzzle.source or f"#{index + 1}"
             try:
-                solver = Solver(puzzle)
-            except Unsolvable as exc:
-                worst = ExitCode.UNSOLVABLE
-                out.write(json.dumps({"index": index, "error": str(exc)})
-                          if fmt is not StepFormat.pretty else f"{label}: {exc}")
+                solver = Solver(puzzle, allow_multiple=allow_multiple)
+            except (Unsolvable, NotUnique) as exc:
+                worst = max(worst, exc.exit_code)
+                status = "multiple" if isinstance(exc, NotUnique) else "unsolvable"
+                out.write(str(exc) if fmt is StepFormat.pretty else json.dumps(
+                    {"index": index, "source": label, "puzzle": puzzle.line(),
+                     "status": status, "error": str(exc)}))
                 continue
             state = solver.start()
             deadline = time.monotonic() + time_limit if time_limit else None
@@ -115,18 +135,27 @@ def hint(
                                           "optionally as pencil marks: one token of "
                                           "candidate digits per cell."),
     fmt: StepFormat = typer.Option(StepFormat.pretty, "--format", "-f", help="Output format."),
+    allow_multiple: bool = AllowMultipleOpt,
     size: int | None = SizeOpt,
     box: str | None = BoxOpt,
     rules: str | None = RulesOpt,
 ):
     """The next step only, from the puzzle or from a player's grid; wrong entries are named."""
+    from ..logic import NotUnique, Unsolvable
     from ..logic import hint as next_hint
 
     loaded = load_puzzles([puzzle], size, box, rules)
     if len(loaded) != 1:
         raise UsageError(f"hint takes one puzzle; {puzzle} holds {len(loaded)}")
     grid = None if state is None else _state_text(state)
-    result = next_hint(loaded[0], grid)
+    try:
+        result = next_hint(loaded[0], grid, allow_multiple=allow_multiple)
+    except (Unsolvable, NotUnique) as exc:
+        status = "multiple" if isinstance(exc, NotUnique) else "unsolvable"
+        typer.echo(str(exc) if fmt is StepFormat.pretty else json.dumps(
+            {"status": status, "puzzle": loaded[0].line(), "error": str(exc)},
+            indent=2 if fmt is StepFormat.json else None))
+        raise typer.Exit(exc.exit_code) from None
     if fmt is StepFormat.pretty:
         for cell in result.wrong:
             typer.echo(f"wrong: {cell} does not hold the solution's value")
@@ -158,7 +187,11 @@ def _state_text(arg: str) -> str:
 def rate(
     puzzles: list[str] = PuzzlesArg,
     fmt: RateFormat = typer.Option(RateFormat.pretty, "--format", "-f",
-                                   help="pretty, jsonl (one object per puzzle) or csv."),
+                                   help="pretty, json, jsonl (one object per puzzle) or csv."),
+    time_limit: float | None = typer.Option(None, "--time-limit", "-t", metavar="SECONDS",
+                                            help="Give up on a puzzle after this many seconds "
+                                                 "(status timeout, exit 4)."),
+    allow_multiple: bool = AllowMultipleOpt,
     size: int | None = SizeOpt,
     box: str | None = BoxOpt,
     rules: str | None = RulesOpt,
@@ -171,7 +204,8 @@ def rate(
     """Rate puzzles on the Sudoku Explainer scale: ER, EP, ED, level, techniques used."""
     from ..batch.rating import RateTask
 
-    task = RateTask(fmt=fmt.value, size=size, box=box_shape(size, box), rules=rules)
+    task = RateTask(fmt=fmt.value, size=size, box=box_shape(size, box), rules=rules,
+                    time_limit=check_time_limit(time_limit), allow_multiple=allow_multiple)
     raise typer.Exit(run_batch(entries(puzzles, task.size, task.box), task, inputs=puzzles,
                                output=output, resume=resume, jobs=jobs, dask=dask,
                                progress=progress))

@@ -2,8 +2,8 @@
 
 from .api import Explanation, Hint, Rating, explain, hint, rate
 from .levels import LEVELS, level_of
-from .solver import Unsolvable
+from .solver import NotUnique, RatingTimeout, Unsolvable
 from .step import Step
 
-__all__ = ["LEVELS", "Explanation", "Hint", "Rating", "Step", "Unsolvable", "explain", "hint",
-           "level_of", "rate"]
+__all__ = ["LEVELS", "Explanation", "Hint", "NotUnique", "Rating", "RatingTimeout", "Step",
+           "Unsolvable", "explain", "hint", "level_of", "rate"]

@@ -6,11 +6,12 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from .. import validate
 from ..errors import ModelError
 from ..formats.read import parse_one
 from ..grid.puzzle import Puzzle
 from .levels import level_of
-from .solver import Solver, Unsolvable
+from .solver import RatingTimeout, Solver, Unsolvable
 from .state import State
 from .step import Step, cell_name
 
@@ -44,11 +45,12 @@ class Rating:
     guesses: int
     time_s: float
     steps: int = 0
+    unique: bool = True  # False: rated with allow_multiple, along one of its solutions
 
     def as_dict(self) -> dict:
         return {"er": self.er, "ep": self.ep, "ed": self.ed, "level": self.level,
                 "techniques": dict(self.techniques), "guesses": self.guesses,
-                "time_s": round(self.time_s, 6)}
+                "unique": self.unique, "time_s": round(self.time_s, 6)}
 
 
 def _read_state(solver: Solver, state) -> tuple[State, list[str]]:
@@ -149,18 +151,21 @@ def _marks_from_tokens(tokens: list[str], n: int) -> tuple[list[int], list[int]]
     return values, marks
 
 
-def explain(puzzle, *, state=None, time_limit: float | None = None) -> Explanation:
-    """Every step from the puzzle (or from a player's `state`) to the solution."""
-    solver = Solver(puzzle)
+def explain(puzzle, *, state=None, time_limit: float | None = None,
+            allow_multiple: bool = False) -> Explanation:
+    """Every step from the puzzle (or from a player's `state`) to the solution. A puzzle
+    with several solutions raises `NotUnique` unless `allow_multiple`."""
+    solver = Solver(puzzle, allow_multiple=allow_multiple)
     current = _read_state(solver, state)[0] if state is not None else solver.start()
     deadline = time.monotonic() + time_limit if time_limit else None
     steps = list(solver.run(current, deadline=deadline))
     return Explanation(steps, current.solved(), list(current.values))
 
 
-def hint(puzzle, state=None) -> Hint:
-    """The next step from the puzzle or a player's grid, and the entries that are wrong."""
-    solver = Solver(puzzle)
+def hint(puzzle, state=None, *, allow_multiple: bool = False) -> Hint:
+    """The next step from the puzzle or a player's grid, and the entries that are wrong.
+    A puzzle with several solutions raises `NotUnique` unless `allow_multiple`."""
+    solver = Solver(puzzle, allow_multiple=allow_multiple)
     if state is None:
         current, wrong = solver.start(), list[str]()
     else:
@@ -169,15 +174,20 @@ def hint(puzzle, state=None) -> Hint:
     return Hint(step, wrong)
 
 
-def rate(puzzle) -> Rating:
-    """ER, EP and ED on the SE scale, the level, and the techniques used."""
+def rate(puzzle, *, allow_multiple: bool = False, time_limit: float | None = None) -> Rating:
+    """ER, EP and ED on the SE scale, the level, and the techniques used. A puzzle with
+    several solutions raises `NotUnique` unless `allow_multiple` (the rating then says
+    `unique=False`); `RatingTimeout` when `time_limit` seconds pass first."""
+    time_limit = validate.seconds(time_limit)
     started = time.monotonic()
-    solver = Solver(puzzle)
+    deadline = started + time_limit if time_limit is not None else None
+    solver = Solver(puzzle, allow_multiple=allow_multiple)
     er = ep = ed = 0.0
     placed = False
     used: dict[str, int] = {}
     guesses = count = 0
-    for step in solver.run(solver.start()):
+    state = solver.start()
+    for step in solver.run(state, deadline=deadline):
         count += 1
         er = max(er, step.rating)
         if count == 1:
@@ -187,4 +197,8 @@ def rate(puzzle) -> Rating:
             placed = bool(step.placements)
         used[step.technique] = used.get(step.technique, 0) + 1
         guesses += step.guess
-    return Rating(er, ep, ed, level_of(er), used, guesses, time.monotonic() - started, count)
+    if not state.solved():
+        raise RatingTimeout(f"{solver.puzzle.label()}: no rating within the time limit "
+                            f"({time_limit:g} s)")
+    return Rating(er, ep, ed, level_of(er), used, guesses, time.monotonic() - started, count,
+                  solver.unique)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import time
 
 from ..api import as_puzzle, solve
+from ..engine.clock import OutOfTime
 from ..errors import CpsudokuError, ExitCode
 from ..grid.puzzle import Puzzle
 from ..model import build_model, find_conflicts
@@ -31,10 +32,27 @@ class Unsolvable(CpsudokuError):
     exit_code = ExitCode.UNSOLVABLE
 
 
-class Solver:
-    """One puzzle's layout, solution and the techniques that are sound for it."""
+class RatingTimeout(CpsudokuError):
+    """The time limit passed before the logical solver reached the end."""
 
-    def __init__(self, puzzle, techniques: list[Technique] | None = None):
+    exit_code = ExitCode.TIMEOUT
+
+
+class NotUnique(CpsudokuError):
+    """The puzzle has several solutions: Sudoku Explainer and HoDoKu refuse to rate it."""
+
+    exit_code = ExitCode.NOT_UNIQUE
+
+
+class Solver:
+    """One puzzle's layout, solution and the techniques that are sound for it.
+
+    A puzzle with several solutions is refused (`NotUnique`) unless `allow_multiple`:
+    then the techniques that assume one solution are left out and a guess takes the
+    value of one of the solutions."""
+
+    def __init__(self, puzzle, techniques: list[Technique] | None = None, *,
+                 allow_multiple: bool = False):
         self.puzzle: Puzzle = as_puzzle(puzzle)
         problems = find_conflicts(build_model(self.puzzle))
         if problems:
@@ -44,6 +62,10 @@ class Solver:
             raise Unsolvable(f"{self.puzzle.label()}: no solution")
         self.solution: tuple[int, ...] | None = result.solution
         self.unique = result.status is Status.UNIQUE
+        if not self.unique and not allow_multiple:
+            raise NotUnique(f"{self.puzzle.label()}: not unique (several solutions); only a "
+                            f"puzzle with one solution is rated and explained "
+                            f"(--allow-multiple to go on with one of them)")
         self.layout: Layout = layout_of(self.puzzle)
         chosen = techniques if techniques is not None else all_techniques()
         classic = self.layout.is_classic()
@@ -85,16 +107,22 @@ class Solver:
                     state.size, guess=True)
 
     def run(self, state: State, limit: int | None = None, deadline: float | None = None):
-        """Yield steps, each already applied to `state`, until the grid is full."""
+        """Yield steps, each already applied to `state`, until the grid is full (or the
+        deadline passes: then the grid is left unsolved)."""
         count = 0
         budget = state.size ** 3 * 2
+        state.deadline = deadline
         while not state.solved():
             if limit is not None and count >= limit:
                 return
             if deadline is not None and time.monotonic() > deadline:
                 return
             count += 1
-            yield self.advance(state, count)
+            try:
+                step = self.advance(state, count)
+            except OutOfTime:
+                return
+            yield step
             if count > budget:  # pragma: no cover - every step makes progress
                 raise RuntimeError("the logical solver made no progress")
 

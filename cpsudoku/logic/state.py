@@ -104,6 +104,8 @@ def _layout(puzzle: Puzzle) -> Layout:
 class State:
     """Values and candidates of every cell; `place` and `eliminate` keep them consistent."""
 
+    deadline: float | None = None  # set by the solver's run; long searches check it
+
     def __init__(self, layout: Layout, values: list[int], cand: list[int],
                  empty: list[int] | None = None):
         self.layout = layout

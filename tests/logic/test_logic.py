@@ -16,7 +16,7 @@ def test_rate_easy_puzzle_singles_only():
     assert r.level == "easy" and r.guesses == 0
     assert set(r.techniques) <= {"Full House", "Hidden Single"}
     d = r.as_dict()
-    assert set(d) == {"er", "ep", "ed", "level", "techniques", "guesses", "time_s"}
+    assert set(d) == {"er", "ep", "ed", "level", "techniques", "guesses", "unique", "time_s"}
 
 
 def test_explain_reaches_the_solution():
@@ -176,8 +176,15 @@ def test_unsolvable_and_non_unique_puzzles():
     for r in (r1, r2):
         for c in (c1, c2):
             grid[r * 9 + c] = 0
-    r = rate(grid)
+    from cpsudoku.logic import NotUnique
+    with pytest.raises(NotUnique, match="not unique"):
+        rate(grid)
+    r = rate(grid, allow_multiple=True)
     assert r.guesses == 1 and not any(t.startswith("Unique") for t in r.techniques)
+    assert not r.unique and r.as_dict()["unique"] is False
+    with pytest.raises(NotUnique):
+        explain(grid)
+    assert explain(grid, allow_multiple=True).solved
 
 
 def test_spearman():

@@ -65,8 +65,9 @@ def test_rate_formats():
     result = run("rate", TUTORIAL, "-f", "jsonl")
     assert result.exit_code == 0
     record = json.loads(result.stdout)
-    assert set(record) == {"index", "puzzle", "er", "ep", "ed", "level", "techniques",
-                           "guesses", "time_s"}
+    assert set(record) == {"index", "source", "puzzle", "status", "er", "ep", "ed", "level",
+                           "techniques", "guesses", "unique", "time_s"}
+    assert record["status"] == "rated"
     assert (record["er"], record["level"], record["guesses"]) == (1.2, "easy", 0)
     result = run("rate", ROOT / "examples/tutorial.txt", ROOT / "examples/six.txt", "-f", "csv")
     rows = list(csv.DictReader(io.StringIO(result.stdout)))

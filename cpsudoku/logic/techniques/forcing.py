@@ -24,6 +24,7 @@ from collections import deque
 from collections.abc import Iterator
 from functools import cache
 
+from ...engine.clock import check_clock
 from ..state import Layout, State, bit_values, popcount
 from ..step import Step, cell_name, make_step
 from ..technique import technique
@@ -218,6 +219,7 @@ class ForcingSearch:
         for c, m in enumerate(self.state.cand):
             size = popcount(m)
             if size > 2 or (size > 1 and self.dynamic):
+                check_clock(self.state.deadline)  # a dynamic search can take seconds
                 self._cell(c, m, size)
         self.found.sort(key=lambda t: t[:4])
         for rating, _cx, _key, _i, name, is_on, lit, what, cells in self.found:
