@@ -97,6 +97,8 @@ class NativeBackend(Backend):
 
     def check_request(self, request: Request) -> None:
         super().check_request(request)
+        if request.options:
+            _settings(request, 9, False)  # every value read once, before any puzzle
         if request.options and _kernel_option(request) == "c":
             if not kernel.available():
                 raise BackendError("native option kernel=c cannot be honoured: "
