@@ -74,6 +74,9 @@ def _serve(conn, task, parent: int) -> None:
     until the parent is gone."""
     # Ctrl-C reaches the whole process group: the parent alone decides what stops.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # SIGTERM to the group (`timeout`, a service manager): end quietly, not with the
+    # parent's handler inherited by the fork (its exception printed a traceback here).
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     # Forked workers hold each other's pipe ends, so no EOF tells them that a SIGKILLed
     # parent is gone. At once on Linux: a pool lasts no longer than its batch's thread.
     exit_with(parent, at_once=True)

@@ -32,8 +32,10 @@ DaskOpt = typer.Option(None, "--dask", metavar="ADDRESS",
 TERMINATED = 143  # 128 + SIGTERM, as shells report it
 
 
-class Terminated(Exception):
-    """SIGTERM arrived: stop as Ctrl-C does, keeping every record written."""
+class Terminated(BaseException):
+    """SIGTERM arrived: stop as Ctrl-C does, keeping every record written. Not an
+    Exception, so that no `except Exception` on the way (a task's own guard against
+    its bugs) takes it for an item's failure."""
 
 
 def run_batch(items: Iterable, task, *, inputs: list[str], output: Path | None,

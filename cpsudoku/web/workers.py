@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
@@ -55,6 +56,12 @@ def _unpack(answer):
     raise JobError(*answer[1:])
 
 
+def _leave_signals_to_the_server() -> None:
+    """Ctrl-C reaches the whole process group; the server alone decides what stops (a
+    worker took it as KeyboardInterrupt and printed a traceback)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 class Workers:
     def __init__(self, processes: int | None = None):
         self.processes = processes or max(2, os.cpu_count() or 2)
@@ -66,7 +73,8 @@ class Workers:
             # forkserver: workers start from a clean process, not a copy of this threaded one.
             context = multiprocessing.get_context("forkserver")
             context.set_forkserver_preload(["cpsudoku.web.jobs"])
-            self._pool = ProcessPoolExecutor(self.processes, mp_context=context)
+            self._pool = ProcessPoolExecutor(self.processes, mp_context=context,
+                                             initializer=_leave_signals_to_the_server)
         return self._pool
 
     def warm(self) -> None:

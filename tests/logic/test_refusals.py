@@ -57,6 +57,7 @@ def test_allow_multiple_rates_along_one_solution_and_says_so():
     assert run("hint", EMPTY, "--allow-multiple").exit_code == 0
 
 
+@pytest.mark.timing
 def test_rate_stops_at_its_time_limit():
     started = time.monotonic()
     done = run("rate", INKALA, "-t", "0.5", "-f", "jsonl")
