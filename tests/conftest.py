@@ -1,4 +1,5 @@
-"""Shared fixtures: the public puzzle data (../shared/data next to the repository)."""
+"""Shared fixtures: the public puzzle data (../shared/data next to the repository, and
+the few small sets copied into tests/data) and random grids."""
 
 from __future__ import annotations
 
@@ -16,22 +17,48 @@ from cpsudoku.grid.puzzle import Puzzle
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
-DATA_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+ROOT = Path(__file__).resolve().parents[1]
+DATA_DIR = ROOT.parent / "shared" / "data"
+# A few small public sets shipped with the tests, laid out as DATA_DIR (see its README):
+# what needs only these runs in a clone without ../shared.
+BUNDLED_DIR = ROOT / "tests" / "data"
+
+
+def _need_shared_data() -> None:
+    if not DATA_DIR.is_dir():
+        pytest.skip(f"puzzle data not found at {DATA_DIR}")
 
 
 @pytest.fixture(scope="session")
 def data_dir() -> Path:
-    if not DATA_DIR.is_dir():
-        pytest.skip(f"puzzle data not found at {DATA_DIR}")
+    """The whole public data folder (skips the test when it is missing)."""
+    _need_shared_data()
     return DATA_DIR
 
 
+@pytest.fixture(scope="session")
+def bundled_data() -> Path:
+    """tests/data, a data folder holding only the small sets shipped with the tests."""
+    return BUNDLED_DIR
+
+
+def data_file(relative: str) -> Path:
+    """A data-set file such as "classic/norvig_top95.txt": the copy in tests/data when
+    there is one, else the public data's (skips the calling test when that is missing)."""
+    if (BUNDLED_DIR / relative).is_file():
+        return BUNDLED_DIR / relative
+    _need_shared_data()
+    return DATA_DIR / relative
+
+
 def read_set(name: str, limit: int | None = None) -> list[tuple[str, str, int]]:
-    """(puzzle line, solution line, capped solution count) triples of a data set
-    (skips the calling test when the data is missing)."""
-    if not DATA_DIR.is_dir():
-        pytest.skip(f"puzzle data not found at {DATA_DIR}")
-    from cpsudoku.bench.datasets import load_set
+    """(puzzle line, solution line, capped solution count) triples of a data set, from
+    tests/data when it is shipped there, else from the public data (skips the calling
+    test when that is missing)."""
+    from cpsudoku.bench.datasets import load_set, set_names
+    if name in set_names(BUNDLED_DIR):
+        return load_set(BUNDLED_DIR, name, limit)
+    _need_shared_data()
     return load_set(DATA_DIR, name, limit)
 
 

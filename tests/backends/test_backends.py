@@ -73,6 +73,17 @@ def backend(request) -> str:
     return usable(request.param)
 
 
+def backend_with_marks(marks: dict) -> pytest.MarkDecorator:
+    """The `backend` fixture's parameters, with marks for some backends (name: mark)."""
+    return pytest.mark.parametrize(
+        "backend", [pytest.param(b, marks=marks.get(b, ()), id=b) for b in BACKENDS],
+        indirect=True)
+
+
+# Where naive runs under a time limit that it mostly reaches, its run is real time.
+NAIVE_WAITS = backend_with_marks({"naive": pytest.mark.timing})
+
+
 def can_time_out(backend: str) -> bool:
     return SET_LIMIT[backend] is not None
 
@@ -106,6 +117,7 @@ def check_against(rows, backend: str, *, limit: float | None = None) -> int:
 # --- the published sets ---------------------------------------------------------
 
 @pytest.mark.parametrize("name", ["norvig_top95", "norvig_hardest", "gecode_9x9"])
+@NAIVE_WAITS
 def test_classic_sets_match_published_answers(backend, name):
     rows = read_set(name, SET_SLICE.get(backend))
     answered = check_against(rows, backend, limit=SET_LIMIT[backend])
@@ -123,6 +135,7 @@ def sixteen_param(name):
     marks = []
     if name in SIXTEEN_XFAIL:
         marks.append(pytest.mark.xfail(reason=SIXTEEN_XFAIL[name], strict=True))
+        marks.append(pytest.mark.timing)  # three 2 s time limits
     return pytest.param(name, marks=marks, id=name)
 
 
@@ -194,6 +207,7 @@ def unsolvable_without_conflict(text: str, solution: str) -> str:
     raise AssertionError("no such cell")  # pragma: no cover
 
 
+@NAIVE_WAITS
 def test_unsolvable_puzzle(backend):
     text = unsolvable_without_conflict(INKALA, INKALA_SOLUTION)
     result = solve(text, backend, max_solutions=2, time_limit=SET_LIMIT[backend] and 2.0)
@@ -258,6 +272,7 @@ def hard_for(backend: str) -> str:
     return read_set("gecode_25x25", 1)[0][0]  # CP-SAT needs ~18 s, the others more
 
 
+@pytest.mark.timing
 def test_time_limit_is_honoured(backend):
     limit = 1.0
     solve(FOUR[0], backend)  # load the solver library outside the measured run
@@ -268,6 +283,7 @@ def test_time_limit_is_honoured(backend):
     assert elapsed < limit * 1.1 + 0.3, f"{backend} stopped after {elapsed:.2f} s"
 
 
+@pytest.mark.timing
 @pytest.mark.parametrize("limit", [0.2, 0.5])
 def test_short_time_limits_include_set_up(backend, limit):
     """The clock starts when `solve` is called: model building, the solver's own
@@ -335,6 +351,7 @@ def test_sat_solves_each_minimal_25x25_within_20_s(index):
     assert line(result.solution) == solution
 
 
+@pytest.mark.timing
 def test_sat_cadical_counts_and_stops_at_the_deadline():
     """CaDiCaL searches in a child process: counting by blocking clauses works
     there, and the deadline kills it on time."""
@@ -396,6 +413,7 @@ def test_cpsat_reports_its_own_statistics():
     assert stats["nodes"] == stats["branches"]
 
 
+@pytest.mark.process
 def test_solver_libraries_load_only_when_searching():
     code = ("import sys, cpsudoku, cpsudoku.backends as b; "
             "[b.load(n).is_available() for n in b.names()]; "

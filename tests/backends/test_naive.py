@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from conftest import blanked, random_grid, read_set
 
 from cpsudoku import is_solution, solve
@@ -34,6 +35,7 @@ def test_matches_native():
         assert all(is_solution(puzzle, s) for s in naive.solutions)
 
 
+@pytest.mark.timing
 def test_time_limit_gives_timeout():
     puzzle, _, _ = read_set("royle_17clue", 1)[0]
     result = solve(puzzle_of(puzzle), "naive", time_limit=0.5)

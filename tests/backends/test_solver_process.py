@@ -16,6 +16,7 @@ from cpsudoku.backends.solver_process import Deadline, run_in_child
 from cpsudoku.errors import BackendError
 
 HERE = Path(__file__).parent
+pytestmark = pytest.mark.process  # every test starts solver children (or their parent)
 PRELOAD = ("test_solver_process",)  # this module: the jobs below run in the child
 
 
@@ -55,6 +56,7 @@ def test_messages_in_order_then_the_return_value():
         [0, 1, 2, "done"]
 
 
+@pytest.mark.timing
 def test_killed_at_the_deadline_and_replaced():
     list(run_in_child(PRELOAD, "test_solver_process:count_to", 0, None))  # child is up
     started = time.monotonic()
@@ -78,6 +80,7 @@ def test_a_failing_job_is_a_backend_error_and_the_child_goes_on():
     assert list(run_in_child(PRELOAD, "test_solver_process:count_to", 1, None)) == [0, "done"]
 
 
+@pytest.mark.timing
 def test_the_child_ends_when_its_parent_is_killed(tmp_path):
     script = (
         "import sys, time\n"

@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import data_file
 from typer.testing import CliRunner
 
 from cpsudoku.batch import BatchOptions, Record, SolveTask, run
@@ -51,15 +52,15 @@ def entries(path: Path) -> list:
 
 @pytest.mark.parametrize("name", ["classic/norvig_top95.txt", "sizes/gecode_16x16.txt",
                                   "variants/constraintsolver_jl_killer_9x9.jsonl"])
-def test_lazy_reader_gives_what_the_whole_file_parser_gives(data_dir, name):
-    path = str(data_dir / name)
+def test_lazy_reader_gives_what_the_whole_file_parser_gives(name):
+    path = str(data_file(name))
     assert list(iter_puzzles([path])) == read_puzzles(path)
 
 
-def test_gzipped_line_file_is_streamed(data_dir, tmp_path):
+def test_gzipped_line_file_is_streamed(tmp_path):
     import gzip
     path = tmp_path / "top95.txt.gz"
-    path.write_bytes(gzip.compress((data_dir / "classic" / "norvig_top95.txt").read_bytes()))
+    path.write_bytes(gzip.compress(data_file("classic/norvig_top95.txt").read_bytes()))
     assert all(e.text for e in iter_entries(str(path)))  # line by line, parsed later
     assert list(iter_puzzles([str(path)])) == read_puzzles(str(path))
 
@@ -127,7 +128,8 @@ class Echo:
         return Record(index, f"failed {item}: {message}", "error", message, 70)
 
 
-@pytest.mark.parametrize("jobs", [1, 2, "dask"])
+@pytest.mark.parametrize("jobs", [1, pytest.param(2, marks=pytest.mark.process),
+                                  pytest.param("dask", marks=pytest.mark.process)])
 def test_a_worker_dying_on_one_item_fails_that_item_only(jobs):
     if jobs == 1:
         task = Echo(raise_on={37})  # in-process: an exception stands for the death
@@ -147,6 +149,7 @@ def test_a_worker_dying_on_one_item_fails_that_item_only(jobs):
     assert expected[jobs] in failed.message
 
 
+@pytest.mark.process
 def test_start_skips_items_already_done():
     records = list(run(range(10), Echo(), BatchOptions(jobs=2, chunk=3), start=7))
     assert [(r.index, r.text) for r in records] == [(7, "7"), (8, "8"), (9, "9")]
@@ -159,6 +162,7 @@ def test_negative_jobs_is_a_usage_error():
 
 # --- solve and count: parallel equals serial --------------------------------------------
 
+@pytest.mark.process
 @pytest.mark.parametrize("command,fmt", [("solve", "jsonl"), ("solve", "line"),
                                          ("solve", "csv"), ("count", "jsonl"),
                                          ("count", "line")])
@@ -185,6 +189,7 @@ def test_two_workers_write_what_one_writes(data_dir, tmp_path, command, fmt):
     assert len(serial) == 300
 
 
+@pytest.mark.process
 def test_dask_local_cluster_solves_like_one_process(data_dir, tmp_path):
     pytest.importorskip("distributed")
     path = tmp_path / "set.txt"
@@ -237,6 +242,7 @@ def test_count_csv_has_count_and_verdict(tmp_path):
     assert result.exit_code == ExitCode.NOT_UNIQUE
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("fmt", ["jsonl", "csv", "line"])
 def test_a_bad_line_is_an_invalid_record_and_the_batch_goes_on(data_dir, tmp_path, fmt):
     lines = royle(data_dir, 511)
@@ -358,6 +364,8 @@ def signal_set(data_dir, tmp_path_factory):
     return path, reference
 
 
+@pytest.mark.process
+@pytest.mark.timing
 @pytest.mark.parametrize("sig,code", [(signal.SIGINT, 130), (signal.SIGTERM, 143),
                                       (signal.SIGKILL, -signal.SIGKILL)])
 def test_resume_after_a_signal_gives_the_uninterrupted_output(signal_set, tmp_path, sig, code):

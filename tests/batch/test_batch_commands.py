@@ -83,6 +83,7 @@ def rate_set(data_dir, tmp_path) -> Path:
     return path
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("fmt", ["csv", "jsonl", "pretty"])
 def test_rate_with_two_workers_writes_what_one_writes(rate_set, fmt):
     one = runner.invoke(app, ["rate", str(rate_set), "-f", fmt, "-j", "1"])
@@ -114,6 +115,7 @@ def test_rate_csv_reads_back(rate_set):
             k: str(v) for k, v in rating.techniques.items()}
 
 
+@pytest.mark.process
 def test_rate_exits_3_for_a_puzzle_without_solution_in_a_batch(data_dir):
     text = "\n".join([*royle(data_dir, 3), UNSOLVABLE]) + "\n"
     result = runner.invoke(app, ["rate", "-", "-f", "jsonl", "-j", "2"], input=text)
@@ -122,6 +124,7 @@ def test_rate_exits_3_for_a_puzzle_without_solution_in_a_batch(data_dir):
     assert last["status"] == "unsolvable" and "no solution" in last["error"]
 
 
+@pytest.mark.process
 def test_rate_on_a_dask_local_cluster_rates_like_one_process(rate_set):
     pytest.importorskip("distributed")
     task = RateTask("jsonl")
@@ -131,6 +134,8 @@ def test_rate_on_a_dask_local_cluster_rates_like_one_process(rate_set):
     assert records("\n".join(on_dask)) == records("\n".join(serial))
 
 
+@pytest.mark.process
+@pytest.mark.timing
 def test_rate_resumes_after_ctrl_c(data_dir, tmp_path):
     path = tmp_path / "set.txt"
     path.write_text("\n".join(royle(data_dir, 600)) + "\n")
@@ -147,6 +152,7 @@ def test_rate_resumes_after_ctrl_c(data_dir, tmp_path):
 
 # --- generate --------------------------------------------------------------------------
 
+@pytest.mark.process
 @pytest.mark.parametrize("fmt", ["line", "jsonl", "pretty", "toml"])
 def test_generate_with_two_workers_makes_what_one_makes(fmt):
     args = ["generate", "-n", "6", "--seed", "11", "--size", "6", "-f", fmt]
@@ -161,6 +167,8 @@ def test_generate_with_two_workers_makes_what_one_makes(fmt):
         assert two.stdout == one.stdout
 
 
+@pytest.mark.process
+@pytest.mark.timing
 def test_generate_target_missed_with_workers_is_still_one_line_and_exit_4():
     result = runner.invoke(app, ["generate", "-n", "3", "--seed", "1", "--clues", "17",
                                  "--time-limit", "0.3", "-j", "2"])
@@ -187,6 +195,8 @@ def test_generate_resume_refuses_another_runs_file(tmp_path):
     assert "header is not this command's" in result.stderr
 
 
+@pytest.mark.process
+@pytest.mark.timing
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL])
 def test_generate_resumes_after_an_interruption(tmp_path, sig):
     """Interrupted in a run of 100,000, resumed as a run of a few more: the file is

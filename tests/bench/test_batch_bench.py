@@ -6,12 +6,17 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
+pytestmark = pytest.mark.process  # the benchmark runs as a process (and starts workers)
+
 
 def bench(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "cpsudoku.bench.batch", *args],
                           capture_output=True, text=True, timeout=300)
 
 
+@pytest.mark.timing  # its resume check kills a run part way through
 def test_throughput_and_resume_on_a_slice(data_dir):
     # 10,000 puzzles: long enough for the kill to fall after the first records.
     done = bench("--data", str(data_dir), "--limit", "10000", "--skip-dask",

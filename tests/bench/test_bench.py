@@ -32,8 +32,8 @@ def make_data(tmp_path, solution=INKALA_SOLUTION, count="1"):
     return tmp_path
 
 
-def test_a_set_is_measured_with_the_reference_beside_it(data_dir):
-    result = bench("--sets", "norvig_hardest", "--limit", "3", "--data", str(data_dir))
+def test_a_set_is_measured_with_the_reference_beside_it(bundled_data):
+    result = bench("--sets", "norvig_hardest", "--limit", "3", "--data", str(bundled_data))
     assert result.exit_code == 0, result.output
     out = result.stdout
     assert "norvig_hardest (first solution, timed through api)" in out
@@ -65,6 +65,7 @@ def test_the_right_solution_passes(tmp_path):
     assert bench("--sets", "mini", "--data", str(data)).exit_code == 0
 
 
+@pytest.mark.timing
 def test_a_puzzle_that_runs_out_of_time_counts_as_unsolved(data_dir):
     reports = run("gecode_25x25", limit=1, data=data_dir, time_limit=0.05, reference=False,
                   console=_quiet())
@@ -113,12 +114,12 @@ def test_backend_names_match_in_any_case(tmp_path):
     assert result.exit_code == 0, result.output
 
 
-def test_tables_fit_the_terminal_and_files_get_every_column(data_dir):
+def test_tables_fit_the_terminal_and_files_get_every_column(bundled_data):
     """On an 80-column terminal the table drops columns instead of breaking apart and
     names what it left out; written to a file it keeps them all."""
     from rich.console import Console
 
-    reports = run("norvig_hardest", limit=2, data=data_dir, console=_quiet())
+    reports = run("norvig_hardest", limit=2, data=bundled_data, console=_quiet())
     for width in (60, 80, 200):
         console = Console(file=io.StringIO(), width=width)
         console.print(bench_module.table_of(reports[0], width=width))
@@ -149,10 +150,10 @@ def test_the_cli_runs_the_benchmark(tmp_path):
     assert "mini (first solution" in result.output
 
 
-def test_an_interrupted_run_reports_what_finished(data_dir, interrupting_backend):
+def test_an_interrupted_run_reports_what_finished(bundled_data, interrupting_backend):
     interrupting_backend.stop_at = 4  # warm-up, puzzles 1 and 2, then Ctrl-C on puzzle 3
     result = bench("--sets", "norvig_hardest,norvig_top95", "--backend", "interrupted",
-                   "--data", str(data_dir))
+                   "--data", str(bundled_data))
     assert result.exit_code == 130
     out = result.stdout
     assert "norvig_hardest (first solution, timed through api), interrupted after 2" in out

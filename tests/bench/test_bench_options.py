@@ -8,6 +8,8 @@ import sys
 
 import pytest
 
+pytestmark = pytest.mark.process  # each case runs a benchmark module as a process
+
 CASES = [
     ("cpsudoku.bench.backends", ["--limit", "0"], 2, "--limit must be at least 1"),
     ("cpsudoku.bench.backends", ["--limits", "x"], 2, "--limits takes seconds"),
@@ -25,7 +27,7 @@ CASES = [
 
 
 @pytest.mark.parametrize(("module", "args", "code", "message"), CASES,
-                         ids=[f"{m.split('.')[-2]}:{' '.join(a)}" for m, a, _, _ in CASES])
+                         ids=[f"{m.split('.')[-1]}:{' '.join(a)}" for m, a, _, _ in CASES])
 def test_a_bad_option_is_one_line(module, args, code, message):
     done = subprocess.run([sys.executable, "-m", module, *args], capture_output=True,
                           text=True, timeout=120)

@@ -13,7 +13,7 @@ from cpsudoku.bench.peers import hodoku_solver, measure_peers, run_peers
 from cpsudoku.cli import app
 
 
-def test_every_peer_measured_on_the_same_puzzles(data_dir):
+def test_every_peer_measured_on_the_same_puzzles():
     rows = read_set("norvig_hardest", 4)
     figures = measure_peers(rows, time_limit=30)
     names = [f.solver for f in figures]
@@ -26,30 +26,31 @@ def test_every_peer_measured_on_the_same_puzzles(data_dir):
         assert len(fig.times) == 4 and all(t >= 0 for t in fig.times)
 
 
-def test_big_grids_leave_out_the_9x9_only_peers(data_dir):
+@pytest.mark.timing
+def test_big_grids_leave_out_the_9x9_only_peers():
     rows = read_set("gecode_25x25", 1)
     figures = measure_peers(rows[:1], time_limit=0.2, python=False)
     assert [f.solver for f in figures] == ["native (C kernel)"]
 
 
-def test_peers_table_printed_per_set(data_dir):
+def test_peers_table_printed_per_set(bundled_data):
     out = io.StringIO()
-    reports = run_peers("norvig_hardest", limit=2, data=data_dir,
+    reports = run_peers("norvig_hardest", limit=2, data=bundled_data,
                         console=Console(file=out, width=140))
     text = out.getvalue()
     assert "norvig_hardest" in text and "native (C kernel)" in text and "reference" in text
     assert reports[0].backend.correct == 2
 
 
-def test_peers_option_of_the_command(data_dir):
+def test_peers_option_of_the_command(bundled_data):
     result = CliRunner().invoke(app, ["bench", "--peers", "--sets", "norvig_hardest",
-                                      "--limit", "2", "--data", str(data_dir)])
+                                      "--limit", "2", "--data", str(bundled_data)])
     assert result.exit_code == 0, result.output
     assert "time / kernel's" in result.output
 
 
 @pytest.mark.parametrize("sets", ["", " , "])
-def test_peers_needs_a_set(data_dir, sets):
+def test_peers_needs_a_set(bundled_data, sets):
     from cpsudoku.errors import UsageError
     with pytest.raises(UsageError):
-        run_peers(sets, data=data_dir, console=Console(file=io.StringIO()))
+        run_peers(sets, data=bundled_data, console=Console(file=io.StringIO()))

@@ -7,7 +7,7 @@ both the solution and the capped solution count are checked.
 from __future__ import annotations
 
 import pytest
-from conftest import read_set
+from conftest import BUNDLED_DIR, read_set
 
 from cpsudoku import solve
 from cpsudoku.bench.datasets import puzzle_of
@@ -29,6 +29,24 @@ def assert_matches(rows, name):
                                   "gecode_9x9", "gecode_16x16", "norvig_easy50"])
 def test_whole_set(name):
     assert_matches(read_set(name), name)
+
+
+BUNDLED = sorted(p.relative_to(BUNDLED_DIR).as_posix() for p in BUNDLED_DIR.rglob("*")
+                 if p.is_file() and p.name != "README.md")
+
+
+def test_the_sets_shipped_with_the_tests_are_attributed():
+    readme = (BUNDLED_DIR / "README.md").read_text()
+    assert BUNDLED, f"no puzzle sets in {BUNDLED_DIR}"
+    for relative in BUNDLED:
+        folder, _, name = relative.rpartition("/")
+        assert f"{folder}/{name.rsplit('.', 1)[0]}" in readme, f"{relative} not in its README"
+        assert (BUNDLED_DIR / relative).stat().st_size < 10_000, f"{relative}: ship small sets"
+
+
+@pytest.mark.parametrize("relative", BUNDLED)
+def test_the_sets_shipped_with_the_tests_are_the_public_ones(data_dir, relative):
+    assert (BUNDLED_DIR / relative).read_bytes() == (data_dir / relative).read_bytes()
 
 
 def test_royle_17clue_slice():

@@ -128,6 +128,7 @@ def test_no_solution_exit_code(backend):
     assert result.exit_code == ExitCode.UNSOLVABLE
 
 
+@pytest.mark.timing
 def test_timeout_exit_code():
     result = run("solve", HARD_FOR_NAIVE, "--backend", "naive", "--time-limit", "0.3")
     assert result.exit_code == ExitCode.TIMEOUT
@@ -227,6 +228,7 @@ def test_backends_lists_all_four():
         assert name in result.stdout
 
 
+@pytest.mark.process
 def test_help_and_native_solve_do_not_import_ortools():
     code = ("import sys; from cpsudoku.cli import app; from typer.testing import CliRunner; "
             f"r = CliRunner().invoke(app, {['solve', INKALA]!r}); "
@@ -237,6 +239,7 @@ def test_help_and_native_solve_do_not_import_ortools():
     assert out.stdout.strip() == "False"
 
 
+@pytest.mark.process
 def test_module_entry_point():
     out = subprocess.run([sys.executable, "-m", "cpsudoku", "solve", INKALA, "-f", "line"],
                          capture_output=True, text=True)

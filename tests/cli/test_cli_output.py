@@ -225,6 +225,7 @@ def test_ctrl_c_says_what_was_kept(tmp_path, interrupting_backend):
     assert len(json.loads(out.read_text())) == 2  # a complete JSON array of what finished
 
 
+@pytest.mark.process
 def test_a_closed_pipe_ends_quietly_with_the_conventional_code(tmp_path):
     """`cpsudoku solve big.txt | head -1`: exit 141 (SIGPIPE's), nothing on stderr."""
     big = tmp_path / "big.txt"

@@ -16,6 +16,8 @@ from conftest import read_set
 
 from cpsudoku.backends import load, names
 
+pytestmark = [pytest.mark.process, pytest.mark.timing]  # Ctrl-C to a real CLI process
+
 EASY = ["..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
         ".14.........2..4"]
 # Seconds the process may take to stop after the signal (a busy 2-core machine included).

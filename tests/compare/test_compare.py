@@ -29,6 +29,8 @@ CONTRADICTORY = "11" + "." * 79
 
 @pytest.fixture(scope="module")
 def report():
+    """Every backend on four puzzles; naive spends its whole 5 s limit on Inkala (the
+    tests that use this are marked timing)."""
     puzzles = parse("\n".join([INKALA, EASY, MANY, CONTRADICTORY]), source="set.txt")
     ticks = []
     rep = run_compare(puzzles, ALL, time_limit=5, max_solutions=2, progress=lambda: ticks.append(1))
@@ -36,6 +38,7 @@ def report():
     return rep
 
 
+@pytest.mark.timing
 def test_all_backends_agree(report):
     assert report.disagreements == []
     assert report.ticks == 4  # once per puzzle, when every backend answered it
@@ -51,6 +54,7 @@ def test_all_backends_agree(report):
         "812753649943682175675491283154237896369845721287169534521974368438526917796318452"}
 
 
+@pytest.mark.timing
 def test_summary_per_backend(report):
     assert [s.backend for s in report.summaries] == ALL
     for s in report.summaries:
@@ -61,6 +65,7 @@ def test_summary_per_backend(report):
     assert cpsat.solved == 3 and cpsat.unsolvable == 1 and cpsat.mean_nodes is not None
 
 
+@pytest.mark.timing
 def test_outputs(report, tmp_path):
     write_csv(report, tmp_path / "rows.csv")
     with open(tmp_path / "rows.csv", newline="") as f:
@@ -76,6 +81,7 @@ def test_outputs(report, tmp_path):
     assert "no disagreement" in text and all(name in text for name in ALL)
 
 
+@pytest.mark.timing
 def test_plot(report, tmp_path):
     pytest.importorskip("matplotlib")
     plot(report, tmp_path / "times.png")
@@ -154,6 +160,7 @@ def test_contradicting_status_is_a_disagreement(registered):
     assert "nosolution: unsolvable" in rep.disagreements[0].message
 
 
+@pytest.mark.timing
 def test_timeout_is_not_a_disagreement():
     hard = parse(open_set_line("norvig_top95"))
     rep = run_compare(hard, ["native", "naive"], time_limit=0.05)
@@ -187,6 +194,8 @@ def test_plot_marks_timeouts_as_censored(tmp_path):
     assert Image.open(tmp_path / "times.png").info["dpi"][0] == pytest.approx(150, abs=1)
 
 
+@pytest.mark.process
+@pytest.mark.timing
 @pytest.mark.parametrize("signal_name, code", [("SIGTERM", 143), ("SIGKILL", -9)])
 def test_rows_survive_a_signal(tmp_path, signal_name, code):
     """compare writes each finished puzzle's rows at once: SIGTERM ends the run in

@@ -87,6 +87,7 @@ def test_one_process_reports_every_puzzle_and_names_the_bad_one(serial):
     assert serial["stdout"][-2:] == ["no", "disagreement"]
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("extra", [["--jobs", "2"], ["--dask", "local:2"]],
                          ids=["jobs2", "dask-local"])
 def test_workers_write_what_one_process_writes(puzzles, serial, tmp_path, extra):
@@ -95,6 +96,8 @@ def test_workers_write_what_one_process_writes(puzzles, serial, tmp_path, extra)
     assert _compare(puzzles, tmp_path / "out", *extra) == serial
 
 
+@pytest.mark.process
+@pytest.mark.timing
 @pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)],
                          ids=["SIGINT", "SIGTERM"])
 def test_a_signal_keeps_every_finished_puzzle_with_workers(tmp_path, sig, code):
@@ -134,6 +137,8 @@ def test_a_signal_keeps_every_finished_puzzle_with_workers(tmp_path, sig, code):
 
 # --- resume ----------------------------------------------------------------------------
 
+@pytest.mark.process
+@pytest.mark.timing
 def test_resume_after_sigkill_writes_what_a_whole_run_writes(puzzles, serial, tmp_path):
     """A --jobs 2 run killed mid-way, then --resume: the same files, table and exit status
     as one whole run (the puzzles read back are judged again, the bad line named again)."""

@@ -162,6 +162,7 @@ def test_unsolvable_without_given_conflicts():
 
 
 @needs_kernel
+@pytest.mark.timing
 def test_deadline_inside_the_kernel():
     hard = read_set("gecode_25x25", 1)[0][0]
     started = time.monotonic()
@@ -172,6 +173,7 @@ def test_deadline_inside_the_kernel():
 
 
 @needs_kernel
+@pytest.mark.timing
 def test_ctrl_c_interrupts_the_kernel():
     hard = read_set("gecode_25x25", 1)[0][0]
     solve(hard, "native", time_limit=0.01, kernel="c")  # tables built outside the timing
@@ -317,6 +319,7 @@ def test_the_kernel_is_built_where_a_compiler_is():
     assert kernel.available(), "a compiler is installed but the C kernel was not built"
 
 
+@pytest.mark.process
 def test_without_the_extension_the_python_engine_is_used():
     code = ("import sys; sys.modules['cpsudoku.engine._kernel'] = None\n"
             "from cpsudoku import solve, BackendError, backends\n"
@@ -332,6 +335,7 @@ def test_without_the_extension_the_python_engine_is_used():
     subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
 
 
+@pytest.mark.process
 def test_a_build_without_a_compiler_succeeds_with_a_note(tmp_path):
     """setup.py's build_ext with a compiler that always fails: the build ends well,
     prints the note and leaves no extension behind."""

@@ -155,6 +155,7 @@ def test_trace_does_not_change_the_answer():
 
 # --- deadline -------------------------------------------------------------------------------
 
+@pytest.mark.timing
 def test_tiny_time_limit_on_a_hard_25x25_times_out():
     puzzle, _, _ = read_set("gecode_25x25")[0]
     result = solve(grid_of(puzzle), "native", time_limit=0.05)

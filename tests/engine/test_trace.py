@@ -4,6 +4,7 @@ eliminations from the givens explains each single it reports."""
 from __future__ import annotations
 
 import pytest
+from conftest import data_file
 
 from cpsudoku import solve
 from cpsudoku.formats.read import parse_one
@@ -70,8 +71,8 @@ def test_every_single_follows_from_what_the_trace_shows():
 
 
 @pytest.mark.parametrize("line", [1, 2, 3, 5, 8])
-def test_top95_traces_explain_their_singles(data_dir, line):
-    puzzle = read_puzzles(str(data_dir / "classic" / "norvig_top95.txt"))[line - 1]
+def test_top95_traces_explain_their_singles(line):
+    puzzle = read_puzzles(str(data_file("classic/norvig_top95.txt")))[line - 1]
     replay_until_first_guess(puzzle, solve(puzzle, trace=True).trace)
 
 

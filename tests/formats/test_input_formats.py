@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -11,6 +12,8 @@ from cpsudoku import parse, parse_one
 from cpsudoku.cli import app
 from cpsudoku.errors import ModelError, ParseError
 from cpsudoku.grid.symbols import ALPHABET
+
+ROOT = Path(__file__).resolve().parents[2]
 
 runner = CliRunner()
 INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
@@ -115,7 +118,7 @@ def solve_then_check(puzzle_args: list[str], fmt: str, extra: tuple[str, ...] = 
                                      "examples/sixteen.txt",
                                      "examples/variants/killer-6x6.toml"])
 def test_solve_output_parses_back_into_check(fmt, example):
-    solved, checked = solve_then_check([example], fmt, ("-n", "2"))
+    solved, checked = solve_then_check([str(ROOT / example)], fmt, ("-n", "2"))
     assert checked.exit_code == 0, (solved.stdout, checked.output)
     assert "valid solution" in checked.stdout
 

@@ -11,6 +11,7 @@ import sys
 import types
 
 import pytest
+from conftest import data_file
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -154,8 +155,8 @@ def test_gecode_16x16_and_25x25_files(data_dir):
         assert puzzles[2].source == f"{path}:3"
 
 
-def test_big_batch_file(data_dir):
-    path = data_dir / "classic" / "norvig_top95.txt"
+def test_big_batch_file():
+    path = data_file("classic/norvig_top95.txt")
     puzzles = read_puzzles(str(path))
     assert len(puzzles) == 95
     assert puzzles[0].line() == path.read_text().splitlines()[0]

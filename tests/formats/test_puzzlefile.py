@@ -289,6 +289,7 @@ def test_bad_files_are_parse_errors_with_a_position():
                                                      "sandwichsum": [{"cell": "R0C1"}]})))
 
 
+@pytest.mark.process
 def test_cli_exit_code_for_bad_variant_input(tmp_path):
     path = tmp_path / "bad.toml"
     path.write_text('[[cages]]\nsum = 30\ncells = ["r1c1", "r1c2"]\n')

@@ -217,6 +217,7 @@ def test_difficulty_band_is_met():
 
 
 @pytest.mark.skipif(not have_rater(), reason="cpsudoku.logic (the rater) is not installed")
+@pytest.mark.timing
 def test_band_not_met_in_time_is_one_line_and_exit_4():
     result = runner.invoke(app, ["generate", "--rating", "11.5-12", "--time-limit", "1"])
     assert result.exit_code == ExitCode.TIMEOUT
@@ -243,7 +244,8 @@ def test_no_rater_is_one_line_and_exit_6():
     (["--rules", "diag"], ExitCode.BAD_INPUT, "unknown rule 'diag'"),
     (["--rating", "hard"], ExitCode.USAGE, "not a range"),
     (["-n", "0"], ExitCode.USAGE, "--count must be at least 1"),
-    (["--clues", "17", "--time-limit", "0.3"], ExitCode.TIMEOUT, "no puzzle with at most 17"),
+    pytest.param(["--clues", "17", "--time-limit", "0.3"], ExitCode.TIMEOUT,
+                 "no puzzle with at most 17", marks=pytest.mark.timing),
     (["--size", "4", "--rules", "anti-king,diagonal"], ExitCode.BAD_INPUT,
      "no 4x4 grid satisfies the rules anti-king, diagonal"),
 ])
@@ -289,6 +291,8 @@ def test_every_format_reads_back_through_the_parser(fmt, tmp_path):
     assert ": unique" in check.stdout
 
 
+@pytest.mark.process
+@pytest.mark.timing
 def test_ctrl_c_keeps_the_finished_puzzles(tmp_path):
     target = tmp_path / "many.txt"
     env = dict(os.environ, PYTHONPATH=str(ROOT))
@@ -336,6 +340,7 @@ def test_two_value_sets_swap_into_other_valid_grids(rules):
         assert swapped != list(solution) and is_solution(layout, swapped), cells
 
 
+@pytest.mark.process
 def test_the_generation_benchmark_checks_what_it_made():
     done = subprocess.run([sys.executable, "-m", "cpsudoku.bench.generate", "--count", "2",
                            "--seconds", "2", "--no-peers"],

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.process  # each linter runs as a process
 
 
 def _tool(name: str) -> list[str]:

@@ -27,6 +27,7 @@ def test_example_grid_is_unique_on_two_backends(path):
         assert is_solution(puzzle, native.solution)
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("path", SCRIPTS, ids=lambda p: p.name)
 def test_example_script_runs(path):
     done = subprocess.run([sys.executable, str(path)], capture_output=True, text=True,

@@ -63,6 +63,7 @@ def test_a_circle_would_be_found():
                for part in _circles(graph))
 
 
+@pytest.mark.process
 def test_the_layer_contract_holds():
     lint = Path(sys.executable).with_name("lint-imports")
     if not lint.exists():

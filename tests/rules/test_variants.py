@@ -10,6 +10,7 @@ import random
 from pathlib import Path
 
 import pytest
+from conftest import data_file
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -23,7 +24,6 @@ from cpsudoku.rules import XV, Cage, Killer, Kropki, Mark
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "examples" / "variants").glob("*.toml")) + sorted(
     (ROOT / "examples" / "variants").glob("*.json"))
-KILLERS = ROOT.parent / "shared" / "data" / "variants" / "constraintsolver_jl_killer_9x9.jsonl"
 BACKENDS = backends.names()
 
 
@@ -106,9 +106,8 @@ def test_every_rule_has_an_example():
 
 @pytest.fixture(scope="module")
 def killers():
-    if not KILLERS.exists():
-        pytest.skip(f"puzzle data not found at {KILLERS.parent}")
-    puzzles = parse(KILLERS.read_text(encoding="utf-8"), source=KILLERS.name)
+    path = data_file("variants/constraintsolver_jl_killer_9x9.jsonl")
+    puzzles = parse(path.read_text(encoding="utf-8"), source=path.name)
     assert len(puzzles) == 7 and all(not any(p.givens) for p in puzzles)
     return puzzles
 
@@ -133,8 +132,10 @@ MAY_RUN_OUT = {"mip", "choco"}
 
 
 def killer_param(backend: str, slow: bool = False):
-    return pytest.param(backend, marks=[pytest.mark.slow] if slow else [],
-                        id=backend + ("-all" if slow else ""))
+    marks = [pytest.mark.slow] if slow else []
+    if backend in MAY_RUN_OUT:
+        marks.append(pytest.mark.timing)  # may wait out its limit on every puzzle
+    return pytest.param(backend, marks=marks, id=backend + ("-all" if slow else ""))
 
 
 @pytest.mark.parametrize("backend", [killer_param(b) for b in
@@ -155,6 +156,7 @@ def test_killer_data_set(backend, killers, killer_solutions, request):
         assert (result.status.value, result.solution) == ("unique", expected), puzzle.name
 
 
+@pytest.mark.timing  # naive runs out of its 1 s on both
 def test_naive_never_answers_a_killer_wrongly(killers, killer_solutions):
     for puzzle, expected in list(zip(killers, killer_solutions))[:2]:
         result = solve(puzzle, usable("naive"), max_solutions=2, time_limit=1)

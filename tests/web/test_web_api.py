@@ -1,4 +1,7 @@
-"""The play page's JSON API through FastAPI's test client: every endpoint and error path."""
+"""The play page's JSON API through FastAPI's test client: every endpoint and error path.
+
+Every test here starts processes: the app's worker pool (which the test client's
+start-up warms), the play command, or a worker pool of its own."""
 
 from __future__ import annotations
 
@@ -31,6 +34,8 @@ TINY_LINK = ("N4IgzglgXgpiBcAWANCALhNAbO8QBUIA7ATxFQHMAnCAEwQG0HQA3AQywFdcBGSiFj
              "CZyYLCAZhBDdi5cEABWEAVxIA=")
 HAS_LOGIC = importlib.util.find_spec("cpsudoku.logic") is not None
 HAS_GENERATOR = importlib.util.find_spec("cpsudoku.generator") is not None
+
+pytestmark = pytest.mark.process
 
 
 @pytest.fixture(scope="module")
@@ -84,6 +89,7 @@ def test_solve_unsolvable_givens_say_why(client):
     assert got["status"] == "unsolvable" and "r1c1" in got["reason"]
 
 
+@pytest.mark.timing
 def test_solve_time_limit_is_honoured(client):
     empty16 = "." * 256
     got = client.post("/api/solve", json={"puzzle": empty16, "backend": "naive",
@@ -318,19 +324,6 @@ def test_play_command_bad_host_is_one_line():
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert done.stderr.startswith("cpsudoku: error: --host") and "Traceback" not in done.stderr
-
-
-def test_every_static_file_is_package_data():
-    import fnmatch
-    import tomllib
-    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
-    assert "cpsudoku.web" in config["packages"]
-    globs = config["package-data"]["cpsudoku.web"]
-    static = ROOT / "cpsudoku" / "web" / "static"
-    for path in static.rglob("*"):
-        if path.is_file():
-            name = path.relative_to(static.parent).as_posix()
-            assert any(fnmatch.fnmatch(name, g) for g in globs), f"{name} would not be installed"
 
 
 def test_a_dead_worker_is_replaced():

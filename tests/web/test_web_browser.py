@@ -17,6 +17,9 @@ from urllib.parse import quote
 
 import pytest
 
+# A real Chromium against the play server (a thread here, its worker processes beside).
+pytestmark = [pytest.mark.browser, pytest.mark.process]
+
 pytest.importorskip("fastapi", reason="the play server needs fastapi (pip install fastapi)")
 sync_api = pytest.importorskip("playwright.sync_api",
                                reason="browser tests need the playwright package "
@@ -227,10 +230,10 @@ def test_solve_and_compare_backends(page, server):
     page.wait_for_selector('[data-cell="r9c9"]:not([data-value=""])')
 
 
-def test_the_page_benchmark_runs_and_every_solve_is_answered(data_dir):
+def test_the_page_benchmark_runs_and_every_solve_is_answered(bundled_data):
     done = subprocess.run([sys.executable, "-m", "cpsudoku.bench.play", "--runs", "1",
                            "--hints", "3", "--concurrent", "4", "--backends", "native",
-                           "--data", str(data_dir)],
+                           "--data", str(bundled_data)],
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "first paint with a puzzle" in done.stdout

@@ -1,5 +1,6 @@
 """A bounded fuzz of the API from its OpenAPI description (schemathesis): whatever the
-body, the answer is never a 5xx."""
+body, the answer is never a 5xx. The heavy endpoints answer from the app's worker
+processes."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from hypothesis import HealthCheck, settings  # noqa: E402
 from cpsudoku.web import create_app  # noqa: E402
 
 schema = schemathesis.openapi.from_asgi("/openapi.json", create_app())
+pytestmark = pytest.mark.process
 
 
 def call(case):
