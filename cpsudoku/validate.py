@@ -17,6 +17,14 @@ from .errors import ArgumentError, ModelError
 MAX_SIZE = 25  # the largest grid: one symbol per value, 1-9 then A-P (grid.symbols)
 
 
+def did_you_mean(word: str, choices: Sequence[str]) -> str:
+    """'; did you mean 'x'?' for the closest choice to a misspelt `word`, else ''."""
+    import difflib
+    lower = {c.lower(): c for c in choices}
+    close = difflib.get_close_matches(str(word).strip().lower(), list(lower), n=1, cutoff=0.6)
+    return f"; did you mean {lower[close[0]]!r}?" if close else ""
+
+
 def _shown(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."

@@ -9,6 +9,7 @@ from __future__ import annotations
 from importlib import import_module
 
 from ..errors import BackendError
+from ..validate import did_you_mean
 from .base import Backend, Request
 
 # name -> "module:Class"
@@ -75,10 +76,8 @@ def canonical(name: str) -> str:
     key = str(name).strip().lower()
     if key in by_lower:
         return by_lower[key]
-    import difflib
-    close = difflib.get_close_matches(key, list(by_lower), n=1, cutoff=0.6)
-    hint = f"; did you mean {by_lower[close[0]]!r}?" if close else ""
-    raise BackendError(f"unknown backend {name!r}{hint} (choose one of: {', '.join(_REGISTRY)})")
+    raise BackendError(f"unknown backend {name!r}{did_you_mean(key, list(_REGISTRY))} "
+                       f"(choose one of: {', '.join(_REGISTRY)})")
 
 
 def installed() -> list[str]:

@@ -87,8 +87,8 @@ class PuzzleTask:
                               indent=2 if self.fmt == "json" else None)
         elif self.fmt == "line":
             text = f"# {status}: {message}"
-        else:
-            text = f"{status} input: {message}" if status == INVALID else f"error: {message}"
+        else:  # pretty: the message goes to stderr alone (on a terminal it showed twice)
+            text = ""
         return Record(index, text, status, message, code)
 
     def extra_rules(self) -> list:

@@ -88,8 +88,9 @@ def run_batch(items: Iterable, task, *, inputs: list[str], output: Path | None,
                         if header:
                             out.write(header)
                             header = ""
-                        write(record.text)
-                        out.written += 1
+                        if record.text:
+                            write(record.text)
+                            out.written += 1
                         codes.add(record.code)
                         statuses.add(record.status)
                         if record.message:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from .. import validate
 from ..errors import BackendError, UsageError
 from ..logic.levels import LEVELS
 
@@ -22,8 +23,9 @@ def band(difficulty: str | None, rating: str | tuple[float, float] | None
     if difficulty is not None:
         key = difficulty.lower()
         if key not in BANDS:
-            raise UsageError(f"unknown difficulty {difficulty!r}; choose from: "
-                             f"{', '.join(BANDS)}")
+            raise UsageError(f"unknown difficulty {difficulty!r}"
+                             f"{validate.did_you_mean(key, list(BANDS))} "
+                             f"(choose from: {', '.join(BANDS)})")
         return BANDS[key]
     if rating is None:
         return None

@@ -93,7 +93,9 @@ def get(name: str):
     _load()
     canonical = _ALIASES.get(name.strip().lower())
     if canonical is None:
-        raise ModelError(f"unknown rule {name.strip()!r}; choose from: {', '.join(names())}")
+        hint = validate.did_you_mean(name, list(_ALIASES))
+        raise ModelError(f"unknown rule {name.strip()!r}{hint} (choose from: "
+                         f"{', '.join(names())})")
     return _RULES[canonical]
 
 
