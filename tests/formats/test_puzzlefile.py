@@ -202,7 +202,8 @@ def test_registry_names_aliases_and_descriptions():
     described = dict(rules.describe_all())
     assert set(described) == set(rules.names()) and all(described.values())
     assert any(key == "cages" for key, _ in rules.describe_elements())
-    with pytest.raises(ModelError, match="unknown rule 'diag'; choose from: anti-king"):
+    with pytest.raises(ModelError, match=r"unknown rule 'diag'; did you mean 'diagonal'\? "
+                                         r"\(choose from: anti-king"):
         rules.by_names("diagonal,diag")
 
 
@@ -257,7 +258,8 @@ def test_size_generic_and_size_limited_rules():
      "arrow 1 at r9c9: cell r9c10 is outside the 9x9 grid"),
     ('[[arrows]]\ncircle = "r1c1"\ncells = ["r5c5"]\n',
      "the arrow starts at r5c5, away from its circle"),
-    ('rules = ["diagonal", "anti-bishop"]\n', "unknown rule 'anti-bishop'; choose from:"),
+    ('rules = ["diagonal", "anti-bishop"]\n',
+     "unknown rule 'anti-bishop'; did you mean 'anti-knight'? (choose from:"),
     ('[[cagez]]\nsum = 3\n', "unknown element 'cagez'"),
     ('[[cages]]\nsum = 3\ncells = ["r1c1", "r1c2"]\nodd = ["r1c1"]\n',
      "cage 1: unknown key 'odd'; known: sum, total, cells, repeats (in TOML, plain keys go"),
