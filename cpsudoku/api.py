@@ -14,12 +14,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import backends, validate
-from .backends.base import Request
+from .backends.base import Backend, Request
 from .errors import ArgumentError
 from .formats.read import parse_one
 from .grid import check
 from .grid.puzzle import Puzzle
-from .model import build_model, find_conflicts, lower_for
+from .model import Model, build_model, find_conflicts, lower_for
 from .result import Result, finish, unsolvable_before_search
 
 
@@ -53,7 +53,19 @@ def solve(puzzle, backend: str = "native", *, max_solutions: int = 1,
     engine = backends.get(validate.text(backend, "backend"))
     request = Request(max_solutions, time_limit, trace, dict(options), started)
     engine.check_request(request)
-    model = built = build_model(puzzle)
+    return _search(build_model(puzzle), engine, request, presolve)
+
+
+def _solve_built(model: Model, max_solutions: int = 1) -> Result:
+    """`solve(model.puzzle, max_solutions=max_solutions)` for a caller inside the package
+    that has built the puzzle's model already (the logical solver): not built again."""
+    return _search(model, backends.get("native"), Request(max_solutions), presolve=False)
+
+
+def _search(built: Model, engine: Backend, request: Request, presolve: bool) -> Result:
+    """The search of `solve` on the puzzle's model as built, its arguments checked."""
+    started, max_solutions, puzzle = request.started, request.max_solutions, built.puzzle
+    model = built
     # A found solution proves there is no conflict: a backend that fails fast on
     # conflicts is asked first (the check costs more than a classic solve).
     problems = [] if engine.finds_conflicts_fast else find_conflicts(model)

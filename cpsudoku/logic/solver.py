@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import time
 
-from ..api import as_puzzle, solve
+from ..api import _solve_built, as_puzzle
 from ..engine.clock import OutOfTime
 from ..errors import CpsudokuError, ExitCode
 from ..grid.puzzle import Puzzle
@@ -54,10 +54,11 @@ class Solver:
     def __init__(self, puzzle, techniques: list[Technique] | None = None, *,
                  allow_multiple: bool = False):
         self.puzzle: Puzzle = as_puzzle(puzzle)
-        problems = find_conflicts(build_model(self.puzzle))
+        self.model = build_model(self.puzzle)  # built once: conflicts, solution, candidates
+        problems = find_conflicts(self.model)
         if problems:
             raise Unsolvable(f"{self.puzzle.label()}: no solution: {problems[0]}")
-        result = solve(self.puzzle, max_solutions=2)
+        result = _solve_built(self.model, max_solutions=2)
         if result.status is Status.UNSOLVABLE:
             raise Unsolvable(f"{self.puzzle.label()}: no solution")
         self.solution: tuple[int, ...] | None = result.solution
@@ -73,7 +74,7 @@ class Solver:
                            and (classic or not t.classic_only)]
 
     def start(self) -> State:
-        return State.start(self.puzzle, self.layout)
+        return State.start(self.puzzle, self.layout, self.model)
 
     def next_step(self, state: State) -> Step:
         best: Step | None = None

@@ -13,7 +13,7 @@ from functools import cache, lru_cache
 
 from ..grid.constraints import AllDifferent, Constraint
 from ..grid.puzzle import Puzzle
-from ..model import build_model
+from ..model import Model, build_model
 
 
 @dataclass(frozen=True)
@@ -117,10 +117,12 @@ class State:
             sum(1 for c in h.cells if not values[c]) for h in layout.houses]
 
     @classmethod
-    def start(cls, puzzle: Puzzle, layout: Layout | None = None) -> State:
-        """Givens placed, every other cell's candidates from its domain minus its peers' givens."""
+    def start(cls, puzzle: Puzzle, layout: Layout | None = None,
+              model: Model | None = None) -> State:
+        """Givens placed, every other cell's candidates from its domain minus its peers' givens
+        (the domains of `model`, the puzzle's model if it is built already)."""
         layout = layout or layout_of(puzzle)
-        model = build_model(puzzle)
+        model = model if model is not None else build_model(puzzle)
         cand = [0] * len(puzzle.givens)
         for cell, domain in enumerate(model.domains):
             if not puzzle.givens[cell]:

@@ -207,3 +207,26 @@ def test_benchmark_names_missing_data(tmp_path, capsys):
     from cpsudoku.bench.rating import main
     assert main(["--data", str(tmp_path)]) == 5
     assert "no such file" in capsys.readouterr().err
+
+
+def test_rate_builds_the_model_once(monkeypatch):
+    """The logical solver's conflict check, solution and first candidates share one
+    built model; the rating is the same."""
+    import cpsudoku.api
+    import cpsudoku.logic.solver
+    import cpsudoku.logic.state
+    from cpsudoku.model import build_model
+
+    expected = rate(EASY).as_dict()
+    builds = []
+
+    def counted(puzzle):
+        builds.append(puzzle)
+        return build_model(puzzle)
+
+    for module in (cpsudoku.api, cpsudoku.logic.solver, cpsudoku.logic.state):
+        monkeypatch.setattr(module, "build_model", counted)
+    got = rate(EASY).as_dict()
+    assert {k: v for k, v in got.items() if k != "time_s"} == \
+        {k: v for k, v in expected.items() if k != "time_s"}
+    assert len(builds) == 1
