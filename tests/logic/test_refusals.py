@@ -17,6 +17,7 @@ from cpsudoku.errors import ExitCode
 INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
 SEVERAL = "." + INKALA[1:]  # its first given removed: several solutions
 EMPTY = "." * 81
+EASY_PUZZLE = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
 NONE = "12345678." + "........9" + "." * 63
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -48,12 +49,32 @@ def test_no_solution_is_status_unsolvable(command):
     assert json.loads(done.stdout)["status"] == "unsolvable"
 
 
+def two_solutions() -> str:
+    """A solved grid with a rectangle's four corners blanked whose values can swap (two
+    rows of one band, two columns of two boxes): two solutions, rated in an instant."""
+    from cpsudoku import solve
+    grid = solve(EASY_PUZZLE).solution
+    for r1 in range(9):
+        for r2 in range(r1 + 1, 3 * (r1 // 3) + 3):
+            for c1 in range(9):
+                for c2 in range(c1 + 1, 9):
+                    if (c1 // 3 != c2 // 3 and grid[r1 * 9 + c1] == grid[r2 * 9 + c2]
+                            and grid[r1 * 9 + c2] == grid[r2 * 9 + c1]):
+                        cells = {r * 9 + c for r in (r1, r2) for c in (c1, c2)}
+                        return "".join("." if i in cells else str(v)
+                                       for i, v in enumerate(grid))
+    raise AssertionError("no swappable rectangle")
+
+
 def test_allow_multiple_rates_along_one_solution_and_says_so():
-    done = run("rate", SEVERAL, "--allow-multiple", "-f", "jsonl")
+    two = two_solutions()
+    assert run("count", two).exit_code == ExitCode.NOT_UNIQUE
+    assert run("rate", two).exit_code == ExitCode.NOT_UNIQUE
+    done = run("rate", two, "--allow-multiple", "-f", "jsonl")
     assert done.exit_code == 0, done.output
     record = json.loads(done.stdout)
     assert record["status"] == "rated" and record["unique"] is False
-    assert "NOT UNIQUE" in run("rate", SEVERAL, "--allow-multiple").stdout
+    assert "NOT UNIQUE" in run("rate", two, "--allow-multiple").stdout
     assert run("hint", EMPTY, "--allow-multiple").exit_code == 0
 
 
