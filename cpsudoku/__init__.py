@@ -3,14 +3,14 @@
     text -> formats -> grid.Puzzle -> model -> backends -> Result -> formats.write
 """
 
+import importlib
+import importlib.machinery
 import sys
 
-from . import formats, grid
 from ._version import __version__
 from .api import conflicts, count, is_solution, solve
 from .errors import ArgumentError, BackendError, CpsudokuError, ModelError, ParseError, UsageError
-from .formats import lzstring, notation, puzzlefile, read, safeload, sources, trace, write
-from .grid import check, constraints, geometry, puzzle, symbols
+from .formats import read
 from .grid.geometry import Geometry, boxed, irregular
 from .grid.puzzle import Puzzle
 from .logic import explain, hint, rate
@@ -21,19 +21,43 @@ parse, parse_one = read.parse, read.parse_one
 __all__ = [
     "ArgumentError", "BackendError", "CpsudokuError", "Generated", "Geometry", "ModelError",
     "ParseError", "Puzzle", "Result", "Status", "UsageError", "__version__", "boxed",
-    "conflicts", "count", "explain", "formats", "generate", "grid", "hint", "irregular",
-    "is_solution", "parse", "parse_one", "rate", "solve",
+    "conflicts", "count", "explain", "generate", "hint", "irregular", "is_solution", "parse",
+    "parse_one", "rate", "solve",
 ]
 
 # The import paths of modules that moved into grid/ and formats/, kept for existing code:
-# `import cpsudoku.constraints` is `cpsudoku.grid.constraints`.
-for _old, _module in {"check": check, "constraints": constraints, "geometry": geometry,
-                      "puzzle": puzzle, "symbols": symbols, "lzstring": lzstring,
-                      "notation": notation, "parse": read, "puzzlefile": puzzlefile,
-                      "render": write, "safeload": safeload, "sources": sources,
-                      "trace": trace}.items():
-    sys.modules[f"{__name__}.{_old}"] = _module
-del _old, _module
+# `import cpsudoku.constraints` is `cpsudoku.grid.constraints`, imported on first use.
+_MOVED = {"check": "grid.check", "constraints": "grid.constraints",
+          "geometry": "grid.geometry", "puzzle": "grid.puzzle", "symbols": "grid.symbols",
+          "lzstring": "formats.lzstring", "notation": "formats.notation",
+          "puzzlefile": "formats.puzzlefile", "render": "formats.write",
+          "safeload": "formats.safeload", "sources": "formats.sources",
+          "trace": "formats.trace"}
+# `parse` is also the function above: its module is registered now, so that importing
+# it never rebinds the package's `parse` to the module.
+sys.modules[f"{__name__}.parse"] = read
+
+
+class _MovedModules:
+    """A finder and loader on sys.meta_path (importlib.abc's bases cost `import cpsudoku`
+    10 ms): an old path in `_MOVED` gives the module at its new home."""
+
+    def find_spec(self, fullname, path, target=None):
+        package, _, old = fullname.rpartition(".")
+        if package == __name__ and old in _MOVED:
+            return importlib.machinery.ModuleSpec(fullname, self)  # type: ignore[arg-type]
+        return None
+
+    def create_module(self, spec):
+        module = importlib.import_module(f"{__name__}.{_MOVED[spec.name.rpartition('.')[2]]}")
+        self._spec = module.__spec__  # the import system puts the old path's spec on it
+        return module
+
+    def exec_module(self, module) -> None:
+        module.__spec__ = self._spec  # it ran at its new home: keep that home's spec
+
+
+sys.meta_path.append(_MovedModules())
 
 
 def __getattr__(name: str):
@@ -41,4 +65,6 @@ def __getattr__(name: str):
     if name in ("generate", "Generated"):
         from . import generator
         return getattr(generator, name)
+    if name in _MOVED:
+        return importlib.import_module(f"{__name__}.{_MOVED[name]}")
     raise AttributeError(f"module 'cpsudoku' has no attribute {name!r}")

@@ -43,8 +43,8 @@ def complete_backend_list(incomplete: str) -> list[str]:
     from .. import backends as registry
     done, _, last = incomplete.rpartition(",")
     prefix = done + "," if done else ""
-    return [prefix + name for name in [*registry.names(), "all"] if not done or name != "all"
-            if name.lower().startswith(last.lower())]
+    choices = registry.names() if done else [*registry.names(), "all"]  # all stands alone
+    return [prefix + name for name in choices if name.lower().startswith(last.lower())]
 
 
 @app.command()

@@ -10,7 +10,7 @@ from collections import Counter
 
 from .. import validate
 from ..errors import ModelError, ParseError
-from ..grid.geometry import Geometry, boxed, cell_name, infer_box
+from ..grid.geometry import Geometry, boxed, cell_name, has_box
 from ..grid.puzzle import Puzzle
 from ..grid.symbols import ALPHABET, BLANKS, MAX_SIZE, symbol
 from .notation import read_notation
@@ -36,18 +36,8 @@ _SEPARATORS = frozenset(",;")  # read like spaces, for `5, 3, 0, ...` rows
 
 EXPECTED_SYMBOL = "a digit 1-9, a letter A-P or a blank (. 0 - _ *)"
 
-
-
-def _has_box(n: int) -> bool:
-    try:
-        infer_box(n)
-    except ModelError:
-        return False
-    return True
-
-
 # Cell counts of whole puzzles whose size has a box shape: {16: 4, 36: 6, ..., 625: 25}.
-_FULL_COUNTS = {n * n: n for n in range(1, MAX_SIZE + 1) if _has_box(n)}
+_FULL_COUNTS = {n * n: n for n in range(1, MAX_SIZE + 1) if has_box(n)}
 
 _WORD = re.compile(r"[^\W\d_]{3,}")
 _SYMBOL_LETTERS = frozenset(ALPHABET[9:] + ALPHABET[9:].lower())

@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..errors import CpsudokuError, ExitCode, ModelError, UsageError
-from ..grid.geometry import Geometry, boxed
+from ..grid.geometry import Geometry, boxed, has_box
 from ..grid.puzzle import Puzzle
 from . import bands, symmetry
 from .grids import solution_grid
@@ -100,10 +100,6 @@ class Options:
         return out
 
 
-# Sizes whose only factorisations are 1 x N: no boxes, only jigsaw regions.
-NO_BOX_SIZES = frozenset(n for n in range(4, 26) if all(n % k for k in range(2, n)))
-
-
 def options(*, size: int = 9, box=None, symmetry: str = "none", difficulty: str | None = None,
             rating=None, rules: Sequence = (), jigsaw: bool = False, killer: bool = False,
             givens: int | None = None, clues: int | None = None,
@@ -115,7 +111,7 @@ def options(*, size: int = 9, box=None, symmetry: str = "none", difficulty: str 
         raise UsageError(f"size {size} is outside 4..25")
     shape = parse_box(box) if isinstance(box, str) else (tuple(box) if box else None)
     if not jigsaw:
-        if shape is None and size in NO_BOX_SIZES:
+        if shape is None and not has_box(size):
             raise UsageError(f"size {size} has no rectangular box shape; generate jigsaw "
                              f"regions for it (--jigsaw)")
         boxed(size, shape)  # raises when the box does not tile the grid

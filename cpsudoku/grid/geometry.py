@@ -32,6 +32,15 @@ def infer_box(size: int) -> tuple[int, int]:
     return best
 
 
+def has_box(size: int) -> bool:
+    """Whether a size has a rectangular box shape (primes, and 1, have none)."""
+    try:
+        infer_box(size)
+    except ModelError:
+        return False
+    return True
+
+
 @dataclass(frozen=True)
 class Geometry:
     size: int
