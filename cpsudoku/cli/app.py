@@ -150,9 +150,31 @@ def backend_list(text: str) -> list[str]:
     return registry.parse_list(text)
 
 
-def complete_backend(incomplete: str) -> list[str]:
+def completer(choices, *, listed: bool = False, alone: tuple[str, ...] = ()):
+    """A shell-completion function offering `choices()` (read when completing, so no
+    module is imported before then). `listed`: the value is a comma-separated list and
+    the last name is completed; `alone`: choices only valid as the whole value (all)."""
+    def complete(incomplete: str) -> list[str]:
+        done, _, last = incomplete.rpartition(",") if listed else ("", "", incomplete)
+        prefix = done + "," if done else ""
+        offered = list(choices()) + ([] if done else list(alone))
+        return [prefix + name for name in offered if name.lower().startswith(last.lower())]
+    return complete
+
+
+def _backend_names() -> list[str]:
     from .. import backends as registry
-    return [n for n in registry.names() if n.lower().startswith(incomplete.lower())]
+    return registry.names()
+
+
+def _rule_names() -> list[str]:
+    from .. import rules
+    return rules.names()
+
+
+complete_backend = completer(_backend_names)
+complete_backend_list = completer(_backend_names, listed=True, alone=("all",))
+complete_rules = completer(_rule_names, listed=True)
 
 
 # Options shared by several commands.
@@ -166,7 +188,7 @@ TimeLimitOpt = typer.Option(None, "--time-limit", "-t", metavar="SECONDS",
                             help="Give up on a puzzle after this many seconds (status timeout).")
 SizeOpt = typer.Option(None, "--size", help="Grid size N (default: inferred from the cell count).")
 BoxOpt = typer.Option(None, "--box", metavar="RxC", help="Box shape, e.g. 2x3 (default: inferred).")
-RulesOpt = typer.Option(None, "--rules", metavar="RULE,...",
+RulesOpt = typer.Option(None, "--rules", metavar="RULE,...", autocompletion=complete_rules,
                         help="Variant rules to add, e.g. diagonal,anti-knight "
                              "(see `cpsudoku variants`).")
 PresolveOpt = typer.Option(False, "--presolve/--no-presolve",

@@ -8,7 +8,7 @@ from enum import Enum
 import typer
 
 from ..errors import UsageError
-from .app import app, backend_name, complete_backend
+from .app import app, backend_name, complete_backend, completer
 
 
 class Mode(str, Enum):
@@ -21,11 +21,20 @@ def _positive(value: float | None, name: str) -> None:
         raise UsageError(f"{name} must be more than 0, not {value:g}")
 
 
+def _set_names() -> list[str]:
+    from ..bench.datasets import DataError, find_data_dir, set_names
+    try:
+        return set_names(find_data_dir())
+    except DataError:  # no data folder: nothing to offer
+        return []
+
+
 @app.command()
 def bench(
     backend: str = typer.Option("native", "--backend", "-b", autocompletion=complete_backend,
                                 help="Backend to measure."),
     sets: str | None = typer.Option(None, "--sets", metavar="NAME,...",
+                                    autocompletion=completer(_set_names, listed=True),
                                     help="Comma-separated data sets (default: norvig_top95, "
                                          "norvig_hardest, forum_hardest_1106, "
                                          "magictour_top1465, royle_17clue, gecode_16x16); "

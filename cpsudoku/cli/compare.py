@@ -17,6 +17,7 @@ from .app import (
     backend_list,
     box_shape,
     check_limits,
+    complete_backend_list,
     report_console,
     stop_on_sigterm,
 )
@@ -36,15 +37,6 @@ def default_backends() -> list[str]:
     if left:
         typer.echo("compare: left out: " + "; ".join(left), err=True)
     return chosen
-
-
-def complete_backend_list(incomplete: str) -> list[str]:
-    """Completion of the last name in `native,cp...`."""
-    from .. import backends as registry
-    done, _, last = incomplete.rpartition(",")
-    prefix = done + "," if done else ""
-    choices = registry.names() if done else [*registry.names(), "all"]  # all stands alone
-    return [prefix + name for name in choices if name.lower().startswith(last.lower())]
 
 
 @app.command()

@@ -6,24 +6,35 @@ from pathlib import Path
 
 import typer
 
-from .app import BoxOpt, RulesOpt, app
+from .app import BoxOpt, RulesOpt, app, completer
 from .batching import DaskOpt, JobsOpt, ProgressOpt, run_batch
+
+
+def _symmetries() -> list[str]:
+    from ..generator import SYMMETRIES
+    return list(SYMMETRIES)
+
+
+def _levels() -> list[str]:
+    from ..logic.levels import LEVELS
+    return list(LEVELS)
 
 
 @app.command()
 def generate(
-    count: int = typer.Option(1, "--count", "-n", help="How many puzzles to make."),
+    count: int = typer.Option(1, "--count", "-c", help="How many puzzles to make."),
     seed: int | None = typer.Option(None, "--seed", "-s",
                                     help="Random seed: the same seed and options give the "
                                          "same puzzles (default: a fresh one, recorded in "
                                          "the output)."),
     size: int = typer.Option(9, "--size", help="Grid size N, 4..25."),
     box: str | None = BoxOpt,
-    symmetry: str = typer.Option("none", "--symmetry",
+    symmetry: str = typer.Option("none", "--symmetry", autocompletion=completer(_symmetries),
                                  help="none, rot180, rot90, mirror, flip, diagonal, "
                                       "antidiagonal or dihedral: clues are removed with "
                                       "their symmetric partners."),
     difficulty: str | None = typer.Option(None, "--difficulty", "-d",
+                                          autocompletion=completer(_levels),
                                           help="easy, medium, hard, fiendish or diabolical "
                                                "(Sudoku Explainer's bands; needs the rater)."),
     rating: str | None = typer.Option(None, "--rating", metavar="LO-HI",

@@ -130,28 +130,35 @@ def explain(
 def hint(
     puzzle: str = typer.Argument(..., metavar="PUZZLE",
                                  help="The puzzle: a file or a grid given inline."),
-    state: str | None = typer.Option(None, "--state", "-s", metavar="GRID",
+    state: str | None = typer.Option(None, "--state", metavar="GRID",
                                      help="The player's current grid (file or inline), "
                                           "optionally as pencil marks: one token of "
                                           "candidate digits per cell."),
     fmt: StepFormat = typer.Option(StepFormat.pretty, "--format", "-f", help="Output format."),
+    time_limit: float | None = typer.Option(None, "--time-limit", "-t", metavar="SECONDS",
+                                            help="Give up when no step is found within this "
+                                                 "many seconds (exit 4)."),
     allow_multiple: bool = AllowMultipleOpt,
     size: int | None = SizeOpt,
     box: str | None = BoxOpt,
     rules: str | None = RulesOpt,
 ):
     """The next step only, from the puzzle or from a player's grid; wrong entries are named."""
-    from ..logic import NotUnique, Unsolvable
+    from ..logic import NotUnique, RatingTimeout, Unsolvable
     from ..logic import hint as next_hint
+
+    check_time_limit(time_limit)
 
     loaded = load_puzzles([puzzle], size, box, rules)
     if len(loaded) != 1:
         raise UsageError(f"hint takes one puzzle; {puzzle} holds {len(loaded)}")
     grid = None if state is None else _state_text(state)
     try:
-        result = next_hint(loaded[0], grid, allow_multiple=allow_multiple)
-    except (Unsolvable, NotUnique) as exc:
-        status = "multiple" if isinstance(exc, NotUnique) else "unsolvable"
+        result = next_hint(loaded[0], grid, allow_multiple=allow_multiple,
+                           time_limit=time_limit)
+    except (Unsolvable, NotUnique, RatingTimeout) as exc:
+        status = ("multiple" if isinstance(exc, NotUnique) else
+                  "timeout" if isinstance(exc, RatingTimeout) else "unsolvable")
         typer.echo(str(exc) if fmt is StepFormat.pretty else json.dumps(
             {"status": status, "puzzle": loaded[0].line(), "error": str(exc)},
             indent=2 if fmt is StepFormat.json else None))

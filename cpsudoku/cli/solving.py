@@ -117,7 +117,9 @@ def solve(
 @with_run_options
 def count(
     puzzles: list[str] = PuzzlesArg,
-    limit: int = typer.Option(2, "--limit", "-l", help="Count solutions up to this number."),
+    limit: int = typer.Option(2, "--max-solutions", "-n", "--limit", "-l",
+                              help="Count solutions up to this number (-n as in solve "
+                                   "and compare)."),
     backend: str = BackendOpt,
     fmt: Format = typer.Option(Format.line, "--format", "-f",
                                help="line: a verdict per puzzle; jsonl/json: the machine "

@@ -162,15 +162,22 @@ def explain(puzzle, *, state=None, time_limit: float | None = None,
     return Explanation(steps, current.solved(), list(current.values))
 
 
-def hint(puzzle, state=None, *, allow_multiple: bool = False) -> Hint:
+def hint(puzzle, state=None, *, allow_multiple: bool = False,
+         time_limit: float | None = None) -> Hint:
     """The next step from the puzzle or a player's grid, and the entries that are wrong.
-    A puzzle with several solutions raises `NotUnique` unless `allow_multiple`."""
+    A puzzle with several solutions raises `NotUnique` unless `allow_multiple`;
+    `RatingTimeout` when no step is found within `time_limit` seconds."""
+    time_limit = validate.seconds(time_limit)
+    deadline = time.monotonic() + time_limit if time_limit is not None else None
     solver = Solver(puzzle, allow_multiple=allow_multiple)
     if state is None:
         current, wrong = solver.start(), list[str]()
     else:
         current, wrong = _read_state(solver, state)
-    step = next(solver.run(current, limit=1), None)
+    step = next(solver.run(current, limit=1, deadline=deadline), None)
+    if step is None and not current.solved():
+        raise RatingTimeout(f"{solver.puzzle.label()}: no step found within the time limit "
+                            f"({time_limit:g} s)")
     return Hint(step, wrong)
 
 

@@ -156,7 +156,7 @@ def test_rate_resumes_after_ctrl_c(data_dir, tmp_path):
 @pytest.mark.process
 @pytest.mark.parametrize("fmt", ["line", "jsonl", "pretty", "toml"])
 def test_generate_with_two_workers_makes_what_one_makes(fmt):
-    args = ["generate", "-n", "6", "--seed", "11", "--size", "6", "-f", fmt]
+    args = ["generate", "-c", "6", "--seed", "11", "--size", "6", "-f", fmt]
     one = runner.invoke(app, [*args, "-j", "1"])
     two = runner.invoke(app, [*args, "-j", "2"])
     assert one.exit_code == two.exit_code == 0, two.output
@@ -171,7 +171,7 @@ def test_generate_with_two_workers_makes_what_one_makes(fmt):
 @pytest.mark.process
 @pytest.mark.timing
 def test_generate_target_missed_with_workers_is_still_one_line_and_exit_4():
-    result = runner.invoke(app, ["generate", "-n", "3", "--seed", "1", "--clues", "17",
+    result = runner.invoke(app, ["generate", "-c", "3", "--seed", "1", "--clues", "17",
                                  "--time-limit", "0.3", "-j", "2"])
     assert result.exit_code == ExitCode.TIMEOUT
     lines = [line for line in result.stderr.splitlines() if line.strip()]
@@ -180,7 +180,7 @@ def test_generate_target_missed_with_workers_is_still_one_line_and_exit_4():
 
 
 def test_generate_resume_needs_the_seed(tmp_path):
-    result = runner.invoke(app, ["generate", "-n", "3", "-o", str(tmp_path / "o"),
+    result = runner.invoke(app, ["generate", "-c", "3", "-o", str(tmp_path / "o"),
                                  "--resume"])
     assert result.exit_code == ExitCode.USAGE
     assert "--resume needs the --seed" in result.stderr
@@ -188,9 +188,9 @@ def test_generate_resume_needs_the_seed(tmp_path):
 
 def test_generate_resume_refuses_another_runs_file(tmp_path):
     out = tmp_path / "set.txt"
-    assert runner.invoke(app, ["generate", "-n", "2", "--seed", "1", "-o",
+    assert runner.invoke(app, ["generate", "-c", "2", "--seed", "1", "-o",
                                str(out)]).exit_code == 0
-    result = runner.invoke(app, ["generate", "-n", "4", "--seed", "2", "-o", str(out),
+    result = runner.invoke(app, ["generate", "-c", "4", "--seed", "2", "-o", str(out),
                                  "--resume"])
     assert result.exit_code == ExitCode.BAD_INPUT
     assert "header is not this command's" in result.stderr
@@ -203,11 +203,11 @@ def test_generate_resumes_after_an_interruption(tmp_path, sig):
     """Interrupted in a run of 100,000, resumed as a run of a few more: the file is
     what one uninterrupted run of that many makes."""
     out = tmp_path / "set.txt"
-    kept = _interrupt(["generate", "-n", "100000", "--seed", "3", "-o", str(out), "-j", "2"],
+    kept = _interrupt(["generate", "-c", "100000", "--seed", "3", "-o", str(out), "-j", "2"],
                       out, sig, 6)
     assert kept >= 6
     total = kept + 3  # the seed line is one of the lines: some puzzles are still to do
-    again = runner.invoke(app, ["generate", "-n", str(total), "--seed", "3", "-o", str(out),
+    again = runner.invoke(app, ["generate", "-c", str(total), "--seed", "3", "-o", str(out),
                                 "--resume", "-j", "2"])
     assert again.exit_code == 0, again.output
     lines = out.read_text().splitlines()

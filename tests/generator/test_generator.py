@@ -243,7 +243,7 @@ def test_no_rater_is_one_line_and_exit_6():
     (["--givens", "3"], ExitCode.USAGE, "--givens applies to --killer"),
     (["--rules", "diag"], ExitCode.BAD_INPUT, "unknown rule 'diag'"),
     (["--rating", "hard"], ExitCode.USAGE, "not a range"),
-    (["-n", "0"], ExitCode.USAGE, "--count must be at least 1"),
+    (["-c", "0"], ExitCode.USAGE, "--count must be at least 1"),
     pytest.param(["--clues", "17", "--time-limit", "0.3"], ExitCode.TIMEOUT,
                  "no puzzle with at most 17", marks=pytest.mark.timing),
     (["--size", "4", "--rules", "anti-king,diagonal"], ExitCode.BAD_INPUT,
@@ -260,7 +260,7 @@ def test_errors_are_one_line_with_their_exit_code(args, code, message):
 
 def test_cli_writes_the_seed_and_puzzles_that_read_back(tmp_path):
     target = tmp_path / "out.txt"
-    result = runner.invoke(app, ["generate", "-n", "3", "--seed", "7", "--symmetry", "rot180",
+    result = runner.invoke(app, ["generate", "-c", "3", "--seed", "7", "--symmetry", "rot180",
                                  "-o", str(target)])
     assert result.exit_code == 0, result.output
     lines = target.read_text().splitlines()
@@ -273,7 +273,7 @@ def test_cli_writes_the_seed_and_puzzles_that_read_back(tmp_path):
 @pytest.mark.parametrize("fmt", ["pretty", "json", "jsonl", "toml", "fpuzzles", "link"])
 def test_every_format_reads_back_through_the_parser(fmt, tmp_path):
     target = tmp_path / "out"
-    result = runner.invoke(app, ["generate", "-n", "2", "--seed", "5", "--size", "6",
+    result = runner.invoke(app, ["generate", "-c", "2", "--seed", "5", "--size", "6",
                                  "-f", fmt, "-o", str(target)])
     assert result.exit_code == 0, result.output
     text = target.read_text()
@@ -296,7 +296,7 @@ def test_every_format_reads_back_through_the_parser(fmt, tmp_path):
 def test_ctrl_c_keeps_the_finished_puzzles(tmp_path):
     target = tmp_path / "many.txt"
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    proc = subprocess.Popen([sys.executable, "-m", "cpsudoku", "generate", "-n", "100000",
+    proc = subprocess.Popen([sys.executable, "-m", "cpsudoku", "generate", "-c", "100000",
                              "--seed", "1", "-o", str(target)],
                             stderr=subprocess.PIPE, env=env, text=True)
     deadline = time.monotonic() + 60
