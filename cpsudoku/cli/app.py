@@ -50,6 +50,18 @@ class _Commands(TyperGroup):
             typer.echo("cpsudoku: interrupted", err=True)
             raise typer.Exit(130) from None
 
+    def format_commands(self, ctx, formatter):
+        """Each command's first sentence whole, wrapped to the terminal, where click
+        would cut it at the column with '...'."""
+        rows = []
+        for name in self.list_commands(ctx):
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(limit=300)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
     def main(self, args=None, prog_name=None, complete_var=None,  # type: ignore[override]
              standalone_mode=True, **extra):
         """click's usage errors as one line too (`cpsudoku: error: ...`, exit 2), the

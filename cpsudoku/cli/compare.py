@@ -84,6 +84,8 @@ def compare(
     chosen = default_backends() if backends is None else backend_list(backends)
     for name in chosen:
         registry.get(name)  # unavailable backends fail here, before any work
+    if plot_path:
+        comparing.require_plotting(plot_path)  # not after a long run
     shape = box_shape(size, box)
     items = entries(puzzles, size, shape)  # read lazily, parsed in the workers
     runs = [run for run, _, _ in comparing.run_names(chosen, presolve)]

@@ -129,7 +129,7 @@ def count(
     *,
     run: RunOptions,
 ):
-    """Count solutions up to --limit and say: unique, multiple or none."""
+    """Count solutions up to -n (default 2) and say: unique, multiple or none."""
     if limit < 1:
         raise UsageError(f"--limit must be at least 1, not {limit}")
     check_limits(limit, time_limit)

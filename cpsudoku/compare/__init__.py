@@ -14,11 +14,11 @@ from .report import (
                      summarise,
 )
 from .run import COMPARED, CompareTask, compare_puzzle, run_compare
-from .show import plot, print_report, rows_table, summary_table
+from .show import plot, print_report, require_plotting, rows_table, summary_table
 
 __all__ = [
     "COMPARED", "CSV_FIELDS", "PRESOLVE_SUFFIX", "CompareTask", "Compared", "Disagreement",
     "Report", "Row", "RowFiles", "Summary", "as_dict", "compare_puzzle", "judge", "kept_rows",
-    "plot", "print_report", "rows_table", "run_compare", "run_names", "settings_of",
-    "summarise", "summary_table", "write_csv", "write_json",
+    "plot", "print_report", "require_plotting", "rows_table", "run_compare", "run_names",
+    "settings_of", "summarise", "summary_table", "write_csv", "write_json",
 ]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from ..errors import CpsudokuError
 from ..result import Status
 from .report import Report
@@ -87,16 +89,27 @@ def print_report(report: Report, console, *, rows: bool | None = None) -> None:
                       highlight=False)
 
 
+def require_plotting(path) -> None:
+    """Fail before a run whose plot could not be drawn or saved: matplotlib missing, or
+    no folder to save it in."""
+    try:
+        import matplotlib.figure  # noqa: F401
+    except ImportError:
+        raise CpsudokuError("plotting needs matplotlib: pip install matplotlib "
+                            "(or pip install cpsudoku[plot])") from None
+    folder = Path(path).parent
+    if not folder.is_dir():
+        raise CpsudokuError(f"--plot {path}: the folder {folder} does not exist")
+
+
 def plot(report: Report, path, *, input_name: str = ""):
     """Solve times per run (log scale), saved to `path` at 150 dpi: a box per run, every
     puzzle as a point on small sets, and runs that ran out of time shown as censored
     (their true time is at least the one drawn) beside a line at the time limit."""
-    try:
-        from matplotlib.figure import Figure
-    except ImportError:
-        raise CpsudokuError("plotting needs matplotlib: pip install matplotlib "
-                            "(or pip install cpsudoku[plot])") from None
+    require_plotting(path)
     import random
+
+    from matplotlib.figure import Figure
 
     runs = report.runs
     by_run = [[r for r in report.rows if r.backend == run] for run in runs]

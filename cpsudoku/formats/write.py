@@ -243,7 +243,7 @@ def render_result(result: Result, fmt: str, index: int | None = None,
         out.append(render_trace(result.trace, geometry.size, prefix="# "))  # comments
     if fmt == "line":
         out += [line(s) for s in result.solutions]
-        if not result.status.solved or result.status is Status.UNPROVEN:
+        if result.status is not Status.SOLVED:  # -n 1's plain solution stays bare
             out.append(f"# {_label(result, index)}: {verdict(result, limit)}")
     elif fmt == "numbers":
         out.append(f"# {_label(result, index)}: {verdict(result, limit)}")

@@ -237,3 +237,16 @@ def test_a_closed_pipe_ends_quietly_with_the_conventional_code(tmp_path):
     proc.stdout.close()
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 141 and err == b""
+
+
+@pytest.mark.parametrize(("puzzle", "lines", "verdict"), [
+    (INKALA, 1, "unique solution"),
+    (OPEN, 2, "not unique: at least 2 solutions"),
+])
+def test_line_output_says_what_a_search_for_two_solutions_found(puzzle, lines, verdict):
+    result = CliRunner().invoke(app, ["solve", puzzle, "-n", "2", "-f", "line"])
+    out = result.stdout.splitlines()
+    assert len(out) == lines + 1 and out[-1].startswith("# ") and out[-1].endswith(verdict)
+    assert [len(x) for x in out[:-1]] == [81] * lines
+    bare = CliRunner().invoke(app, ["solve", puzzle, "-f", "line"]).stdout.splitlines()
+    assert bare == out[:1]  # -n 1: the solution alone, ready for a pipe

@@ -60,3 +60,14 @@ def test_hint_gives_up_at_its_time_limit_with_the_timeout_status():
     result = CliRunner().invoke(app, ["hint", str(inkala), "-t", "0.05", "-f", "json"])
     assert result.exit_code == ExitCode.TIMEOUT, result.output
     assert json.loads(result.stdout)["status"] == "timeout"
+
+
+def test_top_level_help_shows_each_summary_whole_in_80_columns():
+    from typer.testing import CliRunner
+
+    result = CliRunner().invoke(app, ["--help"], env={"COLUMNS": "80"})
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert all(len(line) <= 80 for line in lines), max(lines, key=len)
+    assert not any(line.rstrip().endswith("...") for line in lines[1:]), result.stdout
+    assert "in\n            HoDoKu's notation." in result.stdout  # explain's, wrapped, not cut

@@ -52,3 +52,26 @@ def test_backend_lists_complete_their_last_name():
     assert complete_backend_list("native,cp") == ["native,cpsat"]
     assert "all" in complete_backend_list("") and "native,all" not in complete_backend_list(
         "native,")
+
+
+def test_plot_without_matplotlib_fails_before_any_puzzle_is_run(monkeypatch, tmp_path):
+    import sys
+
+    from cpsudoku.errors import ExitCode
+
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)  # as if not installed
+    rows = tmp_path / "rows.csv"
+    result = CliRunner().invoke(app, ["compare", INKALA,
+                                      "--backends", "native", "--plot", str(tmp_path / "t.png"),
+                                      "--csv", str(rows)])
+    assert result.exit_code == ExitCode.BAD_INPUT, result.output
+    assert "plotting needs matplotlib" in result.stderr
+    assert not rows.exists() and result.stdout == ""  # nothing was run
+
+
+def test_plot_into_a_missing_folder_fails_before_the_run(tmp_path):
+    result = CliRunner().invoke(app, ["compare", INKALA,
+                                      "--backends", "native",
+                                      "--plot", str(tmp_path / "nowhere" / "t.png")])
+    assert result.exit_code != 0 and "does not exist" in result.stderr
+    assert result.stdout == ""
