@@ -14,7 +14,8 @@ Accepted notations (mixed freely within one text):
 - `#` comment lines, blank lines between puzzles, `Grid 01`-style title lines.
 
 Puzzle files (JSON objects such as the `{"size", "box", "grid"}` that
-`render.json_grid` writes, f-puzzles `?load=` links, TOML) go to `cpsudoku.formats.puzzlefile`.
+`render.json_grid` writes, f-puzzles `?load=` links, TOML) go to `cpsudoku.formats.puzzlefile`;
+Interactive Sudoku Solver strings (`.~R1C1_5.Thermo~...`) and links to `cpsudoku.formats.iss`.
 
 Errors name the source, the 1-based line and column, and what was expected.
 """
@@ -29,6 +30,7 @@ from ..errors import ParseError
 from ..grid.puzzle import Puzzle
 from ..grid.symbols import MAX_SIZE
 from .grids import VALUE, GridReader, blank_of, shape
+from .iss import looks_like_iss
 from .tables import CsvReader, JsonReader, csv_header
 
 _LINK_PAYLOAD = re.compile(r"[A-Za-z0-9+/=]{40,}")
@@ -59,6 +61,9 @@ def parse(text: str, *, size=None, box=None, source: str = "<string>") -> list[P
     kind = _kind(body)
     if kind == "csv":
         puzzles = CsvReader(size, box, source).read(text)
+    elif kind == "iss":
+        from . import iss  # the Interactive Sudoku Solver's strings and links
+        puzzles = iss.load(text, source)
     elif kind == "variant":
         puzzles = _load_variant(text, source)
     elif kind == "json":
@@ -78,7 +83,9 @@ def parse_one(text: str, **kw: Any) -> Puzzle:
 
 
 def _kind(body: str) -> str:
-    """'variant', 'json' or 'grid', from the first meaningful line."""
+    """'iss', 'variant', 'json' or 'grid', from the first meaningful line."""
+    if looks_like_iss(body):
+        return "iss"
     if body[0] == "{" or "?load=" in body or body.startswith(("http://", "https://")):
         return "variant"
     if _LINK_PAYLOAD.fullmatch(body) and not set(body) <= VALUE.keys():

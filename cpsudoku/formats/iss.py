@@ -1,0 +1,872 @@
+"""The Interactive Sudoku Solver's constraint strings and links, read and written.
+
+An ISS constraint string is a run of `.Type~arg~arg...` items (`.~R1C1_5` for a given,
+`.Thermo~R9C4~R8C3`, `.Diagonal~1`, `.Shape~6x6`); an ISS link carries one in its `q`
+parameter. Reading turns one into the cpsudoku puzzle-file dict (see
+`cpsudoku.formats.puzzlefile`) and loads it with the puzzle-file loader, so both speak
+one vocabulary; `ISS_TYPES` is the one table from ISS types to puzzle-file keys. A type
+with no cpsudoku counterpart, or whose key the loader does not know yet, is refused with
+its name and where it stands in the string, never left out. Writing goes the other way,
+from `puzzlefile.as_dict(puzzle)` to a string or a link.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+from urllib.parse import parse_qs, quote, unquote, urlsplit
+
+from ..errors import CpsudokuError, ModelError, ParseError
+from ..grid.puzzle import Puzzle
+
+ISS_URL = "https://sigh.github.io/Interactive-Sudoku-Solver/"
+_DIGITS = "123456789abcdefg"  # ISS writes row and column 10..16 as one base-17 letter
+_CELL = re.compile(r"^[Rr]([1-9a-gA-G])[Cc]([1-9a-gA-G])$")
+_LINK_QUERY = re.compile(r"[?&#]q=")
+
+
+# ---------------------------------------------------------------- recognising input
+
+def looks_like_iss(text: str) -> bool:
+    """Whether `text` (stripped, comments allowed before it) is an ISS string or link."""
+    first = next((s.strip() for s in text.splitlines()
+                  if s.strip() and not s.lstrip().startswith("#")), "")
+    if first.startswith(("http://", "https://")):
+        return bool(_LINK_QUERY.search(first)) and "load=" not in first
+    if not first.startswith("."):
+        return False
+    head = re.match(r"\.([A-Za-z]*)(~|\.|\s|$)", first)
+    if head is None:
+        return False
+    kind, after = head.groups()
+    return (kind == "" and after == "~") or kind in ISS_TYPES or kind in REFUSED
+
+
+# ---------------------------------------------------------------- tokens
+
+@dataclass(frozen=True)
+class Item:
+    """One `.Type~args` item of a string: its type, arguments, number and column."""
+
+    kind: str
+    args: tuple[str, ...]
+    number: int
+    column: int
+
+    def where(self) -> str:
+        return f"ISS constraint {self.number} ({self.kind or 'given'}, column {self.column})"
+
+
+def items(text: str, source: str = "<string>", line: int | None = None) -> list[Item]:
+    """The items of one constraint string, each with its 1-based column."""
+    if not text.startswith("."):
+        raise ParseError("an ISS constraint string starts with '.'", source, line, 1)
+    out, pos = [], 0
+    for number, raw in enumerate(text[1:].split("."), 1):
+        column = pos + 1
+        pos += len(raw) + 1
+        kind, *args = re.sub(r"\s+", "", raw).split("~")
+        if not kind and not args:
+            continue  # `..`: ISS allows an empty item
+        out.append(Item(kind or "Given", tuple(args), number, column))
+    return out
+
+
+# ---------------------------------------------------------------- cells
+
+def cell_name(cell: str, size: int, item: Item) -> str:
+    """An ISS cell id (`R1C1`, `RaCg` past 9) as a cpsudoku cell name (`r10c16`)."""
+    m = _CELL.match(cell)
+    if not m:
+        raise _Refusal(f"{cell!r} is not an ISS cell id (R1C1 .. RgCg)", item)
+    row, col = (_DIGITS.index(ch.lower()) + 1 for ch in m.groups())
+    if row > size or col > size:
+        raise _Refusal(f"cell {cell} is outside the {size}x{size} grid", item)
+    return f"r{row}c{col}"
+
+
+def iss_cell(name: str) -> str:
+    """A cpsudoku cell name (`r10c16`) as an ISS cell id (`RaCg`)."""
+    m = re.fullmatch(r"\s*[rR](\d+)[cC](\d+)\s*", name)
+    if not m or not all(1 <= int(x) <= len(_DIGITS) for x in m.groups()):
+        raise ModelError(f"cell {name!r} has no ISS id (ISS grids are at most 16x16)")
+    row, col = (int(x) for x in m.groups())
+    return f"R{_DIGITS[row - 1]}C{_DIGITS[col - 1]}"
+
+
+class _Refusal(Exception):
+    """An item cpsudoku cannot take; becomes a ParseError naming the item."""
+
+    def __init__(self, message: str, item: Item):
+        super().__init__(message)
+        self.item = item
+
+
+# ---------------------------------------------------------------- reading items
+
+@dataclass
+class Reading:
+    """The puzzle-file dict being built, and which item first asked for each key."""
+
+    size: int
+    data: dict[str, Any]
+    origin: dict[str, Item]
+    boxes: bool = True
+    jigsaw: tuple[str, Item] | None = None
+    givens: dict[str, set[int]] = field(default_factory=dict)
+    candidates: dict[str, set[int]] = field(default_factory=dict)
+
+    def cells(self, args, item: Item, least: int = 1) -> list[str]:
+        if args and args[-1] == "LOOP":
+            raise _Refusal("a looped line has no cpsudoku counterpart", item)
+        if len(args) < least or any(not a for a in args):
+            raise _Refusal(f"expects at least {least} cell(s)", item)
+        return [cell_name(a, self.size, item) for a in args]
+
+    def add(self, key: str, value, item: Item) -> None:
+        self.data.setdefault(key, []).append(value)
+        self.origin.setdefault(key, item)
+
+    def table(self, key: str, item: Item) -> dict:
+        self.origin.setdefault(key, item)
+        return self.data.setdefault(key, {})
+
+    def rule(self, name: str, item: Item) -> None:
+        rules = self.data.setdefault("rules", [])
+        if name not in rules:
+            rules.append(name)
+        self.origin.setdefault(name, item)
+
+
+def _number(text: str, item: Item, what: str) -> int:
+    if not re.fullmatch(r"-?\d+", text or ""):
+        raise _Refusal(f"{what} must be a whole number, not {text!r}", item)
+    return int(text)
+
+
+def _line(key: str) -> Callable:
+    def read(r: Reading, item: Item) -> None:
+        r.add(key, r.cells(item.args, item, 2), item)
+    return read
+
+
+def _with(key: str, param: str, default: int | None = None) -> Callable:
+    """A line whose first argument is a number (`.Lockout~4~cells`); ISS lets a
+    whisper leave out its difference, meaning `default`."""
+    def read(r: Reading, item: Item) -> None:
+        args = item.args
+        if default is not None and args and _CELL.match(args[0]):
+            args = (str(default),) + args
+        if not args:
+            raise _Refusal(f"expects its {param} and cells", item)
+        r.add(key, {"cells": r.cells(args[1:], item, 2), param: _number(args[0], item, param)},
+              item)
+    return read
+
+
+def _cage(r: Reading, item: Item) -> None:
+    if not item.args:
+        raise _Refusal("expects a sum (may be empty) and cells", item)
+    entry: dict[str, Any] = {}
+    if item.args[0] != "":
+        entry["sum"] = _number(item.args[0], item, "sum")
+    entry["cells"] = r.cells(item.args[1:], item)
+    r.add("cages", entry, item)
+
+
+def _sum(r: Reading, item: Item) -> None:
+    total = item.args[0] if item.args else ""
+    if "_" in total:
+        raise _Refusal("a sum with coefficients has no cpsudoku counterpart", item)
+    r.add("cages", {"sum": _number(total, item, "sum"),
+                    "cells": r.cells(item.args[1:], item), "repeats": True}, item)
+
+
+def _rellik(r: Reading, item: Item) -> None:
+    if not item.args:
+        raise _Refusal("expects a sum and cells", item)
+    r.add("rellik_cages", {"cells": r.cells(item.args[1:], item, 2),
+                           "sum": _number(item.args[0], item, "sum")}, item)
+
+
+def _arrow(r: Reading, item: Item) -> None:
+    cells = r.cells(item.args, item, 2)
+    r.add("arrows", {"circle": cells[:1], "cells": cells[1:]}, item)
+
+
+def _pill_arrow(r: Reading, item: Item) -> None:
+    k = _number(item.args[0] if item.args else "", item, "pill size")
+    cells = r.cells(item.args[1:], item, k + 1)
+    # ISS reads the pill's digits in reading order, cpsudoku in list order
+    pill = sorted(cells[:k], key=lambda c: tuple(map(int, re.findall(r"\d+", c))))
+    r.add("arrows", {"circle": pill, "cells": cells[k:]}, item)
+
+
+def _pairs(cells: list[str]) -> list[list[str]]:
+    """The orthogonally adjacent pairs among a dot's cells (ISS lets one item mark
+    several), in list order."""
+    at = [tuple(map(int, re.findall(r"\d+", c))) for c in cells]
+    return [[cells[i], cells[j]] for i in range(len(cells)) for j in range(i + 1, len(cells))
+            if abs(at[i][0] - at[j][0]) + abs(at[i][1] - at[j][1]) == 1]
+
+
+def _mark(table: str, kind: str) -> Callable:
+    def read(r: Reading, item: Item) -> None:
+        pairs = _pairs(r.cells(item.args, item, 2))
+        if not pairs:
+            raise _Refusal("its cells are not adjacent", item)
+        marks = r.table(table, item)
+        for pair in pairs:
+            marks.setdefault(kind, []).append(pair)
+    return read
+
+
+def _greater(r: Reading, item: Item) -> None:
+    pairs = _pairs(r.cells(item.args, item, 2))
+    if not pairs:
+        raise _Refusal("its cells are not adjacent", item)
+    for pair in pairs:  # ISS: each cell is greater than the later adjacent ones
+        r.add("greater_than", pair, item)
+
+
+def _strict(table: str) -> Callable:
+    def read(r: Reading, item: Item) -> None:
+        r.table(table, item)["all_given"] = True
+    return read
+
+
+def _rule(name: str) -> Callable:
+    def read(r: Reading, item: Item) -> None:
+        r.rule(name, item)
+    return read
+
+
+def _diagonal(r: Reading, item: Item) -> None:
+    way = item.args[0] if item.args else ""
+    if way not in ("1", "-1"):
+        raise _Refusal(f"direction must be 1 or -1, not {way!r}", item)
+    r.rule("diagonal+" if way == "1" else "diagonal-", item)
+
+
+def _given(r: Reading, item: Item) -> None:
+    """Givens (`R1C1_5`) and candidate sets (`R1C1_1_3_5`); ISS intersects repeats, and
+    a cell may have both a given and a set (cpsudoku keeps both, meaning the same)."""
+    n = r.size
+    for arg in item.args:
+        cell, *values = arg.split("_")
+        name = cell_name(cell, n, item)
+        if not values or not all(re.fullmatch(r"\d+", v) and 1 <= int(v) <= n for v in values):
+            raise _Refusal(f"{arg!r}: values must be 1..{n}", item)
+        chosen = {int(v) for v in values}
+        table = r.givens if len(chosen) == 1 else r.candidates
+        known = table.get(name)
+        if known is not None and len(chosen) == 1 and known != chosen:
+            raise _Refusal(f"{cell} is given twice, as {min(known)} and {min(chosen)}", item)
+        table[name] = chosen if known is None else known & chosen
+        r.origin.setdefault("given", item)
+
+
+def _shape(r: Reading, item: Item) -> None:
+    pass  # read first, by `_shape_of`
+
+
+def _jigsaw(r: Reading, item: Item) -> None:
+    if not 1 <= len(item.args) <= 2 or len(item.args[-1]) != r.size * r.size:
+        raise _Refusal(f"expects a layout of {r.size * r.size} region labels", item)
+    r.jigsaw = (item.args[-1], item)
+
+
+def _no_boxes(r: Reading, item: Item) -> None:
+    r.boxes = False
+    r.origin.setdefault("regions", item)
+
+
+def _line_of(r: Reading, arg: str, item: Item) -> dict[str, int]:
+    m = re.fullmatch(r"([RC])([1-9a-gA-G])", arg or "")
+    if not m or _DIGITS.index(m.group(2).lower()) >= r.size:
+        raise _Refusal(f"{arg!r} is not a row or column (R1 .. C{r.size})", item)
+    return {"row" if m.group(1) == "R" else "column": _DIGITS.index(m.group(2).lower()) + 1}
+
+
+def _outside(key: str) -> Callable:
+    """A clue at either end of a row or column: `.XSum~R1~start~end`."""
+    def read(r: Reading, item: Item) -> None:
+        if len(item.args) not in (2, 3) or not any(item.args[1:]):
+            raise _Refusal("expects a row or column and a value at its start or end", item)
+        line = _line_of(r, item.args[0], item)
+        for side, value in zip(("start", "end"), item.args[1:]):
+            if value:
+                r.add(key, {**line, "side": side, "value": _number(value, item, "value")}, item)
+    return read
+
+
+def _sandwich(r: Reading, item: Item) -> None:
+    if len(item.args) != 2:
+        raise _Refusal("expects a sum and a row or column", item)
+    r.add("sandwiches", {**_line_of(r, item.args[1], item), "side": "start",
+                         "value": _number(item.args[0], item, "sum")}, item)
+
+
+def _lunchbox(r: Reading, item: Item) -> None:
+    """ISS puts a lunchbox on any cells; cpsudoku's are whole rows and columns."""
+    if not item.args:
+        raise _Refusal("expects a sum and cells", item)
+    cells = r.cells(item.args[1:], item)
+    at = [tuple(map(int, re.findall(r"\d+", c))) for c in cells]
+    for axis, key in ((0, "row"), (1, "column")):
+        if len({p[axis] for p in at}) == 1 and len(set(at)) == r.size:
+            r.add("lunchboxes", {key: at[0][axis], "side": "start",
+                                 "value": _number(item.args[0], item, "sum")}, item)
+            return
+    raise _Refusal("a lunchbox on cells other than a whole row or column has no cpsudoku "
+                   "counterpart", item)
+
+
+def little_killer_diagonals(n: int) -> dict[str, list[str]]:
+    """ISS names a little killer by the first cell of its diagonal: from the left edge
+    running down-right, from the right edge up-left, from the top down-left and from
+    the bottom up-right, each diagonal once."""
+    out: dict[str, list[str]] = {}
+    seen: set[frozenset] = set()
+
+    def walk(row: int, col: int, dr: int, dc: int) -> None:
+        cells = []
+        while 0 <= row < n and 0 <= col < n:
+            cells.append(f"r{row + 1}c{col + 1}")
+            row, col = row + dr, col + dc
+        if len(cells) > 1 and frozenset(cells) not in seen:
+            seen.add(frozenset(cells))
+            out[cells[0]] = cells
+
+    for row in range(n - 1):
+        walk(row, 0, 1, 1)
+    for row in range(1, n - 1):
+        walk(row, n - 1, -1, -1)
+    for col in range(1, n):
+        walk(0, col, 1, -1)
+    for col in range(1, n - 1):
+        walk(n - 1, col, -1, 1)
+    return out
+
+
+def _little_killer(r: Reading, item: Item) -> None:
+    if len(item.args) != 2:
+        raise _Refusal("expects a sum and the first cell of its diagonal", item)
+    cells = little_killer_diagonals(r.size).get(cell_name(item.args[1], r.size, item))
+    if cells is None:
+        raise _Refusal(f"no ISS little-killer diagonal starts at {item.args[1]}", item)
+    r.add("little_killers", {"sum": _number(item.args[0], item, "sum"), "cells": cells}, item)
+
+
+def _quad(r: Reading, item: Item) -> None:
+    if len(item.args) < 2:
+        raise _Refusal("expects its top-left cell and values", item)
+    top = cell_name(item.args[0], r.size, item)
+    row, col = map(int, re.findall(r"\d+", top))
+    if row >= r.size or col >= r.size:
+        raise _Refusal(f"no 2x2 square has its top-left corner at {item.args[0]}", item)
+    cells = [f"r{row + dr}c{col + dc}" for dr in (0, 1) for dc in (0, 1)]
+    r.add("quadruples", {"cells": cells,
+                         "values": [_number(v, item, "value") for v in item.args[1:]]}, item)
+
+
+def _indexing(r: Reading, item: Item) -> None:
+    kinds = {"C": "column", "R": "row"}
+    if not item.args or item.args[0] not in kinds:
+        raise _Refusal("expects C or R, then cells", item)
+    r.add("indexing", {"kind": kinds[item.args[0]], "cells": r.cells(item.args[1:], item)}, item)
+
+
+def _equal_sum(r: Reading, item: Item) -> None:
+    segments: list[list[str]] = [[]]
+    for arg in item.args:
+        if arg == "-":
+            segments.append([])
+        else:
+            segments[-1].append(cell_name(arg, r.size, item))
+    if len(segments) < 2 or not all(segments):
+        raise _Refusal("expects two or more segments of cells separated by '-'", item)
+    r.add("equal_sums", segments, item)
+
+
+def decode_pattern(token: str) -> str:
+    """An ISS regex argument: URL-safe base64 (older links: URL-encoded text)."""
+    if "%" in token or "." in token:
+        return unquote(token)
+    padded = token.replace("-", "+").replace("_", "/")
+    return base64.b64decode(padded + "=" * (-len(padded) % 4)).decode("latin-1")
+
+
+def encode_pattern(pattern: str) -> str:
+    return base64.b64encode(pattern.encode("latin-1")).decode().replace(
+        "+", "-").replace("/", "_").rstrip("=")
+
+
+def _regex(r: Reading, item: Item) -> None:
+    if not item.args:
+        raise _Refusal("expects a pattern and cells", item)
+    try:
+        pattern = decode_pattern(item.args[0])
+    except (binascii.Error, ValueError):
+        raise _Refusal(f"pattern {item.args[0]!r} is not ISS's base64", item) from None
+    lines: list[list[str]] = [[]]
+    for arg in item.args[1:]:  # an empty argument starts another line of the same pattern
+        if arg:
+            lines[-1].append(cell_name(arg, r.size, item))
+        elif lines[-1]:
+            lines.append([])
+    for cells in lines:
+        if cells:
+            r.add("regex_lines", {"cells": cells, "pattern": pattern}, item)
+
+
+# ISS types that are plain lines of cells, lines with a number first, global rules by
+# name and clues at the ends of rows and columns; the writer reads these backwards.
+LINE_TYPES = {"Thermo": "thermometers", "Renban": "renban", "Entropic": "entropic_lines",
+              "RegionSumLine": "region_sum_lines", "Between": "between_lines",
+              "Palindrome": "palindromes", "Zipper": "zipper_lines",
+              "DoubleArrow": "double_arrows", "AllDifferent": "extra_regions"}
+NUMBERED_TYPES = {"Whisper": ("whispers", "difference"), "Modular": ("modular_lines", "modulus"),
+                  "Lockout": ("lockout_lines", "difference"), "SumLine": ("sum_lines", "total")}
+RULE_TYPES = {"AntiKnight": "anti-knight", "AntiKing": "anti-king",
+              "AntiConsecutive": "non-consecutive", "Windoku": "windoku",
+              "DisjointSets": "disjoint-groups", "AntiTaxicab": "anti-taxicab",
+              "GlobalEntropy": "global-entropy", "GlobalMod": "global-mod"}
+OUTSIDE_TYPES = {"XSum": "x_sums", "Skyscraper": "skyscrapers",
+                 "NumberedRoom": "numbered_rooms"}
+
+# The one table: ISS type -> (puzzle-file key or global rule, reader of its arguments).
+ISS_TYPES: dict[str, tuple[str, Callable[[Reading, Item], None]]] = {
+    "Given": ("grid", _given),
+    "Shape": ("size", _shape),
+    "Jigsaw": ("regions", _jigsaw),
+    "NoBoxes": ("regions", _no_boxes),
+    **{kind: (key, _line(key)) for kind, key in LINE_TYPES.items()},
+    **{kind: (key, _with(key, param, 5 if kind == "Whisper" else None))
+       for kind, (key, param) in NUMBERED_TYPES.items()},
+    "Regex": ("regex_lines", _regex),
+    "Arrow": ("arrows", _arrow),
+    "PillArrow": ("arrows", _pill_arrow),
+    "Cage": ("cages", _cage),
+    "Sum": ("cages", _sum),
+    "RellikCage": ("rellik_cages", _rellik),
+    "WhiteDot": ("kropki", _mark("kropki", "white")),
+    "BlackDot": ("kropki", _mark("kropki", "black")),
+    "StrictKropki": ("kropki", _strict("kropki")),
+    "X": ("xv", _mark("xv", "x")),
+    "V": ("xv", _mark("xv", "v")),
+    "StrictXV": ("xv", _strict("xv")),
+    "GreaterThan": ("greater_than", _greater),
+    "LittleKiller": ("little_killers", _little_killer),
+    "Sandwich": ("sandwiches", _sandwich),
+    **{kind: (key, _outside(key)) for kind, key in OUTSIDE_TYPES.items()},
+    "Lunchbox": ("lunchboxes", _lunchbox),
+    "Quad": ("quadruples", _quad),
+    "EqualSum": ("equal_sums", _equal_sum),
+    "Indexing": ("indexing", _indexing),
+    "Diagonal": ("diagonal", _diagonal),
+    **{kind: (name, _rule(name)) for kind, name in RULE_TYPES.items()},
+}
+
+# ISS types with no cpsudoku counterpart, and why (the types ISS knows besides ISS_TYPES).
+REFUSED = {
+    "Or": "a composite (either of several constraint groups)",
+    "And": "a composite constraint group", "Replicate": "a composite constraint group",
+    "End": "the end of a composite group", "Container": "a composite constraint group",
+    "NFA": "a state machine in ISS's binary encoding", "Pair": "a custom binary relation",
+    "PairX": "a custom binary relation", "Binary": "a custom binary relation",
+    "BinaryX": "a custom binary relation", "ChaosConstruction": "regions built while solving",
+    "ChaosArrow": "regions built while solving", "ChaosCount": "regions built while solving",
+    "RegionSize": "a box size other than the grid's", "RegionSameValues": "regions of equal sets",
+    "Doppelganger": "digits 0..N with var cells", "FullRank": "full-rank outside clues",
+    "FullRankTies": "full-rank outside clues", "DutchFlatmates": "Dutch flatmates",
+    "ValueIndexing": "value-indexing arrows", "EqualityCage": "equality cages",
+    "HiddenSkyscraper": "hidden skyscrapers", "LookAndSay": "look-and-say cages",
+    "ConnectedValues": "connected values", "SameValues": "same-value sets",
+    "ContainAtLeast": "required values", "ContainExact": "required values",
+    "CountingCircles": "counting circles", "CountDistinct": "distinct-value counts",
+    "SearchPriority": "a search-order hint", "Var": "cells outside the grid",
+}
+
+
+# ---------------------------------------------------------------- string -> dict -> puzzle
+
+def _shape_of(found: list[Item], source: str, line: int | None) -> int:
+    shapes = [i for i in found if i.kind == "Shape"]
+    if not shapes:
+        return 9
+    item = shapes[-1]
+    m = re.fullmatch(r"(\d+)x(\d+)", item.args[0] if item.args else "")
+    if not m or m.group(1) != m.group(2):
+        raise _error(_Refusal("only square grids have a cpsudoku counterpart", item), source, line)
+    n = int(m.group(1))
+    if len(item.args) > 1 and item.args[1] not in ("", str(n), f"1-{n}") or len(item.args) > 2:
+        raise _error(_Refusal(f"only the digits 1..{n} have a cpsudoku counterpart", item),
+                     source, line)
+    return n
+
+
+def _error(refusal: _Refusal, source: str, line: int | None) -> ParseError:
+    item = refusal.item
+    return ParseError(f"{item.where()}: {refusal}", source, line, item.column)
+
+
+def iss_box(n: int) -> tuple[int, int] | None:
+    """ISS's boxes for an n x n grid: the most nearly square rows x columns, or none."""
+    for rows in range(int(n ** 0.5), 1, -1):
+        if n % rows == 0:
+            return rows, n // rows
+    return None
+
+
+def to_dict(text: str, source: str = "<string>", line: int | None = None) -> tuple[dict, dict]:
+    """The puzzle-file dict of one constraint string, and which item asked for each key
+    or rule (for the loader's refusals)."""
+    found = items(text, source, line)
+    size = _shape_of(found, source, line)
+    r = Reading(size, {"size": size}, {})
+    for item in found:
+        if item.kind in REFUSED:
+            raise _error(_Refusal(f"ISS type {item.kind!r} ({REFUSED[item.kind]}) has no "
+                                  f"cpsudoku counterpart", item), source, line)
+        if item.kind not in ISS_TYPES:
+            raise _error(_Refusal(f"unknown ISS type {item.kind!r}", item), source, line)
+        try:
+            ISS_TYPES[item.kind][1](r, item)
+        except _Refusal as refusal:
+            raise _error(refusal, source, line) from None
+    _layout(r, source, line)
+    _place_givens(r)
+    return r.data, r.origin
+
+
+def _layout(r: Reading, source: str, line: int | None) -> None:
+    n = r.size
+    if r.jigsaw is not None:
+        layout, item = r.jigsaw
+        if r.boxes:  # ISS keeps its boxes beside jigsaw pieces drawn over them
+            pieces: dict[str, list[str]] = {}
+            for cell, label in enumerate(layout):
+                pieces.setdefault(label, []).append(f"r{cell // n + 1}c{cell % n + 1}")
+            for piece in pieces.values():
+                r.add("extra_regions", piece, item)
+            return
+        r.data["regions"] = [layout[row * n:(row + 1) * n] for row in range(n)]
+    elif not r.boxes or iss_box(n) is None:  # no boxes: rows stand in as the regions
+        r.data["regions"] = [_DIGITS[row] * n for row in range(n)]
+
+
+def _place_givens(r: Reading) -> None:
+    n = r.size
+    odd = {v for v in range(1, n + 1) if v % 2}
+    even = set(range(1, n + 1)) - odd
+    grid = ["."] * (n * n)
+    for name, values in r.givens.items():
+        row, col = map(int, re.findall(r"\d+", name))
+        grid[(row - 1) * n + col - 1] = _DIGITS[min(values) - 1].upper()
+    for name, values in r.candidates.items():
+        if values in (odd, even):
+            r.data.setdefault("odd" if values == odd else "even", []).append(name)
+        else:
+            r.add("given_candidates", {"cell": name, "values": sorted(values)},
+                  r.origin["given"])
+    if any(ch != "." for ch in grid):
+        r.data["grid"] = "".join(grid)
+    rules = r.data.get("rules", [])
+    if "diagonal+" in rules and "diagonal-" in rules:  # both: cpsudoku's one rule
+        rules[rules.index("diagonal+")] = "diagonal"
+        rules.remove("diagonal-")
+
+
+def load(text: str, source: str = "<string>") -> list[Puzzle]:
+    """The puzzles of ISS text: an ISS link, or constraint strings one per line (`#`
+    comment lines and blank lines between them are skipped)."""
+    out = []
+    for number, line in enumerate(text.splitlines(), 1):
+        s = line.strip()
+        if not s or s.startswith("#"):
+            continue
+        if s.startswith(("http://", "https://")):
+            s = from_link(s, source, number)
+        out.append(from_string(s, source, number))
+    if not out:
+        raise ParseError("no ISS constraint string found", source)
+    return out
+
+
+def from_link(url: str, source: str = "<string>", line: int | None = None) -> str:
+    """The constraint string an ISS link carries in `q`."""
+    parts = urlsplit(url)
+    found = parse_qs(parts.query).get("q") or parse_qs(parts.fragment).get("q")
+    if not found:
+        raise ParseError("the ISS link carries no constraint string (?q=...)", source, line)
+    return found[0]
+
+
+def from_string(text: str, source: str = "<string>", line: int | None = None) -> Puzzle:
+    """One puzzle from one ISS constraint string (through the puzzle-file loader)."""
+    from . import puzzlefile  # the loader sits beside this module; grids never need it
+    data, origin = to_dict(text, source, line)
+    where = source if line is None else f"{source}:{line}"
+    try:
+        puzzle = puzzlefile.from_dict(data, where)
+    except CpsudokuError as exc:
+        asked = _asked_for(str(exc), origin)
+        if asked is None:
+            raise
+        key, item = asked
+        what = "rule" if key in RULE_TYPES.values() else "element"
+        raise ParseError(f"{item.where()}: this version of cpsudoku has no {what} {key!r}",
+                         source, line, item.column) from None
+    return replace(puzzle, meta={**puzzle.meta, "format": "iss"})
+
+
+def _asked_for(message: str, origin: dict[str, Item]) -> tuple[str, Item] | None:
+    """The key and item behind a loader's refusal of an unknown element or rule."""
+    if "unknown element" not in message and "unknown rule" not in message:
+        return None
+    named = [(key, item) for key, item in origin.items() if f"'{key}'" in message]
+    return min(named, key=lambda pair: pair[1].number) if named else None
+
+
+# ---------------------------------------------------------------- puzzle -> string
+
+def dumps(puzzle: Puzzle) -> str:
+    """The puzzle as one ISS constraint string (`from_string(dumps(p))` gives the same
+    puzzle). Elements ISS has no form for are refused with a ModelError naming them."""
+    from . import puzzlefile
+    data = puzzlefile.as_dict(puzzle)
+    n = puzzle.size
+    if n > len(_DIGITS):
+        raise ModelError(f"a {n}x{n} grid has no ISS form (ISS grids are at most 16x16)")
+    out = [f".Shape~{n}x{n}"] if n != 9 else []
+    out.extend(_layout_items(puzzle))
+    givens = [(f"r{c // n + 1}c{c % n + 1}", [v]) for c, v in enumerate(puzzle.givens) if v]
+    for parity, remainder in (("odd", 1), ("even", 0)):
+        givens += [(name, [v for v in range(1, n + 1) if v % 2 == remainder])
+                   for name in _names(data.get(parity, []))]
+    givens += [(entry["cell"], sorted(entry["values"]))
+               for entry in data.get("given_candidates", [])]
+    if givens:
+        out.append(".~" + "~".join(f"{iss_cell(name)}_{'_'.join(map(str, values))}"
+                                    for name, values in givens))
+    for key, value in data.items():
+        if key in _NOT_ELEMENTS:
+            continue
+        write = _WRITERS.get(key)
+        if write is None:
+            raise ModelError(f"puzzle-file key {key!r} has no ISS form")
+        out.extend(write(value, n))
+    return "".join(out) or "."
+
+
+def link(puzzle: Puzzle) -> str:
+    """An ISS link that opens the puzzle."""
+    return ISS_URL + "?q=" + quote(dumps(puzzle), safe=".~_-")
+
+
+_NOT_ELEMENTS = {"name", "title", "size", "box", "regions", "grid", "solution", "odd", "even",
+                 "given_candidates"}
+
+
+def _layout_items(puzzle: Puzzle) -> list[str]:
+    n, geometry = puzzle.size, puzzle.geometry
+    if geometry.box is not None and geometry.box == iss_box(n):
+        return []
+    rows = {frozenset(range(r * n, r * n + n)) for r in range(n)}
+    if {frozenset(region) for region in geometry.regions} == rows:
+        return [".NoBoxes"]
+    labels = "0123456789abcdefg"
+    return [".NoBoxes", ".Jigsaw~" + "".join(labels[r] for r in geometry.region_of)]
+
+
+def _names(value) -> list[str]:
+    if isinstance(value, dict):
+        value = value["cells"]
+    return value.split() if isinstance(value, str) else list(value)
+
+
+def _item(kind: str, *args) -> str:
+    return "." + "~".join([kind, *(str(a) for a in args)])
+
+
+def _cells(value) -> list[str]:
+    return [iss_cell(name) for name in _names(value)]
+
+
+def _write_line(kind: str) -> Callable:
+    return lambda items, n: [_item(kind, *_cells(v)) for v in items]
+
+
+def _write_numbered(kind: str, param: str, default: int | None) -> Callable:
+    def write(items, n):
+        out = []
+        for v in items:
+            number = v.get(param, default) if isinstance(v, dict) else default
+            if number is None:
+                raise ModelError(f"{kind} lines: give the {param} explicitly for ISS on {n}x{n}")
+            out.append(_item(kind, number, *_cells(v)))
+        return out
+    return write
+
+
+def _write_rules(names, n) -> list[str]:
+    flags = {name: kind for kind, name in RULE_TYPES.items()}
+    flags.update({"diagonal+": "Diagonal~1", "diagonal-": "Diagonal~-1",
+                  "diagonal": "Diagonal~1.Diagonal~-1"})
+    missing = [name for name in names if name not in flags]
+    if missing:
+        raise ModelError(f"rule {missing[0]!r} has no ISS form")
+    return ["." + flags[name] for name in names]
+
+
+def _write_cages(items, n) -> list[str]:
+    out = []
+    for cage in items:
+        total = cage.get("sum", cage.get("total"))
+        if cage.get("repeats"):
+            if total is None:
+                raise ModelError("a cage with repeats and no sum has no ISS form")
+            out.append(_item("Sum", total, *_cells(cage)))
+        else:
+            out.append(_item("Cage", "" if total is None else total, *_cells(cage)))
+    return out
+
+
+def _write_arrows(items, n) -> list[str]:
+    out = []
+    for arrow in items:
+        lines = arrow.get("lines") or [arrow["cells"]]
+        circle = _names(arrow["circle"])
+        if len(lines) != 1:
+            raise ModelError("an arrow with several lines from one circle has no ISS form")
+        at = [tuple(map(int, re.findall(r"\d+", c))) for c in circle]
+        if len(circle) == 1:
+            out.append(_item("Arrow", *_cells(circle + _names(lines[0]))))
+        elif len(circle) in (2, 3) and at == sorted(at):
+            out.append(_item("PillArrow", len(circle), *_cells(circle + _names(lines[0]))))
+        else:
+            raise ModelError("a pill ISS cannot read (2 or 3 cells in reading order) has no "
+                             "ISS form")
+    return out
+
+
+def _write_marks(kinds: dict[str, str], strict: str) -> Callable:
+    def write(table, n):
+        out = []
+        for key, kind in kinds.items():
+            for mark in table.get(key, []):
+                if isinstance(mark, dict) and mark.get("value") is not None:
+                    raise ModelError(f"a {key} mark with its own value has no ISS form")
+                out.append(_item(kind, *_cells(mark)))
+        negative = set(table.get("negative", []))
+        if table.get("all_given"):
+            negative |= set(kinds)
+        if negative == set(kinds):
+            out.append("." + strict)
+        elif negative:
+            raise ModelError(f"the negative rule for {', '.join(sorted(negative))} alone has no "
+                             f"ISS form")
+        return out
+    return write
+
+
+def _write_little_killers(items, n) -> list[str]:
+    from ..rules.killer import DIRECTIONS
+    diagonals = little_killer_diagonals(n)
+    out = []
+    for clue in items:
+        cells = _names(clue) if clue.get("cells") else []
+        if not cells:
+            (row, col), (dr, dc) = map(int, re.findall(r"-?\d+", clue["clue"])), DIRECTIONS[
+                clue["direction"]]
+            row, col = row + dr, col + dc
+            while 1 <= row <= n and 1 <= col <= n:
+                cells.append(f"r{row}c{col}")
+                row, col = row + dr, col + dc
+        start = next((first for first, line in diagonals.items()
+                      if line in (cells, cells[::-1])), None)
+        if start is None:
+            raise ModelError(f"little killer along {cells[0]}..{cells[-1]} has no ISS form "
+                             f"(ISS clues cover whole diagonals)")
+        out.append(_item("LittleKiller", clue.get("sum", clue.get("total")), iss_cell(start)))
+    return out
+
+
+def _line_id(clue: dict) -> str:
+    if "row" in clue:
+        return "R" + _DIGITS[int(clue["row"]) - 1]
+    return "C" + _DIGITS[int(clue["column"]) - 1]
+
+
+def _write_outside(kind: str) -> Callable:
+    def write(items, n):
+        ends: dict[str, list[str]] = {}
+        for clue in items:
+            end = ends.setdefault(_line_id(clue), ["", ""])
+            end[0 if clue.get("side", "start") == "start" else 1] = str(clue["value"])
+        return [_item(kind, line, *values) for line, values in ends.items()]
+    return write
+
+
+def _line_cells(clue: dict, n: int) -> list[str]:
+    if "row" in clue:
+        return [f"R{_DIGITS[int(clue['row']) - 1]}C{_DIGITS[c]}" for c in range(n)]
+    return [f"R{_DIGITS[r]}C{_DIGITS[int(clue['column']) - 1]}" for r in range(n)]
+
+
+def _write_quads(items, n) -> list[str]:
+    out = []
+    for quad in items:
+        at = sorted(tuple(map(int, re.findall(r"\d+", c))) for c in _names(quad))
+        out.append(_item("Quad", iss_cell(f"r{at[0][0]}c{at[0][1]}"), *quad["values"]))
+    return out
+
+
+def _segments(segments) -> list[str]:
+    """Segments as ISS writes them: cells, with '-' between segments."""
+    out: list[str] = []
+    for i, segment in enumerate(segments):
+        out.extend((["-"] if i else []) + _cells(segment))
+    return out
+
+
+def _write_indexing(items, n) -> list[str]:
+    kinds = {"column": "C", "row": "R"}
+    if any(entry.get("kind") not in kinds for entry in items):
+        raise ModelError("box indexing has no ISS form")
+    return [_item("Indexing", kinds[entry["kind"]], *_cells(entry)) for entry in items]
+
+
+_WRITERS: dict[str, Callable[[Any, int], list[str]]] = {
+    "rules": _write_rules,
+    **{key: _write_line(kind) for kind, key in LINE_TYPES.items()},
+    **{key: _write_numbered(kind, param, {"Whisper": None, "Lockout": 4, "Modular": 3,
+                                          "SumLine": 10}[kind])
+       for kind, (key, param) in NUMBERED_TYPES.items()},
+    "dutch_whispers": lambda items, n: [_item("Whisper", 4, *_cells(v)) for v in items],
+    "cages": _write_cages,
+    "rellik_cages": lambda items, n: [_item("RellikCage", c["sum"], *_cells(c)) for c in items],
+    "arrows": _write_arrows,
+    "kropki": _write_marks({"white": "WhiteDot", "black": "BlackDot"}, "StrictKropki"),
+    "xv": _write_marks({"x": "X", "v": "V"}, "StrictXV"),
+    "greater_than": lambda items, n: [_item("GreaterThan", *_cells(p)) for p in items],
+    "little_killers": _write_little_killers,
+    "sandwiches": lambda items, n: [_item("Sandwich", c["value"], _line_id(c)) for c in items],
+    **{key: _write_outside(kind) for kind, key in OUTSIDE_TYPES.items()},
+    "lunchboxes": lambda items, n: [_item("Lunchbox", c["value"], *_line_cells(c, n))
+                                    for c in items],
+    "quadruples": _write_quads,
+    "equal_sums": lambda items, n: [_item("EqualSum", *_segments(segments)) for segments in items],
+    "indexing": _write_indexing,
+    "regex_lines": lambda items, n: [_item("Regex", encode_pattern(v["pattern"]), *_cells(v))
+                                     for v in items],
+}
+
+
+__all__ = ["ISS_TYPES", "ISS_URL", "REFUSED", "dumps", "from_link", "from_string", "link",
+           "load", "looks_like_iss", "to_dict"]
