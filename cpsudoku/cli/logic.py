@@ -82,6 +82,7 @@ def explain(
     from ..logic.show import candidate_grid
     from ..logic.solver import Solver
     from ..logic.step import Step
+    from ..logic.words import plain
 
     check_time_limit(time_limit)
     show = _grid_steps(grid_at)
@@ -112,6 +113,7 @@ def explain(
                     out.write(json.dumps({"index": index, **step.as_dict()}))
                 elif fmt is StepFormat.pretty:
                     out.write(f"{step.number:4d}. [{step.rating:.1f}] {step.text}")
+                    out.write(f"{'':10}{plain(step)}")  # the play page's hint says the same
             done = Explanation(steps, state.solved(), list(state.values))
             if fmt is StepFormat.json:
                 out.write(json.dumps({"index": index, "puzzle": puzzle.line(),

@@ -102,7 +102,9 @@ def hint(body: GridIn) -> dict:
     puzzle = load(body)
     state = values_of(body, puzzle) if body.grid is not None else None
     found = logic.hint(puzzle, state=state)
+    from ..logic.words import describe
     return {"step": found.step.as_dict() if found.step is not None else None,
+            "words": describe(found.step) if found.step is not None else None,
             "wrong": list(found.wrong)}
 
 
