@@ -216,11 +216,12 @@ class BenchInterrupted(KeyboardInterrupt):
 
 
 # Columns in the order they are dropped when the table does not fit the terminal
-# (the last ones go first); solver, puzzles, solved and correct always stay.
-_COLUMNS = ("solver", "puzzles", "solved", "correct", "mean ms", "speed-up", "puzzles/s",
-            "median ms", "max ms")
-_ORDER = ("solver", "puzzles", "solved", "correct", "mean ms", "median ms", "max ms",
-          "puzzles/s", "speed-up")
+# (the last ones go first); solver, puzzles, solved and correct always stay. Times are
+# in ms (said in the title), so that every column fits 80 characters.
+_COLUMNS = ("solver", "puzzles", "solved", "correct", "mean", "speed-up", "per s",
+            "median", "max")
+_ORDER = ("solver", "puzzles", "solved", "correct", "mean", "median", "max", "per s",
+          "speed-up")
 
 
 def table_of(report: SetReport, *, mode: str = "api", count: bool = False,
@@ -230,7 +231,7 @@ def table_of(report: SetReport, *, mode: str = "api", count: bool = False,
     from rich import box
     from rich.table import Table
     what = "count to 2" if count else "first solution"
-    title = f"{report.name} ({what}, timed through {mode})"
+    title = f"{report.name}: {what}, timed through {mode}, times in ms"
     if report.backend.interrupted:
         title += f", interrupted after {report.backend.puzzles} puzzle(s)"
     figures = [report.backend] + ([report.reference] if report.reference else [])
@@ -243,17 +244,19 @@ def table_of(report: SetReport, *, mode: str = "api", count: bool = False,
             speed = "1.0x"
         cells.append({"solver": fig.solver, "puzzles": str(fig.puzzles),
                       "solved": str(fig.solved), "correct": str(fig.correct),
-                      "mean ms": f"{fig.ms('mean'):.3f}", "median ms": f"{fig.ms('median'):.3f}",
-                      "max ms": f"{fig.ms('max'):.1f}", "puzzles/s": f"{fig.per_second:,.0f}",
+                      "mean": f"{fig.ms('mean'):.3f}", "median": f"{fig.ms('median'):.3f}",
+                      "max": f"{fig.ms('max'):.1f}", "per s": f"{fig.per_second:,.0f}",
                       "speed-up": speed})
     kept = list(_COLUMNS)
 
-    def needed(columns) -> int:  # content plus padding and a border per column
-        return 1 + sum(3 + max(len(c), *(len(row[c]) for row in cells)) for c in columns)
+    def needed(columns) -> int:  # content plus a space each side per column
+        return sum(2 + max(len(c), *(len(row[c]) for row in cells)) for c in columns)
     if width is not None:
         while len(kept) > 4 and needed(kept) > width:
             kept.pop()
-    table = Table(title=title, title_justify="left", box=box.SQUARE)
+    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, show_edge=False,
+                  collapse_padding=True,
+                  pad_edge=False)
     for col in (c for c in _ORDER if c in kept):
         table.add_column(col, justify="left" if col == "solver" else "right", no_wrap=True)
     for row in cells:
