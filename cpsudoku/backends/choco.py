@@ -3,7 +3,8 @@
 One integer variable per cell over its domain; all-different with Régin's
 arc-consistent filtering ("AC": domain consistency, where CP-SAT learns
 clauses instead); sums as `scalar` constraints (any coefficients); `<` as
-`arithm`; tables with Choco's compact-table algorithm. Search is Choco's
+`arithm`; tables with Choco's compact-table algorithm; regular constraints as
+Choco's `regular` over a deterministic automaton. Search is Choco's
 default (dom/wdeg with restarts on the cell variables).
 
 Each `solve()` of Choco's solver returns the next solution, so counting
@@ -20,7 +21,7 @@ from __future__ import annotations
 import time
 from typing import ClassVar
 
-from ..grid.constraints import AllDifferent, Allowed, Less, Sum
+from ..grid.constraints import AllDifferent, Allowed, Less, Regular, Sum
 from ..model import Model
 from ..result import Outcome
 from .base import Backend, Request, nothing_to_search
@@ -36,7 +37,8 @@ class ChocoBackend(Backend):
     distribution: ClassVar[str | None] = "pychoco"
     extra: ClassVar[str | None] = "choco"
     module: ClassVar[str | None] = "pychoco"
-    native_kinds: ClassVar[frozenset[str]] = frozenset({"alldifferent", "sum", "less", "allowed"})
+    native_kinds: ClassVar[frozenset[str]] = frozenset({"alldifferent", "sum", "less", "allowed",
+                                                         "regular"})
 
     def search(self, model: Model, request: Request) -> Outcome:
         if any(not dom for dom in model.domains):
@@ -111,6 +113,25 @@ def _post(cp, con, cells) -> bool:
         if not con.tuples:
             return False
         cp.table([cells[c] for c in con.cells], [list(t) for t in con.tuples]).post()
+    elif isinstance(con, Regular):
+        dfa = con.automaton.deterministic()
+        if not dfa.accepting:
+            return False
+        cp.regular([cells[c] for c in con.cells], _finite_automaton(dfa)).post()
     else:  # pragma: no cover - lower_for decomposes every other kind
         raise TypeError(f"unexpected constraint kind {con.kind!r}")
     return True
+
+
+def _finite_automaton(dfa):
+    """Choco's FiniteAutomaton of a deterministic `Automaton`."""
+    from pychoco.objects.automaton.finite_automaton import FiniteAutomaton
+
+    fa = FiniteAutomaton()
+    for _ in range(dfa.states):
+        fa.add_state()
+    fa.set_initial_state(dfa.start)
+    fa.set_final(*sorted(dfa.accepting))
+    for s, v, t in dfa.transitions:
+        fa.add_transition(s, t, v)
+    return fa

@@ -2,7 +2,8 @@
 
 One integer variable per cell over its domain, `add_all_different` per
 all-different group, linear equalities for sums, chains of `<` for less, and
-tables (`add_allowed_assignments`) for allowed tuples.
+tables (`add_allowed_assignments`) for allowed tuples, `add_automaton` for regular
+constraints (made deterministic first).
 
 One worker by default: on models this small, CP-SAT's parallel portfolio costs
 more to start than it saves. Counting solutions (max_solutions >= 2) always
@@ -21,7 +22,7 @@ from __future__ import annotations
 import time
 
 from ..errors import BackendError
-from ..grid.constraints import AllDifferent, Allowed, Less, Sum
+from ..grid.constraints import AllDifferent, Allowed, Less, Regular, Sum
 from ..model import Model
 from ..result import Outcome
 from .base import Backend, Request, nothing_to_search, out_of_time
@@ -34,7 +35,7 @@ class CpSatBackend(Backend):
                    "and table constraints")
     distribution = "ortools"
     module = "ortools"
-    native_kinds = frozenset({"alldifferent", "sum", "less", "allowed"})
+    native_kinds = frozenset({"alldifferent", "sum", "less", "allowed", "regular"})
     option_names = frozenset({"workers"})
 
     def check_request(self, request: Request) -> None:
@@ -136,6 +137,13 @@ def _build(cp_model, model: Model) -> _Cells:
                 cp.add(variables[a] < variables[b])
         elif isinstance(con, Allowed):
             cp.add_allowed_assignments([variables[c] for c in con.cells], con.tuples)
+        elif isinstance(con, Regular):
+            dfa = con.automaton.deterministic()
+            if dfa.accepting:
+                cp.add_automaton([variables[c] for c in con.cells], dfa.start,
+                                 sorted(dfa.accepting), list(dfa.transitions))
+            else:
+                cp.add_bool_or([])  # no word is accepted
         else:  # pragma: no cover - lower_for decomposes every other kind
             raise TypeError(f"unexpected constraint kind {con.kind!r}")
     return _Cells(cp, variables)

@@ -9,7 +9,11 @@ objective (any feasible point is an answer):
 - a sum: sum(w * v * x[c, v]) == total, the linear constraint itself;
 - a < b: sum(v * x[a, v]) - sum(v * x[b, v]) <= -1;
 - a table: one binary per tuple, these sum to 1, and each cell's column of
-  value v equals the sum of the tuples holding v there.
+  value v equals the sum of the tuples holding v there;
+- a regular constraint: a unit flow through the layered graph of its
+  automaton (one binary per transition on some accepted word), leaving the
+  start once, conserved at every state in between, and each cell's column of
+  value v equals the flow on the transitions that read v there.
 
 Counting adds a no-good cut per solution found (its open cells' columns sum to
 at most their number minus one) and solves again. HiGHS's own `time_limit`
@@ -24,7 +28,7 @@ import time
 from typing import ClassVar
 
 from ..engine.clock import OutOfTime, check_clock
-from ..grid.constraints import AllDifferent, Allowed, Less, Sum
+from ..grid.constraints import AllDifferent, Allowed, Less, Regular, Sum
 from ..model import Model
 from ..result import Outcome
 from .base import Backend, Request, nothing_to_search, out_of_time
@@ -38,7 +42,8 @@ class MipBackend(Backend):
     distribution: ClassVar[str | None] = "highspy"
     extra: ClassVar[str | None] = "mip"
     module: ClassVar[str | None] = "highspy"
-    native_kinds: ClassVar[frozenset[str]] = frozenset({"alldifferent", "sum", "less", "allowed"})
+    native_kinds: ClassVar[frozenset[str]] = frozenset({"alldifferent", "sum", "less", "allowed",
+                                                         "regular"})
 
     def search(self, model: Model, request: Request) -> Outcome:
         if any(not dom for dom in model.domains):
@@ -134,6 +139,8 @@ class _Program:
                     self.row(None, -1, coeffs)
             elif isinstance(con, Allowed):
                 self.table(con)
+            elif isinstance(con, Regular):
+                self.regular(con)
             else:  # pragma: no cover - lower_for decomposes every other kind
                 raise TypeError(f"unexpected constraint kind {con.kind!r}")
 
@@ -177,6 +184,26 @@ class _Program:
                 for p, t in zip(picks, rows):
                     if t[j] == v:
                         coeffs[p] = -1.0
+                self.row(0, 0, coeffs)
+
+    def regular(self, con: Regular) -> None:
+        layers = con.automaton.paths([self.domains[c] for c in con.cells])
+        flows = []  # per position: (state, value, next state, column)
+        for edges in layers:
+            flows.append([(s, v, t, self.ncols + k) for k, (s, v, t) in enumerate(edges)])
+            self.ncols += len(edges)
+        if not flows:
+            return
+        self.row(1, 1, {col: 1 for _, _, _, col in flows[0]})  # one way out of the start
+        for before, after in zip(flows, flows[1:]):
+            for state in {t for _, _, t, _ in before}:
+                coeffs = {col: 1.0 for _, _, t, col in before if t == state}
+                coeffs.update({col: -1.0 for s, _, _, col in after if s == state})
+                self.row(0, 0, coeffs)
+        for cell, arcs in zip(con.cells, flows):
+            for v in self.domains[cell]:
+                coeffs = {self.col[(cell, v)]: 1.0}
+                coeffs.update({col: -1.0 for _, u, _, col in arcs if u == v})
                 self.row(0, 0, coeffs)
 
     def load(self, h, highspy) -> None:

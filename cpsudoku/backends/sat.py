@@ -14,7 +14,13 @@ One Boolean per cell and candidate value ("cell c holds v"):
   the partial sums of the actual values are forced true, the rest are free;
 - a < b: "a holds v" implies b holds a value above v, and the converse;
 - a table: one Boolean per tuple, one of them true, a tuple implies its values,
-  and each value implies some tuple holding it (the support clauses).
+  and each value implies some tuple holding it (the support clauses);
+- a regular constraint: the layered graph of its automaton, one Boolean per
+  state that lies on an accepted word at each position (the start given):
+  "in state s, and the cell holds v" implies one of the next states, a value
+  that leads nowhere from s is forbidden there, and a state implies one of
+  the values that leave it. The run of the actual values is forced, and it
+  can only end in an accepting state.
 
 Counting adds a blocking clause per solution found (not all of these open
 cells again). The solver searches in the calling thread (python-sat crashes
@@ -32,7 +38,7 @@ from typing import ClassVar
 
 from ..engine.clock import OutOfTime, check_clock
 from ..errors import BackendError
-from ..grid.constraints import AllDifferent, Allowed, Less, Sum
+from ..grid.constraints import AllDifferent, Allowed, Less, Regular, Sum
 from ..model import Model
 from ..result import Outcome
 from .base import Backend, Request, nothing_to_search, out_of_time
@@ -70,7 +76,8 @@ class SatBackend(Backend):
     distribution: ClassVar[str | None] = "python-sat"
     extra: ClassVar[str | None] = "sat"
     module: ClassVar[str | None] = "pysat"
-    native_kinds: ClassVar[frozenset[str]] = frozenset({"alldifferent", "sum", "less", "allowed"})
+    native_kinds: ClassVar[frozenset[str]] = frozenset({"alldifferent", "sum", "less", "allowed",
+                                                         "regular"})
     option_names: ClassVar[frozenset[str]] = frozenset({"solver"})
 
     def check_request(self, request: Request) -> None:
@@ -239,6 +246,8 @@ class Cnf:
                     self.less(a, b)
             elif isinstance(con, Allowed):
                 self.table(con)
+            elif isinstance(con, Regular):
+                self.regular(con)
             else:  # pragma: no cover - lower_for decomposes every other kind
                 raise TypeError(f"unexpected constraint kind {con.kind!r}")
 
@@ -340,6 +349,38 @@ class Cnf:
         for c in set(cells):
             for v in self.domains[c]:
                 self.clauses.append([-self.var[(c, v)]] + supports.get((c, v), []))
+
+    def regular(self, con: Regular) -> None:
+        layers = con.automaton.paths([self.domains[c] for c in con.cells])
+        if con.cells and not layers[0]:
+            self.unsat = True
+            return
+        state: dict[tuple[int, int], int | None] = {(0, con.automaton.start): None}  # None: true
+        for i, edges in enumerate(layers):
+            for _s, _v, t in edges:
+                if (i + 1, t) not in state:
+                    state[(i + 1, t)] = None if i + 1 == len(layers) else self.new_var()
+        for i, (cell, edges) in enumerate(zip(con.cells, layers)):
+            nexts: dict[tuple[int, int], list[int]] = {}
+            for s, v, t in edges:
+                nxt = state[(i + 1, t)]
+                nexts.setdefault((s, v), [])
+                if nxt is not None:
+                    nexts[(s, v)].append(nxt)
+            sources = {s for (j, s) in state if j == i}
+            for s in sources:
+                here = state[(i, s)]
+                why = [] if here is None else [-here]
+                leaving = []
+                for v in sorted(self.domains[cell]):
+                    x = self.var[(cell, v)]
+                    if (s, v) not in nexts:
+                        self.clauses.append(why + [-x])  # no accepted word goes on this way
+                        continue
+                    leaving.append(x)
+                    if i + 1 < len(layers):
+                        self.clauses.append(why + [-x] + nexts[(s, v)])
+                self.clauses.append(why + leaving)
 
     def decode(self, assignment: list[int] | None) -> tuple[int, ...]:
         true = {lit for lit in assignment or () if lit > 0}

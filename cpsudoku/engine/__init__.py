@@ -7,7 +7,8 @@
   used when it is built.
 - `subsets`: what pays on big grids: naked/hidden pairs, dual branching
   (cells and unit-value places), failed-literal probing.
-- `general`: every constraint kind (sum, less, allowed) and the trace.
+- `general`: every constraint kind (sum, less, allowed, regular) and the trace.
+- `automaton`: the regular constraint's forward-backward propagator.
 
 Candidates of a cell are a bitmask: bit v-1 stands for value v.
 """

@@ -11,7 +11,8 @@ from __future__ import annotations
 import itertools
 from math import comb
 
-from ..grid.constraints import Allowed, Less, Sum
+from ..grid.constraints import Allowed, Less, Regular, Sum
+from .automaton import RegularPass
 from .plan import Structure
 
 MAX_COMBINATIONS = 4000  # above this, a distinct-value sum falls back to bounds reasoning
@@ -193,7 +194,7 @@ class Table(Propagator):
         return True
 
 
-def propagator_for(con, structure: Structure) -> Propagator:
+def propagator_for(con, structure: Structure) -> Propagator | RegularPass:
     if isinstance(con, Sum):
         combos = DistinctSum.combinations(con, structure)
         if combos is not None:
@@ -203,4 +204,6 @@ def propagator_for(con, structure: Structure) -> Propagator:
         return LessChain(con, structure)
     if isinstance(con, Allowed):
         return Table(con, structure)
+    if isinstance(con, Regular):
+        return RegularPass(con, structure)
     raise TypeError(f"no native propagator for {con.kind} constraints")

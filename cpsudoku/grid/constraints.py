@@ -8,6 +8,9 @@ Every rule of every variant lowers to these few constraints over cells
 - `decompose(domains)`: rewrites it as `Allowed` tables, so a backend that has
   no native support for a kind can still run it.
 
+`Regular` reads an automaton along its cells (see `automaton.py`): the line
+rules (whispers, entropic, modular, sum lines ...) are regular languages.
+
 A backend declares which kinds it handles natively (`Backend.native_kinds`);
 `lower_for` in `model.py` decomposes the rest.
 Unary restrictions (`InSet`) never reach a backend: they are folded into the
@@ -21,6 +24,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import ClassVar
+
+from ..errors import BackendError
+from .automaton import Automaton
 
 Cells = tuple[int, ...]
 
@@ -131,4 +137,38 @@ class InSet(Constraint):
         return all(v in self.values for v in values)
 
 
-KINDS = ("alldifferent", "sum", "less", "allowed")
+MAX_WORDS = 20_000  # accepted sequences a Regular without a window may list as one table
+
+
+@dataclass(frozen=True)
+class Regular(Constraint):
+    """The cells' values, read in order, form a word the automaton accepts.
+
+    Decomposition: an automaton with a `window` k becomes one table per run of
+    k consecutive cells (the values of that run on some accepted word), exact
+    because its language is exactly "every run fits"; without a window, one
+    table of the accepted words while they are few, else it is refused (a
+    table would grow exponentially with the line)."""
+
+    automaton: Automaton = Automaton(0, frozenset({0}), ())
+
+    kind: ClassVar[str] = "regular"
+
+    def holds(self, values):
+        return self.automaton.accepts(values)
+
+    def decompose(self, domains):
+        doms = [domains[c] for c in self.cells]
+        k = self.automaton.window
+        if k is not None and len(self.cells) > k:
+            return [Allowed(self.cells[i:i + k], tuple(self.automaton.runs(doms, i, k) or ()),
+                            label=self.label)
+                    for i in range(len(self.cells) - k + 1)]
+        words = self.automaton.words(doms, MAX_WORDS)
+        if words is None:
+            raise BackendError(f"{self.describe()}: more than {MAX_WORDS} value sequences "
+                               f"fit; too many to list as a table for this backend")
+        return [Allowed(self.cells, tuple(words), label=self.label)]
+
+
+KINDS = ("alldifferent", "sum", "less", "allowed", "regular")

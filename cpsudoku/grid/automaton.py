@@ -1,0 +1,150 @@
+"""Finite automata read along a sequence of cells: the language behind the `Regular` kind.
+
+An automaton has numbered states, one start state, accepting states and
+transitions (state, value, next state). Several next states for one (state,
+value) make it nondeterministic; `deterministic()` gives the equivalent DFA
+for the solvers that take only those (CP-SAT, Choco).
+
+Rules rarely list transitions by hand: `Automaton.build` explores the states
+reachable from a start of any hashable kind ("the last digit", "the sum so
+far") through a step function, and numbers them. A rule may also declare a
+`window` k: the language is exactly "every run of k consecutive cells fits"
+(whispers: k = 2, entropic lines: k = 3), which lets the constraint decompose
+into small tables over those runs.
+
+`paths(domains)` is the layered graph of Pesant's `regular` constraint: per
+position, the transitions that lie on some accepted word over the domains.
+Every backend's encoding and the tables of the decomposition read it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+Transition = tuple[int, int, int]  # (state, value, next state)
+
+
+@dataclass(frozen=True)
+class Automaton:
+    start: int
+    accepting: frozenset[int]
+    transitions: tuple[Transition, ...]
+    window: int | None = None  # the language is "every run of `window` cells fits"
+
+    @classmethod
+    def build(cls, start: Any, step: Callable[[Any, int], Any],
+              accept: Callable[[Any], bool], values: Iterable[int],
+              window: int | None = None) -> Automaton:
+        """The automaton whose states are those reachable from `start`, where
+        step(state, value) is the next state (None: no way on)."""
+        values = tuple(values)
+        number: dict[Any, int] = {start: 0}  # states: any hashable values
+        queue = [start]
+        transitions = []
+        for state in queue:  # breadth first; the list grows as states are found
+            for v in values:
+                nxt = step(state, v)
+                if nxt is None:
+                    continue
+                if nxt not in number:
+                    number[nxt] = len(number)
+                    queue.append(nxt)
+                transitions.append((number[state], v, number[nxt]))
+        accepting = frozenset(i for s, i in number.items() if accept(s))
+        return cls(0, accepting, tuple(transitions), window)
+
+    @cached_property
+    def states(self) -> int:
+        """The number of states (numbered 0..states-1)."""
+        top = max([self.start, *self.accepting, *(t for s, _, t in self.transitions),
+                   *(s for s, _, _ in self.transitions)])
+        return top + 1
+
+    @cached_property
+    def moves(self) -> dict[tuple[int, int], tuple[int, ...]]:
+        """(state, value) -> the next states."""
+        out: dict[tuple[int, int], list[int]] = {}
+        for s, v, t in self.transitions:
+            out.setdefault((s, v), []).append(t)
+        return {key: tuple(sorted(set(ts))) for key, ts in out.items()}
+
+    @property
+    def is_deterministic(self) -> bool:
+        return all(len(ts) == 1 for ts in self.moves.values())
+
+    def accepts(self, values: Sequence[int]) -> bool:
+        current = {self.start}
+        moves = self.moves
+        for v in values:
+            current = {t for s in current for t in moves.get((s, v), ())}
+            if not current:
+                return False
+        return not current.isdisjoint(self.accepting)
+
+    def deterministic(self) -> Automaton:
+        """The same language with one next state per (state, value): subset construction."""
+        if self.is_deterministic:
+            return self
+        moves = self.moves
+        values = sorted({v for _, v, _ in self.transitions})
+
+        def step(subset, v):
+            nxt = frozenset(t for s in subset for t in moves.get((s, v), ()))
+            return nxt or None
+
+        return Automaton.build(frozenset({self.start}), step,
+                               lambda subset: not subset.isdisjoint(self.accepting),
+                               values, self.window)
+
+    def paths(self, domains: Sequence[Iterable[int]]) -> list[list[Transition]]:
+        """Per position, the transitions on some accepted word over `domains`
+        (one domain per position); all empty when no word is accepted."""
+        moves = self.moves
+        doms = [sorted(d) for d in domains]
+        forward = [{self.start}]
+        for dom in doms:
+            layer = {t for s in forward[-1] for v in dom for t in moves.get((s, v), ())}
+            forward.append(layer)
+        alive = forward[-1] & self.accepting
+        out: list[list[Transition]] = [[] for _ in doms]
+        for i in range(len(doms) - 1, -1, -1):
+            edges = [(s, v, t) for s in forward[i] for v in doms[i]
+                     for t in moves.get((s, v), ()) if t in alive]
+            out[i] = edges
+            alive = {s for s, _, _ in edges}
+        if len(doms) and not out[0]:
+            return [[] for _ in doms]
+        return out
+
+    def words(self, domains: Sequence[Iterable[int]], limit: int) -> list[tuple[int, ...]] | None:
+        """Every accepted word over `domains`, or None when there are more than `limit`."""
+        if not domains:
+            return [()] if self.start in self.accepting else []
+        return self.runs(domains, 0, len(domains), limit)
+
+    def runs(self, domains: Sequence[Iterable[int]], start: int, length: int,
+             limit: int | None = None) -> list[tuple[int, ...]] | None:
+        """The value tuples of positions start..start+length-1 on some accepted word
+        (None when there are more than `limit`)."""
+        by_state: list[dict[int, list[tuple[int, int]]]] = []
+        for edges in self.paths(domains):
+            outs: dict[int, list[tuple[int, int]]] = {}
+            for s, v, t in edges:
+                outs.setdefault(s, []).append((v, t))
+            by_state.append(outs)
+        found: set[tuple[int, ...]] = set()
+        stack: list[tuple[int, int, tuple[int, ...]]] = [
+            (start, s, ()) for s in (by_state[start] if start < len(by_state) else ())]
+        while stack:
+            i, state, prefix = stack.pop()
+            if i == start + length:
+                found.add(prefix)
+                if limit is not None and len(found) > limit:
+                    return None
+                continue
+            for v, t in by_state[i].get(state, ()):
+                stack.append((i + 1, t, prefix + (v,)))
+        return sorted(found)
