@@ -26,6 +26,7 @@ one string: `"r1c1 r1c2 r2c2"`.
     even = ["r5c5"]
     greater_than = [["r1c1", "r1c2"]]       # [greater, smaller]
     extra_regions = [["r1c1", "r2c2", "r3c3"]]
+    whispers = [["r1c1", "r1c2", "r2c3"]]   # line rules: a list of lines (see below)
 
     [[cages]]                               # killer cages (TOML: tables come after
     sum = 15                                # the plain keys above); sum is optional
@@ -52,6 +53,16 @@ one string: `"r1c1 r1c2 r2c2"`.
     x = [["r3c3", "r3c4"]]                  # sum 10
     v = [["r4c4", "r5c4"]]                  # sum 5
     all_given = true                        # no mark -> the pair sums to neither 10 nor 5
+
+Line rules, each a list of lines; a line is a list of cells in order (each
+touching the next), or a table with `cells` and the rule's parameter:
+`whispers` (`difference`, 5 on 9x9), `dutch_whispers` (difference 4),
+`renban`, `palindromes`, `region_sum_lines`, `between_lines` (the ends are the
+first and last cell), `lockout_lines` (`difference`, 4), `entropic_lines`,
+`modular_lines` (`modulus`, 3), `parity_lines`, `zipper_lines`, `sum_lines`
+(`total`, 10), `slow_thermometers`, `double_arrows`:
+
+    whispers = [["r1c1", "r1c2", "r1c3"], {cells = ["r5c5", "r6c6"], difference = 3}]
 
 Several puzzles fit in one file as `[[puzzles]]` tables (TOML) or a JSON list;
 a file of one JSON object per line is read line by line. Other scalar keys
@@ -92,6 +103,7 @@ from ..validate import parse_box
 from .fields import box_or_none, cell_list, listed, reading, whole
 from .fpuzzles import from_fpuzzles, is_fpuzzles, unpack_link
 from .grids import read_grids, read_output_line
+from .line_elements import LINE_KEYS, line_rules
 from .notation import read_notation
 from .safeload import check_bounds, toml_value
 
@@ -239,11 +251,15 @@ def _from_dict(data: dict, source: str) -> Puzzle:
     if "puzzles" in data:
         raise ModelError("'puzzles' inside a puzzle: a file lists puzzles at its top level")
     for key, value in data.items():
-        if key in PUZZLE_KEYS or key in ELEMENT_KEYS:
+        if key in PUZZLE_KEYS or key in ELEMENT_KEYS or key in LINE_KEYS:
             continue
         if isinstance(value, (list, dict)):
-            raise ModelError(f"unknown element {key!r}; known: {', '.join(ELEMENT_KEYS)}")
-        near = difflib.get_close_matches(key.lower(), PUZZLE_KEYS + ELEMENT_KEYS, 1, 0.75)
+            near = difflib.get_close_matches(key.lower(), ELEMENT_KEYS + LINE_KEYS, 1, 0.75)
+            hint = f"; did you mean {near[0]!r}?" if near else ""
+            raise ModelError(f"unknown element {key!r}{hint} (known: "
+                             f"{', '.join(ELEMENT_KEYS + LINE_KEYS)})")
+        near = difflib.get_close_matches(key.lower(), PUZZLE_KEYS + ELEMENT_KEYS + LINE_KEYS,
+                                         1, 0.75)
         if near:  # a misspelt key would otherwise be kept as metadata and its meaning lost
             raise ModelError(f"unknown key {key!r}; did you mean {near[0]!r}?")
         meta[key] = value
@@ -400,6 +416,7 @@ def _elements(data: dict, size: int) -> list:
         regions = [cell_list(r, size, f"extra region {i}")
                    for i, r in enumerate(listed(data["extra_regions"], "extra_regions"), 1)]
         out.append(R.ExtraRegions(regions))
+    out.extend(line_rules(data, size))
     return out
 
 

@@ -8,7 +8,8 @@ Two families:
   read at first use; `register()` adds rules written in Python.
 - Per-puzzle elements, given in a puzzle file (see `cpsudoku.formats.puzzlefile`):
   killer cages, little killers, thermometers, arrows, odd/even cells, kropki
-  dots, XV, greater-than signs, extra regions. Jigsaw regions are a geometry
+  dots, XV, greater-than signs, extra regions, and the line rules of
+  `linerules` (whispers, renban, palindromes, between lines ...). Jigsaw regions are a geometry
   (`cpsudoku.grid.geometry.regions_from_labels`), not a rule.
 
     >>> from cpsudoku import rules
@@ -26,6 +27,7 @@ from .. import validate
 from ..errors import ArgumentError, ModelError
 from .dots import XV, GreaterThan, Kropki, Mark
 from .killer import Cage, Clue, Killer, LittleKiller
+from .linerules import LINE_RULES, Line, LineRule
 from .lines import Arrow, Arrows, Thermometers
 from .parity import Parity
 from .patterns import PatternRule
@@ -47,7 +49,7 @@ ELEMENTS = [
     ("greater_than", "pairs [greater, smaller] of cells"),
     ("extra_regions", "further groups of cells with no repeated digit"),
     ("regions", "jigsaw: irregular regions replace the boxes"),
-]
+] + [(cls.key, cls.meaning) for cls in LINE_RULES]
 
 
 def _model_files():
@@ -127,7 +129,8 @@ def describe_elements() -> list[tuple[str, str]]:
 
 
 __all__ = [
-    "Arrow", "Arrows", "Cage", "Clue", "ExtraRegions", "GreaterThan", "Killer", "Kropki",
-    "LittleKiller", "Mark", "Parity", "PatternRule", "Thermometers", "XV", "by_names",
+    "LINE_RULES", "Arrow", "Arrows", "Cage", "Clue", "ExtraRegions", "GreaterThan", "Killer",
+    "Kropki", "Line", "LineRule", "LittleKiller", "Mark", "Parity", "PatternRule",
+    "Thermometers", "XV", "by_names",
     "describe", "describe_all", "describe_elements", "get", "names", "register",
 ]
