@@ -79,6 +79,7 @@ def explain(
     import time
 
     from ..logic import Explanation, NotUnique, Unsolvable
+    from ..logic.chain import chain_lines
     from ..logic.show import candidate_grid
     from ..logic.solver import Solver
     from ..logic.step import Step
@@ -113,6 +114,8 @@ def explain(
                     out.write(json.dumps({"index": index, **step.as_dict()}))
                 elif fmt is StepFormat.pretty:
                     out.write(f"{step.number:4d}. [{step.rating:.1f}] {step.text}")
+                    for line in chain_lines(step.chain, " " * 10):  # each chain, indented
+                        out.write(line)
                     out.write(f"{'':10}{plain(step)}")  # the play page's hint says the same
             done = Explanation(steps, state.solved(), list(state.values))
             if fmt is StepFormat.json:
@@ -148,6 +151,7 @@ def hint(
     """The next step only, from the puzzle or from a player's grid; wrong entries are named."""
     from ..logic import NotUnique, RatingTimeout, Unsolvable
     from ..logic import hint as next_hint
+    from ..logic.chain import chain_lines
 
     check_time_limit(time_limit)
 
@@ -169,6 +173,8 @@ def hint(
         for cell in result.wrong:
             typer.echo(f"wrong: {cell} does not hold the solution's value")
         typer.echo(result.step.text if result.step else "the grid is already solved")
+        for line in chain_lines(result.step.chain if result.step else [], "    "):
+            typer.echo(line)
     else:
         typer.echo(json.dumps(result.as_dict(), indent=2 if fmt is StepFormat.json else None))
     raise typer.Exit(ExitCode.NOT_UNIQUE if result.wrong else ExitCode.OK)

@@ -38,6 +38,7 @@ class Step:
     size: int = field(default=9, repr=False)
     number: int = 0  # position in an explanation, from 1
     guess: bool = False  # the value came from the solution, not from logic
+    chain: list = field(default_factory=list)  # chain.Branch per chain of a chain step
 
     def as_dict(self) -> dict:
         name = lambda c: cell_name(c, self.size)  # noqa: E731
@@ -50,11 +51,13 @@ class Step:
             "text": self.text,
             "cells": [name(c) for c in self.cells],
             "groups": list(self.groups),
+            "chain": [branch.as_dict() for branch in self.chain],
         }
 
 
 def make_step(technique: str, rating: float, size: int, *, what: str,
-              placements=(), eliminations=(), cells=(), groups=(), guess=False) -> Step:
+              placements=(), eliminations=(), cells=(), groups=(), guess=False,
+              chain=()) -> Step:
     """A step whose sentence is `Technique: what => result`."""
     placements = list(placements)
     eliminations = sorted(set(eliminations))
@@ -63,4 +66,4 @@ def make_step(technique: str, rating: float, size: int, *, what: str,
         results.append(eliminations_text(eliminations, size))
     text = f"{technique}: {what}" + (f" => {', '.join(results)}" if results else "")
     return Step(technique, round(rating, 1), placements, eliminations, list(cells),
-                list(groups), text, size, guess=guess)
+                list(groups), text, size, guess=guess, chain=list(chain))

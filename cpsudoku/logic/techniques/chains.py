@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections import deque
 
+from ..chain import path_branch
 from ..state import State, bit_values, popcount
 from ..step import Step, cell_name, make_step
 from ..technique import technique
@@ -125,8 +126,8 @@ class Graph:
         return dist, parent
 
 
-def _path_text(n: int, parent, end, start_text: str) -> str:
-    """'r1c1=5 -> r1c4<>5 -> r3c4=5 ...' from the parents of an on-literal."""
+def _path_names(n: int, parent, end, start_text: str) -> list[str]:
+    """['r1c1=5', 'r1c4<>5', 'r3c4=5', ...] from the parents of an on-literal."""
     parts = []
     node = end
     while node is not None:
@@ -138,7 +139,7 @@ def _path_text(n: int, parent, end, start_text: str) -> str:
     parts.reverse()
     if parts and parts[0] != start_text:
         parts.insert(0, start_text)
-    return " -> ".join(parts)
+    return parts
 
 
 def _common_name(n: int, parent, end) -> str:
@@ -171,20 +172,21 @@ def _forcing_chains(state: State, y: bool, base: float, name: str):
                 best = b
         if best is not None:
             cx = 2 * dist[best] + 2
-            text = _path_text(n, parent, best, f"{cell_name(c, n)}={v}") + \
-                f" -> {cell_name(c, n)}<>{v}"
+            names = _path_names(n, parent, best, f"{cell_name(c, n)}={v}") + \
+                [f"{cell_name(c, n)}<>{v}"]
             found.append((base + length_term(cx), cx, make_step(
                 _common_name(n, parent, best) if not y and dist[best] == 2 else name,
-                base + length_term(cx), n, what=text, eliminations=[src],
-                cells=sorted({x[0] for x in dist if x in parent}))))
+                base + length_term(cx), n, what=" -> ".join(names), eliminations=[src],
+                cells=sorted({x[0] for x in dist if x in parent}),
+                chain=[path_branch(names)])))
         # off => own on
         dist, parent = g.reach_from_off(src)
         if src in dist:
             cx = 2 * dist[src]
-            text = _path_text(n, parent, src, f"{cell_name(c, n)}<>{v}")
+            names = _path_names(n, parent, src, f"{cell_name(c, n)}<>{v}")
             found.append((base + length_term(cx), cx, make_step(
-                name, base + length_term(cx), n, what=text, placements=[src],
-                cells=[c])))
+                name, base + length_term(cx), n, what=" -> ".join(names), placements=[src],
+                cells=[c], chain=[path_branch(names)])))
         del weak
     found.sort(key=lambda t: (t[0], t[1]))
     return [s for _, _, s in found]
@@ -244,11 +246,13 @@ def _cycles(state: State, x: bool, y: bool, base: float, name: str):
                 if elims:
                     cx = len(lits)
                     rating = base + length_term(cx)
-                    text = " -> ".join(f"{cell_name(c, n)}{'=' if i % 2 == 0 else '<>'}{v}"
-                                       for i, (c, v) in enumerate(path))
-                    found.append((rating, cx, make_step(name, rating, n, what=text,
+                    names = [f"{cell_name(c, n)}{'=' if i % 2 == 0 else '<>'}{v}"
+                             for i, (c, v) in enumerate(path)]
+                    found.append((rating, cx, make_step(name, rating, n,
+                                                        what=" -> ".join(names),
                                                         eliminations=sorted(elims),
-                                                        cells=sorted(cells))))
+                                                        cells=sorted(cells),
+                                                        chain=[path_branch(names)])))
     return found
 
 

@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from functools import cache
 
 from ...engine.clock import check_clock
+from ..chain import Branch, literal_text
 from ..state import Layout, State, bit_values, popcount
 from ..step import Step, cell_name, make_step
 from ..technique import technique
@@ -61,10 +62,64 @@ class Consequences:
     the literals it was derived from; `conflict` is the first literal found both on
     and off, as (literal, its on-parents, its off-parents), or None."""
 
-    def __init__(self, on: dict, off: dict, conflict, by_rule: frozenset = frozenset()):
+    def __init__(self, on: dict, off: dict, conflict, by_rule: frozenset = frozenset(),
+                 nested: dict | None = None):
         self.on, self.off, self.conflict = on, off, conflict
         self.by_rule = by_rule  # off literals derived from other off literals by a rule
+        # off literals a rule derived, with that rule's own chains (nested forcing chains)
+        self.nested: dict[Lit, list[Branch]] = nested or {}
         self._counts: dict[tuple[Lit, bool], int] = {}
+
+    def _parent_sign(self, lit: Lit, is_on: bool) -> bool:
+        """On literals come from off ones, off ones from on ones, except what a rule
+        derived: that comes from the off literals the rule needed."""
+        return False if not is_on and lit in self.by_rule else not is_on
+
+    def branch(self, lit: Lit, is_on: bool, size: int, parents=None) -> Branch:
+        """The chain from the assumption to `lit` (with `parents` instead of its own, for
+        the two sides of a contradiction): its main line, every link, its inner chains."""
+        first: dict[tuple[bool, Lit], tuple[bool, Lit] | None] = {}
+        links: list[tuple[tuple[bool, Lit], tuple[bool, Lit]]] = []
+        nested: list[Branch] = []
+        stack = [((is_on, lit), parents)]
+        while stack:
+            node, given = stack.pop()
+            if node in first:
+                continue
+            sign, p = node
+            ps = given if given is not None else (self.on if sign else self.off)[p]
+            up = self._parent_sign(p, sign)
+            first[node] = (up, ps[0]) if ps else None
+            links.extend(((up, q), node) for q in ps)
+            stack.extend(((up, q), None) for q in ps)
+            if not sign and p in self.nested:
+                nested.extend(b for b in self.nested[p] if b not in nested)
+        depth: dict[tuple[bool, Lit], int] = {}
+
+        def depth_of(node) -> int:  # along first parents: how far from the assumption
+            walk = []
+            while node is not None and node not in depth:
+                walk.append(node)
+                node = first[node]
+            d = depth[node] if node is not None else -1
+            for n in reversed(walk):
+                d = depth[n] = d + 1
+            return d
+
+        line: list[str] = []
+        at: tuple[bool, Lit] | None = (is_on, lit)
+        while at is not None:
+            line.append(literal_text(at[1], at[0], size))
+            at = first[at]
+        links.sort(key=lambda link: depth_of(link[1]))
+        return Branch(" -> ".join(reversed(line)),
+                      [(literal_text(a[1], a[0], size), literal_text(b[1], b[0], size))
+                       for a, b in links], nested)
+
+    def conflict_branches(self, size: int) -> list[Branch]:
+        lit, on_parents, off_parents = self.conflict
+        return [self.branch(lit, True, size, on_parents),
+                self.branch(lit, False, size, off_parents)]
 
     def count(self, lit: Lit, is_on: bool, parents=None) -> int:
         """How many literals the chain to `lit` goes through, itself included."""
@@ -191,10 +246,11 @@ def _open(state: State, lit: Lit, is_on: bool) -> bool:
 
 
 def _step(name: str, rating: float, n: int, is_on: bool, lit: Lit, what: str,
-          cells) -> Step:
+          cells, chain) -> Step:
     return make_step(name, rating, n, what=what,
                      placements=[lit] if is_on else [],
-                     eliminations=[] if is_on else [lit], cells=sorted(set(cells)))
+                     eliminations=[] if is_on else [lit], cells=sorted(set(cells)),
+                     chain=chain())
 
 
 class ForcingSearch:
@@ -208,10 +264,12 @@ class ForcingSearch:
         self.dynamic, self.multiple, self.nishio, self.prefix = dynamic, multiple, nishio, prefix
         self.found: list[tuple] = []
 
-    def add(self, cx: int, key: int, name: str, is_on: bool, lit: Lit, what: str, cells):
+    def add(self, cx: int, key: int, name: str, is_on: bool, lit: Lit, what: str, cells,
+            chain):
+        """One step found; `chain()` builds its branches (only for the step taken)."""
         rating = self.base + length_term(cx)
         self.found.append((rating, cx, key, len(self.found), name + self.suffix, is_on, lit,
-                           what, cells))
+                           what, cells, chain))
 
     def steps(self) -> Iterator[Step]:
         """Easiest first (SE: rating, then complexity, then kind); built as asked for,
@@ -222,8 +280,8 @@ class ForcingSearch:
                 check_clock(self.state.deadline)  # a dynamic search can take seconds
                 self._cell(c, m, size)
         self.found.sort(key=lambda t: t[:4])
-        for rating, _cx, _key, _i, name, is_on, lit, what, cells in self.found:
-            yield _step(name, rating, self.n, is_on, lit, what, cells)
+        for rating, _cx, _key, _i, name, is_on, lit, what, cells, chain in self.found:
+            yield _step(name, rating, self.n, is_on, lit, what, cells, chain)
 
     def _cell(self, c: int, m: int, size: int) -> None:
         run, n = self.chaining.run, self.n
@@ -237,14 +295,16 @@ class ForcingSearch:
             if contradiction and if_on.conflict is not None:
                 self.add(if_on.conflict_count(), CONTRADICTION,
                          "Nishio Forcing Chain" if self.nishio else "Contradiction Forcing Chain",
-                         False, src, f"{name}={v} leads to a contradiction", [c])
+                         False, src, f"{name}={v} leads to a contradiction", [c],
+                         lambda b=if_on: b.conflict_branches(n))
             if contradiction or double:
                 if_off = run(src, False)
                 if contradiction and if_off.conflict is not None:
                     self.add(if_off.conflict_count(), CONTRADICTION,
                              "Nishio Forcing Chain" if self.nishio
                              else "Contradiction Forcing Chain",
-                             True, src, f"{name}<>{v} leads to a contradiction", [c])
+                             True, src, f"{name}<>{v} leads to a contradiction", [c],
+                             lambda b=if_off: b.conflict_branches(n))
                 if double:
                     self._double(src, if_on, if_off)
             if not self.nishio:
@@ -261,7 +321,9 @@ class ForcingSearch:
                 if lit in b and lit != src and _open(self.state, lit, is_on):
                     cx = if_on.count(lit, is_on) + if_off.count(lit, is_on)
                     self.add(cx, DOUBLE, "Double Forcing Chain", is_on, lit,
-                             f"{name} both", [src[0]])
+                             f"{name} both", [src[0]],
+                             lambda t=lit, s=is_on: [if_on.branch(t, s, self.n),
+                                                     if_off.branch(t, s, self.n)])
 
     def _regions(self, c: int, v: int, if_on: Consequences) -> None:
         state = self.state
@@ -287,7 +349,8 @@ class ForcingSearch:
                 if lit in sources or not _open(self.state, lit, is_on):
                     continue
                 cx = sum(b.count(lit, is_on) for b in branches)
-                self.add(cx, key, name, is_on, lit, what, cells)
+                self.add(cx, key, name, is_on, lit, what, cells,
+                         lambda t=lit, s=is_on: [b.branch(t, s, self.n) for b in branches])
 
 
 @technique("Nishio Forcing Chain", 7.5, stage="nishio")

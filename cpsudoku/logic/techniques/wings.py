@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from ..chain import path_branch
 from ..state import State, bit_values, popcount
-from ..step import cells_text, make_step
+from ..step import cell_name, cells_text, make_step
 from ..technique import technique
 
 
@@ -80,10 +81,16 @@ def w_wing(state: State):
                         continue
                     p, q = pos
                     if (p in peers[a] and q in peers[b]) or (q in peers[a] and p in peers[b]):
+                        if p not in peers[a] or q not in peers[b]:
+                            p, q = q, p
+                        yv, name = y.bit_length(), lambda c: cell_name(c, state.size)  # noqa: E731
+                        chain = [f"{name(a)}<>{yv}", f"{name(a)}={x}", f"{name(p)}<>{x}",
+                                 f"{name(q)}={x}", f"{name(b)}<>{x}", f"{name(b)}={yv}"]
                         yield make_step("W-Wing", 7.1, state.size,
                                         what=f"{'/'.join(map(str, bit_values(cand[a])))} in "
                                              f"{cells_text([a, b], state.size)} connected by "
                                              f"{x} in {house.label}",
                                         eliminations=[(c, y.bit_length()) for c in targets],
-                                        cells=[a, b, p, q], groups=[house.label])
+                                        cells=[a, b, p, q], groups=[house.label],
+                                        chain=[path_branch(chain)])
                         break
