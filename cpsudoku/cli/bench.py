@@ -57,6 +57,11 @@ def bench(
     peers: bool = typer.Option(False, "--peers",
                                help="The native C kernel, the Python engine, the reference "
                                     "and hodoku-py side by side, CPU time per puzzle."),
+    iss: str | None = typer.Option(None, "--iss", metavar="PATH",
+                                   help="The Interactive Sudoku Solver's example puzzles "
+                                        "instead: native and cpsat beside ISS checked out at "
+                                        "PATH, timed in Node (python -m cpsudoku.bench.iss "
+                                        "has more options)."),
     progress: bool | None = typer.Option(None, "--progress/--no-progress",
                                          help="Show progress on stderr (default: when it "
                                               "is a terminal)."),
@@ -77,6 +82,9 @@ def bench(
     if list_sets:
         typer.echo("\n".join(datasets.set_names(datasets.find_data_dir(data))))
         raise typer.Exit(0)
+    if iss is not None:
+        from ..bench import iss as iss_bench
+        raise typer.Exit(iss_bench.run(iss, iss_bench.DEFAULT_BACKENDS, time_limit, limit=limit))
     chosen = datasets.DEFAULT_SETS if sets is None else sets
     err = Console(stderr=True)
     show = err.is_terminal if progress is None else progress
