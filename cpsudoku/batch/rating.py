@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ..errors import ExitCode
+from ..formats.write import puzzle_fields
 from .records import Record
 from .tasks import PuzzleTask
 
@@ -39,7 +40,7 @@ class RateTask(PuzzleTask):
             return Record(index, self._refused(index, label, puzzle, "timeout", str(exc)),
                           "timeout", code=ExitCode.TIMEOUT)
         if self.fmt in ("json", "jsonl"):
-            text = json.dumps({"index": index, "source": label, "puzzle": puzzle.line(),
+            text = json.dumps({"index": index, "source": label, **puzzle_fields(puzzle),
                                "status": RATED, **r.as_dict()},
                               indent=2 if self.fmt == "json" else None)
         elif self.fmt == "csv":
@@ -58,7 +59,7 @@ class RateTask(PuzzleTask):
     def _refused(self, index: int, label: str, puzzle, status: str, message: str) -> str:
         """The record of a puzzle that is not rated: `unsolvable` or `multiple`."""
         if self.fmt in ("json", "jsonl"):
-            return json.dumps({"index": index, "source": label, "puzzle": puzzle.line(),
+            return json.dumps({"index": index, "source": label, **puzzle_fields(puzzle),
                                "status": status, "error": message},
                               indent=2 if self.fmt == "json" else None)
         if self.fmt == "csv":

@@ -78,6 +78,7 @@ def explain(
     """Solve like a person: every step, easiest technique first, in HoDoKu's notation."""
     import time
 
+    from ..formats.write import puzzle_fields
     from ..logic import Explanation, NotUnique, Unsolvable
     from ..logic.chain import chain_lines
     from ..logic.show import candidate_grid
@@ -97,7 +98,7 @@ def explain(
                 worst = max(worst, exc.exit_code)
                 status = "multiple" if isinstance(exc, NotUnique) else "unsolvable"
                 out.write(str(exc) if fmt is StepFormat.pretty else json.dumps(
-                    {"index": index, "source": label, "puzzle": puzzle.line(),
+                    {"index": index, "source": label, **puzzle_fields(puzzle),
                      "status": status, "error": str(exc)}))
                 continue
             state = solver.start()
@@ -119,9 +120,9 @@ def explain(
                     out.write(f"{'':10}{plain(step)}")  # the play page's hint says the same
             done = Explanation(steps, state.solved(), list(state.values))
             if fmt is StepFormat.json:
-                out.write(json.dumps({"index": index, "puzzle": puzzle.line(),
-                                      "solved": done.solved, "steps": done.as_dicts()},
-                                     indent=2))
+                out.write(json.dumps({"index": index, "source": label,
+                                      **puzzle_fields(puzzle), "solved": done.solved,
+                                      "steps": done.as_dicts()}, indent=2))
             elif fmt is StepFormat.pretty:
                 er = max((s.rating for s in steps), default=0.0)
                 status = "solved" if done.solved else "stopped (time limit)"
@@ -149,6 +150,7 @@ def hint(
     rules: str | None = RulesOpt,
 ):
     """The next step only, from the puzzle or from a player's grid; wrong entries are named."""
+    from ..formats.write import puzzle_fields
     from ..logic import NotUnique, RatingTimeout, Unsolvable
     from ..logic import hint as next_hint
     from ..logic.chain import chain_lines
@@ -166,7 +168,7 @@ def hint(
         status = ("multiple" if isinstance(exc, NotUnique) else
                   "timeout" if isinstance(exc, RatingTimeout) else "unsolvable")
         typer.echo(str(exc) if fmt is StepFormat.pretty else json.dumps(
-            {"status": status, "puzzle": loaded[0].line(), "error": str(exc)},
+            {"status": status, **puzzle_fields(loaded[0]), "error": str(exc)},
             indent=2 if fmt is StepFormat.json else None))
         raise typer.Exit(exc.exit_code) from None
     if fmt is StepFormat.pretty:

@@ -152,7 +152,7 @@ def check(
     fmt: CheckFormat = typer.Option(CheckFormat.text, "--format", "-f",
                                     help="text: a verdict and the conflicts per grid; "
                                          "jsonl/json: one object per grid (index, source, "
-                                         "valid, complete, empty, conflicts)."),
+                                         "puzzle, valid, complete, empty, conflicts)."),
     size: int | None = SizeOpt,
     box: str | None = BoxOpt,
     rules: str | None = RulesOpt,
@@ -161,7 +161,8 @@ def check(
     """Validate filled or partial grids and list every conflict."""
     import json
 
-    from ..formats.write import JsonStream
+    from ..formats.records import filled_grids
+    from ..formats.write import JsonStream, puzzle_fields
     from ..grid.check import conflicts
 
     loaded = load_puzzles(puzzles, size, box, rules)
@@ -169,25 +170,30 @@ def check(
     failed = False
     with Output(output) as out:
         stream = JsonStream(out.raw) if fmt is CheckFormat.json else None
-        for index, grid in enumerate(loaded):
+        # A solve or count record is checked as its solutions, each against its puzzle.
+        for index, grid in enumerate(g for p in loaded for g in filled_grids(p)):
             label = grid.source or f"#{index + 1}"
             problems = [c.message for c in conflicts(grid)]
-            if base is not None:
-                if base.size != grid.size:
+            origin = grid.meta.get("puzzle")
+            against = base if base is not None else origin
+            if against is not None:
+                if against.size != grid.size:
                     raise CpsudokuError(f"{label}: a {grid.size}x{grid.size} grid cannot fill "
-                                        f"a {base.size}x{base.size} puzzle")
+                                        f"a {against.size}x{against.size} puzzle")
                 name = grid.geometry.cell_name
                 problems += [f"{name(c)} was given as {g} but holds {v or 'nothing'}"
-                             for c, (g, v) in enumerate(zip(base.givens, grid.givens))
+                             for c, (g, v) in enumerate(zip(against.givens, grid.givens))
                              if g and g != v]
             empty = sum(1 for v in grid.givens if not v)
             failed = failed or bool(problems)
             if fmt is CheckFormat.text:
                 out.write(_check_text(label, problems, empty))
                 continue
-            record = {"index": index, "source": label, "valid": not problems,
-                      "complete": not problems and not empty, "empty": empty,
-                      "conflicts": problems}
+            record = {"index": index, "source": label, **puzzle_fields(origin or grid)}
+            if origin is not None:
+                record["checked"] = grid.line()
+            record.update(valid=not problems, complete=not problems and not empty,
+                          empty=empty, conflicts=problems)
             if stream is not None:
                 stream.add(json.dumps(record, indent=2))
             else:

@@ -9,6 +9,11 @@ from ..grid.geometry import infer_box
 from ..grid.puzzle import Puzzle
 from ..rules import cells as cellrefs
 
+# The keys of the cpsudoku puzzle file (also carried by cpsudoku's own json records).
+ELEMENT_KEYS = ("cages", "little_killers", "thermometers", "arrows", "odd", "even",
+                "kropki", "xv", "greater_than", "extra_regions")
+PUZZLE_KEYS = ("name", "title", "size", "box", "regions", "grid", "rules", "solution")
+
 
 def whole(value, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, str)):

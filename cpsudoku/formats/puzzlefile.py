@@ -100,16 +100,14 @@ from ..grid.puzzle import Puzzle
 from ..grid.symbols import ALPHABET, line, value_of
 from ..rules import cells as cellrefs
 from ..validate import parse_box
-from .fields import box_or_none, cell_list, listed, reading, whole
+from . import records
+from .fields import ELEMENT_KEYS, PUZZLE_KEYS, box_or_none, cell_list, listed, reading, whole
 from .fpuzzles import from_fpuzzles, is_fpuzzles, unpack_link
-from .grids import read_grids, read_output_line
+from .grids import read_grids
 from .line_elements import LINE_KEYS, line_rules
 from .notation import read_notation
 from .safeload import check_bounds, toml_value
 
-ELEMENT_KEYS = ("cages", "little_killers", "thermometers", "arrows", "odd", "even",
-                "kropki", "xv", "greater_than", "extra_regions")
-PUZZLE_KEYS = ("name", "title", "size", "box", "regions", "grid", "rules", "solution")
 _LINK = re.compile(r"[?&]load=([^&#\s]+)")
 _TOML_TABLE = re.compile(r"\[\[?\s*[A-Za-z_]")  # [table] / [[array]], not a JSON list
 _BASE64 = re.compile(r"^[A-Za-z0-9+/=%\s]{16,}$")
@@ -121,12 +119,12 @@ def load(text: str, source: str = "<string>") -> list[Puzzle]:
     """Puzzles from a puzzle file: TOML, JSON (cpsudoku format or f-puzzles),
     JSON lines, or an f-puzzles link / its compressed payload."""
     s = text.strip()
+    if s.startswith("{") or (s.startswith("[") and not _TOML_TABLE.match(s)):
+        return _load_json(text, source)  # first: a JSON record may hold a link
     link = _LINK.search(s)
     if link or (_BASE64.match(s) and not s.isdigit() and "\n" not in s):
         payload = link.group(1) if link else s
         return _objects(unpack_link(payload, source), source)
-    if s.startswith("{") or (s.startswith("[") and not _TOML_TABLE.match(s)):
-        return _load_json(text, source)
     return _load_toml(text, source)
 
 
@@ -191,41 +189,20 @@ def _many(data: dict, source: str, read) -> list[Puzzle]:
 
 def _objects(data: dict, source: str) -> list[Puzzle]:
     """The puzzles of one JSON object: a puzzle, an f-puzzles puzzle, a `puzzles` list,
-    or a result as `solve --format json/jsonl` writes it."""
+    or the json/jsonl record of a cpsudoku command (see `cpsudoku.formats.records`)."""
     if "puzzles" in data:
         return _many(data, source, _object)
     return _object(data, source)
 
 
 def _object(data: dict, source: str) -> list[Puzzle]:
-    if is_result(data):
-        return from_result(data, source)
+    form = records.puzzle_form(data, source)
+    if form is not None:  # a record of a cpsudoku command: its puzzle, the rest as meta
+        spec, meta = form
+        puzzle = from_dict(spec, source)
+        where = meta.get("source") if isinstance(meta.get("source"), str) else source
+        return [replace(puzzle, source=where, meta={**puzzle.meta, **meta})]
     return [from_fpuzzles(data, source) if is_fpuzzles(data) else from_dict(data, source)]
-
-
-def is_result(data: dict) -> bool:
-    return "status" in data and ("solutions" in data or "puzzle" in data)
-
-
-def from_result(data: dict, source: str = "<string>") -> list[Puzzle]:
-    """A result object read back as grids: each of its solutions, or its puzzle when it
-    has none. It carries no variant rules (give them again, e.g. `--rules`)."""
-    solutions = data.get("solutions") or []
-    if not isinstance(solutions, list) or not all(isinstance(s, str) for s in solutions):
-        raise ModelError(f"{source}: result 'solutions' must be a list of grid lines")
-    grids = solutions or [data.get("puzzle")]
-    if not all(isinstance(g, str) and g for g in grids):
-        raise ModelError(f"{source}: a result without solutions needs its 'puzzle' line")
-    size, box = data.get("size"), data.get("box")
-    if size is not None:
-        size = whole(size, f"{source}: result 'size'")
-    if box is not None and not isinstance(box, str):
-        raise ModelError(f"{source}: result 'box' must be text such as \"3x3\", not {box!r}")
-    meta = {"format": "result", "status": data["status"],
-            "grid": "solution" if solutions else "puzzle"}
-    return [replace(read_output_line(g, size=size, box=box, source=source), source=source,
-                    meta=dict(meta))
-            for g in grids]
 
 
 def _table(value, what: str, keys: Iterable[str]) -> dict:
@@ -444,17 +421,18 @@ def _pair_marks(cls, spec: dict, kinds: dict[str, str], size: int):
 
 # ---------------------------------------------------------------- writing
 
-def dumps(puzzle: Puzzle) -> str:
-    """The puzzle in the cpsudoku TOML format: `load(dumps(p))` gives the same puzzle
-    (f-puzzles files convert this way). Rules must be registered or element rules."""
+def as_dict(puzzle: Puzzle) -> dict[str, Any]:
+    """The puzzle in the cpsudoku puzzle format's JSON form (`from_dict` reads it back):
+    name, size, box or regions, rules, grid (one line per row), solution, then the
+    element keys. Rules must be registered or element rules."""
     n, geometry = puzzle.size, puzzle.geometry
-    top: dict[str, Any] = {"name": puzzle.name} if puzzle.name else {}
-    top["size"] = n
+    out: dict[str, Any] = {"name": puzzle.name} if puzzle.name else {}
+    out["size"] = n
     if geometry.box is None:
         labels = [ALPHABET[r] for r in geometry.region_of]
-        top["regions"] = ["".join(labels[r * n:(r + 1) * n]) for r in range(n)]
+        out["regions"] = ["".join(labels[r * n:(r + 1) * n]) for r in range(n)]
     elif geometry.box != box_or_none(n):
-        top["box"] = f"{geometry.box[0]}x{geometry.box[1]}"
+        out["box"] = f"{geometry.box[0]}x{geometry.box[1]}"
     names, elements = [], {}
     for rule in puzzle.rules:
         if isinstance(rule, R.element.ElementRule):
@@ -467,17 +445,24 @@ def dumps(puzzle: Puzzle) -> str:
         else:
             raise ModelError(f"rule {rule.name} is neither registered nor a puzzle-file element")
     if names:
-        top["rules"] = names
-    grid = "\n".join(line(puzzle.givens[r * n:(r + 1) * n]) for r in range(n))
-    out = [f"{key} = {_toml(value)}" for key, value in top.items()]
-    out.append(f'grid = """\n{grid}\n"""')
+        out["rules"] = names
+    out["grid"] = "\n".join(line(puzzle.givens[r * n:(r + 1) * n]) for r in range(n))
     if puzzle.meta.get("solution"):
-        out.append(f'solution = "{line(puzzle.meta["solution"])}"')
-    tables = []
-    for key, value in elements.items():
-        if isinstance(value, dict):
+        out["solution"] = line(puzzle.meta["solution"])
+    out.update(elements)
+    return out
+
+
+def dumps(puzzle: Puzzle) -> str:
+    """The puzzle in the cpsudoku TOML format: `load(dumps(p))` gives the same puzzle
+    (f-puzzles files convert this way). Rules must be registered or element rules."""
+    out, tables = [], []
+    for key, value in as_dict(puzzle).items():
+        if key == "grid":
+            out.append(f'grid = """\n{value}\n"""')
+        elif isinstance(value, dict):
             tables.append(f"\n[{key}]\n" + "".join(f"{k} = {_toml(v)}\n" for k, v in value.items()))
-        elif value and isinstance(value[0], dict):
+        elif isinstance(value, list) and value and isinstance(value[0], dict):
             tables.extend(f"\n[[{key}]]\n" + "".join(f"{k} = {_toml(v)}\n" for k, v in item.items())
                           for item in value)
         else:
@@ -500,4 +485,4 @@ def _toml(value) -> str:
     return "[" + ", ".join(items) + "]"
 
 
-__all__ = ["ELEMENT_KEYS", "dumps", "from_dict", "from_fpuzzles", "is_fpuzzles", "load"]
+__all__ = ["ELEMENT_KEYS", "as_dict", "dumps", "from_dict", "from_fpuzzles", "is_fpuzzles", "load"]

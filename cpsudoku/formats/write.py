@@ -13,10 +13,12 @@ from __future__ import annotations
 import json
 import math
 
+from ..errors import ModelError
 from ..grid.geometry import Geometry, boxed
 from ..grid.symbols import ALPHABET
 from ..grid.symbols import line as symbols_line
 from ..result import Result, Status
+from .fields import box_or_none
 
 GRID_FORMATS = ("pretty", "line", "numbers", "json", "jsonl")
 RESULT_FORMATS = ("pretty", "line", "numbers", "json", "jsonl")
@@ -202,11 +204,33 @@ def verdict(result: Result, limit: int | None = None) -> str:
     return f"timeout: no solution found in {result.time_s:.3g} s"
 
 
+def puzzle_fields(puzzle) -> dict:
+    """How every json/jsonl record carries its puzzle, so that any command reads it back
+    (`cpsudoku.formats.records`): `puzzle`, the givens as one line, and for a variant or
+    an unusual box the puzzle file's keys beside it (size, box or regions, rules,
+    cages ...; the JSON form of `puzzlefile.as_dict`)."""
+    fields: dict = {"puzzle": puzzle.line()}
+    geometry = puzzle.geometry
+    if not puzzle.rules and geometry.box is not None and geometry.box == box_or_none(puzzle.size):
+        return fields
+    from .puzzlefile import as_dict  # imported on demand: classic grids never need it
+    try:
+        form = as_dict(puzzle)
+    except ModelError:  # a rule made in Python, unknown to the puzzle file: named only
+        form = {"size": puzzle.size, "rules": [rule.name for rule in puzzle.rules]}
+    fields.update((key, value) for key, value in form.items()
+                  if key not in ("name", "grid", "solution"))
+    return fields
+
+
 def result_record(result: Result, index: int | None = None, *, trace: bool = False,
                   extra: dict | None = None) -> dict:
-    """The machine interface object (`Result.as_dict`), with the trace's lines when
-    one was recorded and asked for, and any command-specific keys (`extra`)."""
+    """The machine interface object (`Result.as_dict`), with a variant puzzle's layout
+    and elements (`puzzle_fields`), the trace's lines when one was recorded and asked
+    for, and any command-specific keys (`extra`)."""
     record = result.as_dict(index)
+    if result.puzzle is not None:
+        record.update(puzzle_fields(result.puzzle))
     if trace and result.trace is not None:
         size = result.puzzle.size if result.puzzle is not None else _geometry_of(result).size
         record["trace"] = [event.describe(size).strip() for event in result.trace]

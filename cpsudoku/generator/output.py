@@ -117,7 +117,7 @@ def render(made: Generated, fmt: str, many: bool = False) -> str:
     """One generated puzzle in `fmt` (see FORMATS). `many`: part of a multi-puzzle
     output (TOML entries become `[[puzzles]]` items)."""
     from ..formats.puzzlefile import dumps
-    from ..formats.write import outlines, pretty
+    from ..formats.write import outlines, pretty, puzzle_fields
     puzzle = named(made)
     if fmt == "line":
         return puzzle.line()
@@ -129,9 +129,9 @@ def render(made: Generated, fmt: str, many: bool = False) -> str:
         return note + "\n" + pretty(puzzle.givens, puzzle.geometry) + (
             "\n" + drawn if drawn else "") + "\n"
     if fmt in ("json", "jsonl"):
-        record = made.as_dict()
+        # A variant's layout and elements as structured fields, read back by any command.
+        record = {**made.as_dict(), **puzzle_fields(puzzle)}
         if has_layout(puzzle) or puzzle.rules:
-            record["file"] = dumps(puzzle)
             record["link"] = link(puzzle)
         return json.dumps(record, indent=2 if fmt == "json" else None)
     if fmt == "toml":

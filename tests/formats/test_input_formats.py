@@ -132,28 +132,32 @@ def test_several_results_read_back_one_grid_each(fmt):
     assert checked.stdout.count("valid solution") == 2
 
 
-def test_json_array_of_results_reads_back():
+def test_json_array_of_results_reads_back_as_their_puzzles():
     one = json.loads(runner.invoke(app, ["solve", INKALA, "-f", "json"]).stdout)
     puzzles = parse(json.dumps([one, one]))
-    assert [p.line() for p in puzzles] == [INKALA_SOLUTION] * 2
-    assert puzzles[0].meta["grid"] == "solution"
+    assert [p.line() for p in puzzles] == [INKALA] * 2
+    assert puzzles[0].meta["solution"] == parse_one(INKALA_SOLUTION).givens
 
 
 def test_result_without_solution_reads_as_its_puzzle():
     result = {"index": 0, "status": "unsolvable", "solutions": [], "puzzle": "11" + "." * 79,
               "reason": "r1c1 and r1c2 both hold 1"}
     [puzzle] = parse(json.dumps(result))
-    assert puzzle.givens[:3] == (1, 1, 0) and puzzle.meta["grid"] == "puzzle"
+    assert puzzle.givens[:3] == (1, 1, 0) and "solution" not in puzzle.meta
+    assert puzzle.meta["reason"] == result["reason"]
 
 
-def test_result_with_several_solutions_reads_each():
-    result = {"status": "multiple", "solutions": [INKALA_SOLUTION, INKALA_SOLUTION]}
-    assert len(parse(json.dumps(result) + "\n" + json.dumps(result))) == 4
+def test_result_with_several_solutions_keeps_them_all():
+    result = {"status": "multiple", "puzzle": INKALA, "solutions": [INKALA_SOLUTION] * 2}
+    puzzles = parse(json.dumps(result) + "\n" + json.dumps(result))
+    assert [p.line() for p in puzzles] == [INKALA] * 2
+    assert puzzles[0].meta["solutions"] == (parse_one(INKALA_SOLUTION).givens,) * 2
+    assert "solution" not in puzzles[0].meta  # two solutions: none is the known one
 
 
 def test_result_keeps_its_box_shape():
-    solution = latin(6, (3, 2))
-    result = {"status": "solved", "solutions": ["".join(map(str, solution))], "size": 6,
+    solution = "".join(map(str, latin(6, (3, 2))))
+    result = {"status": "solved", "puzzle": "." * 36, "solutions": [solution], "size": 6,
               "box": "3x2"}
     assert parse_one(json.dumps(result)).geometry.box == (3, 2)
 
@@ -172,9 +176,10 @@ def test_numbers_format_reads_back():
 
 
 @pytest.mark.parametrize("bad, what", [
-    ({"status": "solved", "solutions": "812"}, "list of grid lines"),
-    ({"status": "unsolvable", "solutions": []}, "needs its 'puzzle'"),
-    ({"status": "solved", "solutions": [INKALA_SOLUTION], "box": 3}, "'box' must be text"),
+    ({"status": "solved", "puzzle": INKALA, "solutions": "812"}, "list of grid lines"),
+    ({"status": "unsolvable", "solutions": []}, "a solve or count record .* carries no puzzle"),
+    ({"status": "solved", "puzzle": INKALA, "solutions": [INKALA_SOLUTION], "box": 3},
+     "box must be"),
 ])
 def test_malformed_result_objects_are_refused(bad, what):
     with pytest.raises(ModelError, match=what):
