@@ -43,7 +43,7 @@ def looks_like_iss(text: str) -> bool:
     if head is None:
         return False
     kind, after = head.groups()
-    return (kind == "" and after == "~") or kind in ISS_TYPES or kind in REFUSED
+    return after == "~" or kind in ISS_TYPES or kind in REFUSED  # no grid holds a '~'
 
 
 # ---------------------------------------------------------------- tokens
@@ -564,18 +564,18 @@ def _place_givens(r: Reading) -> None:
     n = r.size
     odd = {v for v in range(1, n + 1) if v % 2}
     even = set(range(1, n + 1)) - odd
-    grid = ["."] * (n * n)
+    grid = [[0] * n for _ in range(n)]  # rows of numbers: no notation to guess
     for name, values in r.givens.items():
         row, col = map(int, re.findall(r"\d+", name))
-        grid[(row - 1) * n + col - 1] = _DIGITS[min(values) - 1].upper()
+        grid[row - 1][col - 1] = min(values)
     for name, values in r.candidates.items():
         if values in (odd, even):
             r.data.setdefault("odd" if values == odd else "even", []).append(name)
         else:
             r.add("given_candidates", {"cell": name, "values": sorted(values)},
                   r.origin["given"])
-    if any(ch != "." for ch in grid):
-        r.data["grid"] = "".join(grid)
+    if any(any(row) for row in grid):
+        r.data["grid"] = grid
     rules = r.data.get("rules", [])
     if "diagonal+" in rules and "diagonal-" in rules:  # both: cpsudoku's one rule
         rules[rules.index("diagonal+")] = "diagonal"
