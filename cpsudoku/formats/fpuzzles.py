@@ -19,9 +19,19 @@ _FP_FLAGS = {"diagonal+": "diagonal+", "diagonal-": "diagonal-", "antiknight": "
              "antiking": "anti-king", "disjointgroups": "disjoint-groups"}
 
 
+# f-puzzles' line keys: each entry holds `lines` (lists of cells) and maybe a `value`
+# (a whisper's difference).
+FP_LINES: dict[str, type[R.LineRule]] = {
+    "whispers": R.linerules.Whispers, "renban": R.linerules.Renban,
+    "palindrome": R.linerules.Palindromes, "regionsumline": R.linerules.RegionSumLines,
+    "betweenline": R.linerules.BetweenLines, "entropicline": R.linerules.EntropicLines,
+    "modularline": R.linerules.ModularLines, "zipperline": R.linerules.ZipperLines,
+    "slowthermometer": R.linerules.SlowThermometers, "doublearrow": R.linerules.DoubleArrows,
+}
+
 _FP_READ = {"size", "grid", "killercage", "littlekillersum", "thermometer", "arrow",
             "difference", "ratio", "xv", "odd", "even", "extraregion", "negative",
-            "nonconsecutive", "solution", "title", "author", "ruleset", *_FP_FLAGS}
+            "nonconsecutive", "solution", "title", "author", "ruleset", *_FP_FLAGS, *FP_LINES}
 
 
 # Drawing aids and solver settings that carry no rule of their own.
@@ -143,6 +153,8 @@ def _from_fpuzzles(data: dict, source: str) -> Puzzle:
         out_elements.append(R.ExtraRegions(_fp_cells(r["cells"], f"extra region {i}")
                                            for i, r in enumerate(data["extraregion"], 1)))
 
+    out_elements.extend(_fp_line_rules(data))
+
     meta: dict[str, Any] = {"format": "f-puzzles"}
     for key in ("author", "ruleset"):
         if data.get(key):
@@ -153,3 +165,33 @@ def _from_fpuzzles(data: dict, source: str) -> Puzzle:
         meta["solution"] = tuple(solution)
     return Puzzle(geometry, tuple(givens), tuple(rules + out_elements), source=source,
                   name=data.get("title") or None, meta=meta)
+
+
+def _fp_line_rules(data: dict) -> list[R.LineRule]:
+    out = []
+    for key, cls in FP_LINES.items():
+        lines = []
+        for entry in data.get(key) or []:
+            what = f"{cls.noun} {len(lines) + 1}"
+            value = entry.get("value")
+            value = (None if value in (None, "") or cls.parameter is None
+                     else whole(value, f"{what} {cls.parameter}"))
+            lines.extend(R.Line(_fp_cells(line, what), value) for line in entry.get("lines", []))
+        if lines:
+            out.append(cls(lines))
+    return out
+
+
+def fpuzzles_lines(rule: R.LineRule) -> tuple[str, list[dict]] | None:
+    """The f-puzzles key and entries of a line rule (None when f-puzzles has no such line):
+    one entry per line, cells as R1C1, the parameter as `value` when the line has one."""
+    key = next((k for k, cls in FP_LINES.items() if type(rule) is cls), None)
+    if key is None:
+        return None
+    entries = []
+    for line in rule.elements:
+        entry: dict[str, Any] = {"lines": [[f"R{r}C{c}" for r, c in line.cells]]}
+        if line.value is not None:
+            entry["value"] = line.value
+        entries.append(entry)
+    return key, entries

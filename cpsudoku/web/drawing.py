@@ -4,6 +4,11 @@ The page never re-derives geometry or rules: it receives the grid size, the regi
 of every cell, the givens, and each variant element as the puzzle file writes it
 (`ElementRule.data()`, cells as "r1c1" names), plus the cell groups of global rules
 (diagonals are drawn as lines, windows and other groups are shaded).
+
+Line rules (whispers, renban, ...) are also sent as styled lines, each with its
+kind, colour, width and end markers in the conventions setters know from
+SudokuPad: whispers green, renban purple, region-sum blue, palindromes grey,
+between lines with a circle at each end, lockout lines with diamonds.
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ from __future__ import annotations
 from ..grid.puzzle import Puzzle
 from ..grid.symbols import line
 from ..rules.element import ElementRule
+from ..rules.linerules import LineRule
 from ..rules.patterns import PatternRule
 
 
@@ -21,6 +27,7 @@ def describe(puzzle: Puzzle) -> dict:
     elements: dict[str, object] = {}
     lines: list[list[str]] = []
     shaded: list[list[str]] = []
+    styled: list[dict] = []
     for rule in puzzle.rules:
         describe_rule = getattr(rule, "describe", None)
         text = describe_rule() if callable(describe_rule) else rule.name
@@ -28,6 +35,8 @@ def describe(puzzle: Puzzle) -> dict:
         if isinstance(rule, ElementRule):
             for key, value in rule.data().items():
                 elements.setdefault(key, value)
+        if isinstance(rule, LineRule):
+            styled.extend(styled_lines(rule))
         elif isinstance(rule, PatternRule):
             for pattern in rule.patterns:
                 if pattern.kind == "offsets" or pattern.kind == "box_positions":
@@ -46,8 +55,40 @@ def describe(puzzle: Puzzle) -> dict:
         "elements": elements,
         "lines": lines,
         "shaded": shaded,
+        "styled_lines": styled,
         "text": puzzle_text(puzzle),
     }
+
+
+# kind -> (colour, width as a fraction of a cell, end markers, dashed)
+LINE_STYLES: dict[str, tuple[str, float, str | None, bool]] = {
+    "whispers": ("#67f067", 0.25, None, False),
+    "dutch_whispers": ("#ff9b00", 0.25, None, False),
+    "renban": ("#f067f0", 0.35, None, False),
+    "palindromes": ("#c0c0c0", 0.3, None, False),
+    "region_sum_lines": ("#2ecbff", 0.25, None, False),
+    "between_lines": ("#c0c0ff", 0.15, "circle", False),
+    "lockout_lines": ("#a0a0ff", 0.15, "diamond", False),
+    "entropic_lines": ("#ffa050", 0.25, None, False),
+    "modular_lines": ("#40c0a0", 0.25, None, False),
+    "parity_lines": ("#ff6060", 0.25, None, False),
+    "zipper_lines": ("#b4b4ff", 0.25, "middle", False),
+    "sum_lines": ("#64c864", 0.2, None, True),
+    "slow_thermometers": ("#c8c8c8", 0.3, "bulb", True),
+    "double_arrows": ("#a0a0a0", 0.1, "circle", False),
+}
+
+
+def styled_lines(rule: LineRule) -> list[dict]:
+    """One drawing per line: its kind, cells, colour, width (a fraction of a cell),
+    end markers (circle, diamond, bulb, middle, or none), dashed, and its parameter."""
+    colour, width, ends, dashed = LINE_STYLES[rule.key]
+    out = []
+    for line, cells in zip(rule.elements, rule.data()[rule.key]):
+        names = cells["cells"] if isinstance(cells, dict) else cells
+        out.append({"kind": rule.key, "cells": names, "colour": colour, "width": width,
+                    "ends": ends, "dashed": dashed, "value": line.value})
+    return out
 
 
 def puzzle_text(puzzle: Puzzle) -> str:
