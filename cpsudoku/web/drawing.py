@@ -84,10 +84,10 @@ def styled_lines(rule: LineRule) -> list[dict]:
     end markers (circle, diamond, bulb, middle, or none), dashed, and its parameter."""
     colour, width, ends, dashed = LINE_STYLES[rule.key]
     out = []
-    for line, cells in zip(rule.elements, rule.data()[rule.key]):
+    for drawn, cells in zip(rule.elements, rule.data()[rule.key]):
         names = cells["cells"] if isinstance(cells, dict) else cells
         out.append({"kind": rule.key, "cells": names, "colour": colour, "width": width,
-                    "ends": ends, "dashed": dashed, "value": line.value})
+                    "ends": ends, "dashed": dashed, "value": drawn.value})
     return out
 
 
