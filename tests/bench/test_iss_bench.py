@@ -1,0 +1,64 @@
+"""The side-by-side benchmark against the Interactive Sudoku Solver, on a few cheap
+examples: without ISS (its column says why it is missing), and with ISS when a checkout
+is named by $CPSUDOKU_ISS_CHECKOUT and Node is installed."""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+
+import pytest
+
+from cpsudoku.bench import iss as bench
+
+CHEAP = "Classic sudoku"  # and, by --name, nothing else: the table stays small
+
+
+def run(checkout, name=CHEAP, limit=None):
+    out = io.StringIO()
+    code = bench.run(checkout, ["native"], time_limit=20, name=name, limit=limit, out=out)
+    return code, out.getvalue()
+
+
+def test_without_iss_cpsudoku_still_runs_and_says_why():
+    code, text = run(None, name=None, limit=3)
+    lines = text.splitlines()
+    assert code == 0
+    assert lines[1].split()[:4] == ["puzzle", "cpsudoku", "native", "ISS"]
+    classic = next(line for line in lines if line.startswith("Classic sudoku"))
+    assert classic.split()[2:4] == ["yes", "ok"] and classic.endswith("missing")
+    assert "ISS column missing: no ISS checkout given (--iss PATH)" in text
+    assert lines[-2].startswith("expressible ") and "native right 2/2" in lines[-2]
+    code, text = run("/nonexistent/iss")
+    assert "is not an ISS checkout" in text
+
+
+def test_summary_line_form():
+    ok = bench.Answer("unique", True, 0.002)
+    rows = [bench.Row("a", None, {"native": ok}, bench.Answer("unique", True, 0.004)),
+            bench.Row("b", None, {"native": bench.Answer("timeout", False)},
+                      bench.Answer("unique", True, 0.001)),
+            bench.Row("c", "ISS type 'NFA' ...", {}, bench.Answer("unique", True, 0.1))]
+    assert bench.summary(rows, ["native"], 60) == (
+        "expressible 2/3; native right 1/2 (1 timeout at 60 s), median time ratio to ISS "
+        "0.50, max 0.5; ISS right 3/3")
+
+
+def test_recorded_solutions():
+    assert bench.recorded_solution("15" * 8, 4) is None  # a value above 4
+    assert bench.recorded_solution("1234" * 4, 4) == (1, 2, 3, 4) * 4
+    assert bench.recorded_solution("ABCD" * 4, 4) is None
+    assert bench.recorded_solution("P" * 256, 16) == (16,) * 256
+
+
+@pytest.mark.process
+@pytest.mark.skipif(not os.environ.get(bench.CHECKOUT_ENV),
+                    reason=f"no ISS checkout named by ${bench.CHECKOUT_ENV}")
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_with_iss_in_node():
+    code, text = run(os.environ[bench.CHECKOUT_ENV], name="thermo")
+    assert code == 0
+    thermo = next(line for line in text.splitlines() if line.startswith("Thermo "))
+    assert thermo.split()[1:3] == ["yes", "ok"] and thermo.split()[4] == "ok"
+    assert "ISS right 2/2" in text and "median time ratio to ISS" in text  # and Odd/Even Thermo
