@@ -25,7 +25,7 @@ class GenerateTask:
     # A puzzle not made (a target missed in time) ends the run with that one error.
     stops_at_failure: ClassVar[bool] = True
     # One puzzle a line (after the seed line of `line`): these can be resumed.
-    resumable: ClassVar[tuple[str, ...]] = ("line", "jsonl", "fpuzzles", "link")
+    resumable: ClassVar[tuple[str, ...]] = ("line", "jsonl", "fpuzzles", "link", "iss")
 
     @property
     def header(self) -> str | None:

@@ -51,7 +51,7 @@ def generate(
                                             help="Seconds per puzzle (60 when aiming at "
                                                  "--clues or a rating); not met: exit 4."),
     fmt: str | None = typer.Option(None, "--format", "-f",
-                                   help="line, pretty, json, jsonl, toml, fpuzzles or link "
+                                   help="line, pretty, json, jsonl, toml, fpuzzles, link or iss "
                                         "(default: line, toml for jigsaw and killer)."),
     output: Path | None = typer.Option(None, "--output", "-o",
                                        help="Write puzzles to this file as they finish."),

@@ -1,6 +1,6 @@
 """Generated puzzles written out: one-line grids, drawn grids, JSON records, the
-cpsudoku TOML puzzle file, f-puzzles JSON and its `?load=` link. Every format
-here reads back through the one shared parser."""
+cpsudoku TOML puzzle file, f-puzzles JSON and its `?load=` link, the Interactive Sudoku
+Solver's constraint string. Every format here reads back through the one shared parser."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from ..grid.constraints import AllDifferent
 from ..grid.puzzle import Puzzle
 from .core import Generated
 
-FORMATS = ("line", "pretty", "json", "jsonl", "toml", "fpuzzles", "link")
+FORMATS = ("line", "pretty", "json", "jsonl", "toml", "fpuzzles", "link", "iss")
 FPUZZLES_URL = "https://www.f-puzzles.com/?load="
 # Global rules that f-puzzles has a switch for (its names).
 _FP_FLAGS = {"diagonal": ("diagonal+", "diagonal-"), "diagonal+": ("diagonal+",),
@@ -35,7 +35,7 @@ def check_format(fmt: str, variant: bool) -> None:
         raise UsageError(f"unknown format {fmt!r}; choose from: {', '.join(FORMATS)}")
     if variant and fmt == "line":
         raise UsageError("a one-line grid cannot hold jigsaw regions or killer cages; "
-                         "use --format toml, fpuzzles, link, pretty, json or jsonl")
+                         "use --format toml, fpuzzles, link, iss, pretty, json or jsonl")
 
 
 def named(made: Generated) -> Puzzle:
@@ -141,4 +141,7 @@ def render(made: Generated, fmt: str, many: bool = False) -> str:
         return json.dumps(fpuzzles(puzzle, made.solution))
     if fmt == "link":
         return link(puzzle)
+    if fmt == "iss":  # the Interactive Sudoku Solver's constraint string, one line
+        from ..formats import iss
+        return iss.dumps(puzzle)
     raise UsageError(f"unknown format {fmt!r}; choose from: {', '.join(FORMATS)}")
