@@ -412,16 +412,6 @@ def read_grids(text: str, size: int | None, box, source: str, *,
     return GridReader(size, box, source, own_notation=own_notation).read(text)
 
 
-def read_output_line(text: str, *, size=None, box=None, source: str = "<string>") -> Puzzle:
-    """One grid line as cpsudoku writes it (a result's `solutions` and `puzzle`), where
-    `0` is only ever a blank."""
-    size, box = shape(size, box)
-    puzzles = GridReader(size, box, source, own_notation=True).read(text)
-    if len(puzzles) != 1:
-        raise ParseError(f"expected one grid line, found {len(puzzles)} puzzles", source)
-    return puzzles[0]
-
-
 def shape(size, box) -> tuple[int | None, tuple[int, int] | None]:
     size, box = validate.size(size), validate.box(box)
     if box is not None:
