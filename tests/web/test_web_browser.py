@@ -6,87 +6,28 @@ temporary folder/cpsudoku-artifacts/screenshots).
 
 from __future__ import annotations
 
-import importlib.util
-import os
-import shutil
 import subprocess
 import sys
-import tempfile
-from pathlib import Path
 from urllib.parse import quote
 
+import browser_kit as kit
 import pytest
+from browser_kit import (
+    HAS_LOGIC,
+    INKALA,
+    KILLER,
+    cell,
+    has_class,
+    load_pasted,
+    open_puzzle,
+    wait_loaded,
+)
+
+from cpsudoku import parse_one, solve
 
 # A real Chromium against the play server (a thread here, its worker processes beside).
 pytestmark = [pytest.mark.browser, pytest.mark.process]
-
-pytest.importorskip("fastapi", reason="the play server needs fastapi (pip install fastapi)")
-sync_api = pytest.importorskip("playwright.sync_api",
-                               reason="browser tests need the playwright package "
-                                      "(pip install playwright)")
-
-from cpsudoku import parse_one, solve  # noqa: E402
-from cpsudoku.web.server import running  # noqa: E402
-
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-if not Path(CHROMIUM).exists():
-    pytest.skip("browser tests need Debian's chromium package (apt-get install chromium)",
-                allow_module_level=True)
-
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync"]
-ROOT = Path(__file__).resolve().parents[2]
-INKALA = (ROOT / "examples" / "inkala.txt").read_text().strip().splitlines()[-1]
-KILLER = (ROOT / "examples" / "variants" / "killer.toml").read_text()
-HAS_LOGIC = importlib.util.find_spec("cpsudoku.logic") is not None
-
-
-@pytest.fixture(scope="module")
-def server():
-    with running() as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture(scope="module")
-def shots():
-    # A fixed folder by default: pytest prunes its older temporary folders.
-    default = Path(tempfile.gettempdir()) / "cpsudoku-artifacts"
-    base = os.environ.get("CPSUDOKU_ARTIFACTS") or default
-    folder = Path(base) / "screenshots"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-@pytest.fixture
-def page(browser, shots, request):
-    context = browser.new_context(viewport={"width": 1100, "height": 900})
-    tab = context.new_page()
-    tab.set_default_timeout(15_000)
-    yield tab
-    tab.screenshot(path=str(shots / f"{request.node.name}.png"))
-    context.close()
-
-
-def open_puzzle(page, server, text):
-    page.goto(f"{server}?puzzle={quote(text)}")
-    page.wait_for_function("document.querySelector('[data-role=status]').textContent"
-                           ".includes('loaded')")
-
-
-def cell(page, name):
-    return page.locator(f'[data-cell="{name}"]')
-
-
-def has_class(page, name, cls):
-    return cls in (cell(page, name).get_attribute("class") or "").split()
+server, browser, shots, page = kit.server, kit.browser, kit.shots, kit.page  # fixtures
 
 
 def test_page_loads_a_puzzle(page, server):
@@ -125,8 +66,7 @@ def test_pencil_marks_keyboard_and_state_across_reload(page, server):
     page.keyboard.press("ArrowLeft")  # r2c2
     page.keyboard.press("1")
     page.reload()
-    page.wait_for_function("document.querySelector('[data-role=status]').textContent"
-                           ".includes('loaded')")
+    wait_loaded(page)
     assert cell(page, "r2c2").get_attribute("data-value") == "1"
     assert cell(page, "r1c3").locator(".corner text").all_text_contents() == ["4"]
     page.keyboard.press("Control+z")  # the history survives the reload too
@@ -148,6 +88,7 @@ def test_hint_highlights_the_cells_it_names(page, server):
         page.locator('[data-action="hint"]').click()
     step = reply.value.json()["step"]
     assert step["cells"]
+    page.locator('[data-action="hint"]').click()  # the second stage: the cells themselves
     page.wait_for_selector(f'[data-cell="{step["cells"][0]}"].hint')
     for name in step["cells"]:
         assert has_class(page, name, "hint")
@@ -193,10 +134,7 @@ def test_wrong_entry_named_on_check(page, server):
 
 def test_killer_puzzle_draws_its_cages(page, server):
     open_puzzle(page, server, INKALA)
-    page.locator('[data-role="paste"]').fill(KILLER)
-    page.locator('[data-action="load"]').click()
-    page.wait_for_function("document.querySelector('[data-role=status]').textContent"
-                           ".includes('Killer')")
+    load_pasted(page, KILLER, "Killer")
     cages = parse_one(KILLER).rules[0].elements
     assert page.locator("g.cage").count() == len(cages)
     first = page.locator('g.cage[data-cage="1"]')
@@ -205,7 +143,10 @@ def test_killer_puzzle_draws_its_cages(page, server):
     style = page.evaluate("getComputedStyle(document.querySelector('g.cage line'))"
                           ".strokeDasharray")
     assert style not in ("", "none")
-    assert "puzzle=" in page.url  # the variant puzzle is in the address too
+    assert "p=" in page.url  # the variant puzzle is in the address too, deflated
+    page.reload()
+    wait_loaded(page)
+    assert page.locator("g.cage").count() == len(cages)
 
 
 def test_solve_and_compare_backends(page, server):

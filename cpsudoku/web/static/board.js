@@ -1,11 +1,11 @@
 // The board: one SVG drawn from /api/parse's description, with the conventions of
 // f-puzzles and SudokuPad (cages dashed inside the cell borders with the sum top-left,
 // thermometer bulbs, arrow circles, kropki dots and XV letters on edges, little-killer
-// clues outside the grid). Cells are <g data-cell="r1c1">; state shows as classes.
+// clues outside the grid). It is an ARIA grid: rows of <g role="gridcell" data-cell="r1c1">
+// whose labels say what each cell holds; state shows as classes.
 
 const SVG = "http://www.w3.org/2000/svg";
 export const CELL = 48;
-const MARGIN = CELL; // room for little-killer clues outside the grid
 
 export function symbol(value) {
   return value <= 9 ? String(value) : String.fromCharCode(55 + value); // 10 -> A
@@ -31,6 +31,19 @@ function el(tag, attrs = {}, parent = null) {
 const centre = ([r, c]) => [c * CELL + CELL / 2, r * CELL + CELL / 2];
 const points = (names) => names.map((n) => centre(rowCol(n)).join(",")).join(" ");
 
+// Where digit d sits in a cell as a candidate: a little grid, 3x3 for 9x9 (SudokuPad's and
+// HoDoKu's layout), so seven candidates never overflow and each digit has its place.
+function candidateXY(n, d) {
+  const cols = Math.ceil(Math.sqrt(n)), rows = Math.ceil(n / cols);
+  const k = d - 1;
+  return [((k % cols) + 0.5) * (CELL / cols), (Math.floor(k / cols) + 0.5) * (CELL / rows)];
+}
+
+// Corner marks: the corners first, then the edges' middles; a cell holding a cage sum
+// gives up its top-left corner, which the sum uses.
+const CORNERS = [[9, 10], [CELL - 9, 10], [9, CELL - 8], [CELL - 9, CELL - 8], [CELL / 2, 10],
+  [CELL / 2, CELL - 8], [9, CELL / 2], [CELL - 9, CELL / 2], [CELL / 2, CELL / 2]];
+
 export class Board {
   constructor(svg) {
     this.svg = svg;
@@ -39,52 +52,144 @@ export class Board {
   draw(puzzle) {
     const n = puzzle.size;
     this.size = n;
+    this.puzzle = puzzle;
     const side = n * CELL;
+    const e = puzzle.elements || {};
+    // Room outside the grid only for clues drawn there (little killers).
+    const margin = (e.little_killers || []).length ? CELL : 6;
     this.svg.replaceChildren();
-    this.svg.setAttribute("viewBox", `${-MARGIN} ${-MARGIN} ${side + 2 * MARGIN} ${side + 2 * MARGIN}`);
-    const root = el("g", {}, this.svg);
+    this.svg.setAttribute("viewBox", `${-margin} ${-margin} ${side + 2 * margin} ${side + 2 * margin}`);
+    this.svg.setAttribute("aria-label", `Sudoku grid, ${n} by ${n}`);
+    this.svg.setAttribute("aria-rowcount", String(n));
+    this.svg.setAttribute("aria-colcount", String(n));
     // Paper, then the variant shapes, then the cells (transparent but for highlights,
     // which tint what is under them), then lines and cages, as SudokuPad layers them.
-    el("rect", { x: 0, y: 0, width: side, height: side, class: "paper" }, root);
-    const under = el("g", { class: "under" }, root);
-    const cells = el("g", { class: "cells" }, root);
-    const over = el("g", { class: "over" }, root);
+    const deco = (cls) => el("g", { class: cls, "aria-hidden": "true" }, this.svg);
+    el("rect", { x: 0, y: 0, width: side, height: side, class: "paper" }, deco("paper-layer"));
+    const under = deco("under");
+    const cells = el("g", { class: "cells" }, this.svg);
+    const over = deco("over");
+    this.hintLayer = deco("hint-layer");
+    this.sumCells = new Set((e.cages || []).filter((cage) => cage.sum !== undefined).map((cage) => {
+      const [r, c] = cage.cells.map(rowCol).sort((a, b) => a[0] - b[0] || a[1] - b[1])[0];
+      return r * n + c;
+    }));
     this.cells = [];
-    for (let i = 0; i < n * n; i++) {
-      const r = Math.floor(i / n), c = i % n;
-      const g = el("g", { class: "cell", "data-cell": cellName(i, n), transform: `translate(${c * CELL},${r * CELL})` }, cells);
-      el("rect", { width: CELL, height: CELL, class: "bg" }, g);
-      const value = el("text", { x: CELL / 2, y: CELL / 2 + 1, class: "value" }, g);
-      const corner = el("g", { class: "corner" }, g);
-      const middle = el("text", { x: CELL / 2, y: CELL / 2 + 1, class: "centre" }, g);
-      if (puzzle.givens[i]) {
-        g.classList.add("given");
-        value.textContent = symbol(puzzle.givens[i]);
+    for (let r = 0; r < n; r++) {
+      const row = el("g", { role: "row", "aria-rowindex": String(r + 1) }, cells);
+      for (let c = 0; c < n; c++) {
+        const i = r * n + c;
+        const g = el("g", {
+          class: "cell", role: "gridcell", "data-cell": cellName(i, n), tabindex: "-1",
+          "aria-colindex": String(c + 1), "aria-selected": "false",
+          transform: `translate(${c * CELL},${r * CELL})`,
+        }, row);
+        el("rect", { width: CELL, height: CELL, class: "bg" }, g);
+        el("rect", { x: 2.5, y: 2.5, width: CELL - 5, height: CELL - 5, rx: 2, class: "ring" }, g);
+        // A conflict shows as a shape too, not by colour alone.
+        el("circle", { cx: CELL / 2, cy: CELL / 2, r: CELL * 0.36, class: "clash" }, g);
+        const value = el("text", { x: CELL / 2, y: CELL / 2 + 1, class: "value" }, g);
+        const corner = el("g", { class: "corner" }, g);
+        const middle = el("text", { x: CELL / 2, y: CELL / 2 + 1, class: "centre" }, g);
+        const auto = el("g", { class: "auto" }, g);
+        g.dataset.given = puzzle.givens[i] ? "true" : "false";
+        if (puzzle.givens[i]) {
+          g.classList.add("given");
+          value.textContent = symbol(puzzle.givens[i]);
+        }
+        this.cells.push({ g, value, corner, middle, auto, name: cellName(i, n) });
       }
-      this.cells.push({ g, value, corner, middle });
     }
     drawVariants(puzzle, under, over);
     drawGridLines(puzzle, over);
   }
 
-  // values, corner and centre marks per cell; classes: {name: Set of cell indices}.
-  paint(state, classes) {
+  element(i) {
+    return this.cells[i].g;
+  }
+
+  // values, corner and centre marks per cell; classes: {name: Set of cell indices};
+  // `cursor` is the one cell in the tab order (a roving tabindex).
+  paint(state, classes, cursor) {
+    const n = this.size;
     for (let i = 0; i < this.cells.length; i++) {
-      const { g, value, corner, middle } = this.cells[i];
+      const { g, value, corner, middle, auto, name } = this.cells[i];
       const v = state.values[i];
-      if (!g.classList.contains("given")) value.textContent = v ? symbol(v) : "";
-      g.dataset.value = v || "";
+      const given = g.dataset.given === "true";
+      if (!given) value.textContent = v ? symbol(v) : "";
+      g.dataset.value = v ? String(v) : "";
       const marks = v ? [] : state.cornerOf(i);
       corner.replaceChildren();
+      const spots = this.sumCells.has(i) ? CORNERS.slice(1) : CORNERS;
       marks.forEach((m, k) => {
-        const x = [8, CELL - 8, 8, CELL - 8, CELL / 2, CELL / 2, 8, CELL - 8, CELL / 2][k % 9];
-        const y = [9, 9, CELL - 7, CELL - 7, 9, CELL - 7, CELL / 2, CELL / 2, CELL / 2][k % 9];
+        const [x, y] = spots[k % spots.length];
         el("text", { x, y, class: "mark" }, corner).textContent = symbol(m);
       });
-      middle.textContent = v ? "" : state.centreOf(i).map(symbol).join("");
-      middle.classList.toggle("auto", !v && state.showingCandidates(i));
-      for (const [name, set] of Object.entries(classes)) g.classList.toggle(name, set.has(i));
+      const centreMarks = v ? [] : state.centreOf(i);
+      middle.textContent = centreMarks.map(symbol).join("");
+      // Many centre marks are squeezed to the cell's width rather than spill over.
+      if (centreMarks.length > 4) {
+        middle.setAttribute("textLength", String(CELL - 8));
+        middle.setAttribute("lengthAdjust", "spacingAndGlyphs");
+      } else {
+        middle.removeAttribute("textLength");
+      }
+      const autos = state.autoOf(i);
+      auto.replaceChildren();
+      for (const d of autos) {
+        const [x, y] = candidateXY(n, d);
+        el("text", { x, y: y + 1, class: "cand" }, auto).textContent = symbol(d);
+      }
+      for (const [cls, set] of Object.entries(classes)) g.classList.toggle(cls, set.has(i));
+      const selected = classes.selected.has(i);
+      g.setAttribute("aria-selected", String(selected));
+      g.setAttribute("tabindex", i === cursor ? "0" : "-1");
+      const words = [name, v ? symbol(v) : "empty"];
+      if (given) words.push("given");
+      if (marks.length) words.push(`corner marks ${marks.map(symbol).join(" ")}`);
+      if (centreMarks.length) words.push(`centre marks ${centreMarks.map(symbol).join(" ")}`);
+      if (autos.length) words.push(`candidates ${autos.map(symbol).join(" ")}`);
+      if (classes.conflict.has(i)) words.push("conflict");
+      if (classes.wrong.has(i)) words.push("wrong");
+      g.setAttribute("aria-label", words.join(", "));
     }
+  }
+
+  // A hint drawn over the board: its candidates (kept green, removed red, placed
+  // circled), and a chain's links as arrows from candidate to candidate.
+  drawHint({ cells = [], digits = [], placements = [], eliminations = [], links = [] } = {}) {
+    const layer = this.hintLayer;
+    if (!layer) return;
+    layer.replaceChildren();
+    const n = this.size;
+    const at = (i, d) => {
+      const [x, y] = candidateXY(n, d);
+      return [(i % n) * CELL + x, Math.floor(i / n) * CELL + y];
+    };
+    const drawn = new Set();
+    const cand = (i, d, cls) => {
+      if (drawn.has(`${i}:${d}`)) return;
+      drawn.add(`${i}:${d}`);
+      const [x, y] = at(i, d);
+      const g = el("g", { class: `hint-cand ${cls}` }, layer);
+      el("circle", { cx: x, cy: y, r: CELL / 7 }, g);
+      el("text", { x, y: y + 1 }, g).textContent = symbol(d);
+    };
+    for (const [[a, da], [b, db]] of links) {
+      const [x1, y1] = at(a, da), [x2, y2] = at(b, db);
+      const len = Math.hypot(x2 - x1, y2 - y1) || 1;
+      const r = CELL / 7, ux = (x2 - x1) / len, uy = (y2 - y1) / len;
+      const [sx, sy, ex, ey] = [x1 + ux * r, y1 + uy * r, x2 - ux * r, y2 - uy * r];
+      el("line", { x1: sx, y1: sy, x2: ex, y2: ey, class: "link" }, layer);
+      const h = 6, angle = Math.atan2(ey - sy, ex - sx);
+      const head = [[ex - h * Math.cos(angle - 0.5), ey - h * Math.sin(angle - 0.5)], [ex, ey],
+        [ex - h * Math.cos(angle + 0.5), ey - h * Math.sin(angle + 0.5)]];
+      el("polyline", { points: head.map((p) => p.join(",")).join(" "), class: "link-head" }, layer);
+    }
+    for (const [i, d] of eliminations) cand(i, d, "remove");
+    for (const [i, d] of placements) cand(i, d, "place");
+    for (const link of links) for (const [i, d, on] of link) cand(i, d, on ? "on" : "off");
+    for (const i of cells) for (const d of digits) cand(i, d, "keep");
   }
 }
 
@@ -127,8 +232,11 @@ function drawVariants(puzzle, under, over) {
   for (const thermo of e.thermometers || []) {
     const g = el("g", { class: "thermometer" }, under);
     const [x, y] = centre(rowCol(thermo[0]));
-    el("circle", { cx: x, cy: y, r: CELL * 0.36 }, g);
-    el("polyline", { points: points(thermo) }, g);
+    // An outline under a light fill: the shape stands out, the digits on it stay legible.
+    el("circle", { cx: x, cy: y, r: CELL * 0.38, class: "edge" }, g);
+    el("polyline", { points: points(thermo), class: "edge" }, g);
+    el("circle", { cx: x, cy: y, r: CELL * 0.34, class: "fill" }, g);
+    el("polyline", { points: points(thermo), class: "fill" }, g);
   }
   for (const arrow of e.arrows || []) drawArrow(arrow, under);
   (e.cages || []).forEach((cage, k) => drawCage(cage, over, k));
@@ -170,6 +278,10 @@ function drawArrow(arrow, layer) {
     const [sx, sy] = pts[0], [nx, ny] = pts[1];
     const len = Math.hypot(nx - sx, ny - sy);
     pts[0] = [sx + ((nx - sx) / len) * CELL * 0.4, sy + ((ny - sy) / len) * CELL * 0.4];
+    // The tip stops short of the last cell's centre, so a digit there does not hide it.
+    const [lx, ly] = pts[pts.length - 1], [qx, qy] = pts[pts.length - 2];
+    const back = Math.hypot(lx - qx, ly - qy) || 1;
+    pts[pts.length - 1] = [lx - ((lx - qx) / back) * CELL * 0.3, ly - ((ly - qy) / back) * CELL * 0.3];
     el("polyline", { points: pts.map((p) => p.join(",")).join(" ") }, g);
     const [tx, ty] = pts[pts.length - 1], [px, py] = pts[pts.length - 2];
     const a = Math.atan2(ty - py, tx - px), h = CELL * 0.25;
@@ -201,8 +313,8 @@ function drawCage(cage, layer, index) {
   if (cage.sum !== undefined) {
     // The sum sits in the top-left cell of the cage.
     const [r, c] = cage.cells.map(rowCol).sort((a, b) => a[0] - b[0] || a[1] - b[1])[0];
-    el("rect", { x: c * CELL + 2, y: r * CELL + 2, width: String(cage.sum).length * 7 + 4, height: 12, class: "sum-bg" }, g);
-    el("text", { x: c * CELL + 4, y: r * CELL + 12, class: "sum" }, g).textContent = cage.sum;
+    el("rect", { x: c * CELL + 2, y: r * CELL + 2, width: String(cage.sum).length * 8 + 4, height: 15, class: "sum-bg" }, g);
+    el("text", { x: c * CELL + 4, y: r * CELL + 14, class: "sum" }, g).textContent = cage.sum;
   }
 }
 

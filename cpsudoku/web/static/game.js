@@ -5,17 +5,28 @@ export class Game {
   constructor(puzzle, key) {
     this.puzzle = puzzle;
     this.key = key;
-    const n = puzzle.size;
-    this.values = puzzle.givens.slice();
+    this.candidates = null; // auto-candidates from the server, when shown
+    this.reset();
+    this.restore();
+  }
+
+  // A fresh start: no entries, marks, history or time, not finished.
+  reset() {
+    const n = this.puzzle.size;
+    this.values = this.puzzle.givens.slice();
     this.corner = Array.from({ length: n * n }, () => []);
     this.centre = Array.from({ length: n * n }, () => []);
-    this.candidates = null; // auto-candidates from the server, when shown
     this.undoStack = [];
     this.redoStack = [];
     this.elapsed = 0; // seconds, before the current run of the clock
     this.startedAt = null;
     this.finished = false;
-    this.restore();
+    this.revealed = false; // the solution was filled in: no congratulations
+  }
+
+  restart() {
+    this.reset();
+    this.save();
   }
 
   given(i) {
@@ -41,41 +52,64 @@ export class Game {
     return true;
   }
 
-  setValue(i, v) {
+  // Several selected cells change together, as one step of the history. A digit already
+  // in every open cell is taken out again (a toggle), as a single cell's would be.
+  setValue(cells, v, peersOf = null) {
     return this.change(() => {
-      if (this.given(i)) return;
-      this.values[i] = this.values[i] === v ? 0 : v;
-    });
-  }
-
-  toggleMark(kind, i, v) {
-    return this.change(() => {
-      if (this.given(i) || this.values[i]) return;
-      const marks = this[kind][i];
-      const at = marks.indexOf(v);
-      if (at >= 0) marks.splice(at, 1);
-      else {
-        marks.push(v);
-        marks.sort((a, b) => a - b);
+      const open = cells.filter((i) => !this.given(i));
+      const off = open.length && open.every((i) => this.values[i] === v);
+      for (const i of open) {
+        this.values[i] = off ? 0 : v;
+        if (!off && peersOf) for (const p of peersOf(i)) this.removeMark(p, v);
       }
     });
   }
 
-  clear(i) {
+  toggleMark(kind, cells, v) {
     return this.change(() => {
-      if (this.given(i)) return;
-      if (this.values[i]) this.values[i] = 0;
-      else {
-        this.corner[i] = [];
-        this.centre[i] = [];
+      const open = cells.filter((i) => !this.given(i) && !this.values[i]);
+      const off = open.length && open.every((i) => this[kind][i].includes(v));
+      for (const i of open) {
+        const marks = this[kind][i].filter((m) => m !== v);
+        if (!off) marks.push(v);
+        this[kind][i] = marks.sort((a, b) => a - b);
       }
+    });
+  }
+
+  removeMark(i, v) {
+    this.corner[i] = this.corner[i].filter((m) => m !== v);
+    this.centre[i] = this.centre[i].filter((m) => m !== v);
+  }
+
+  clear(cells) {
+    return this.change(() => {
+      for (const i of cells) {
+        if (this.given(i)) continue;
+        if (this.values[i]) this.values[i] = 0;
+        else {
+          this.corner[i] = [];
+          this.centre[i] = [];
+        }
+      }
+    });
+  }
+
+  // A hint applied: its placements entered, its eliminations taken out of the marks.
+  apply(placements, eliminations) {
+    return this.change(() => {
+      for (const [i, v] of placements) if (!this.given(i)) this.values[i] = v;
+      for (const [i, v] of eliminations) this.removeMark(i, v);
     });
   }
 
   fill(solution) {
-    return this.change(() => {
+    const changed = this.change(() => {
       this.values = solution.slice();
     });
+    this.revealed = true;
+    this.save();
+    return changed;
   }
 
   undo() {
@@ -99,12 +133,12 @@ export class Game {
   }
 
   centreOf(i) {
-    if (this.centre[i].length || !this.candidates) return this.centre[i];
-    return this.candidates[i] || [];
+    return this.centre[i];
   }
 
-  showingCandidates(i) {
-    return !this.centre[i].length && !!this.candidates;
+  autoOf(i) {
+    if (this.values[i] || this.centre[i].length || this.corner[i].length || !this.candidates) return [];
+    return this.candidates[i] || [];
   }
 
   // --- the clock ---
@@ -137,7 +171,10 @@ export class Game {
 
   // --- kept across reloads ---
   save() {
-    const data = { grid: this.snapshot(), undo: this.undoStack.slice(-200), elapsed: this.seconds(), finished: this.finished };
+    const data = {
+      grid: this.snapshot(), undo: this.undoStack.slice(-200), elapsed: this.seconds(),
+      finished: this.finished, revealed: this.revealed,
+    };
     try {
       localStorage.setItem(this.key, JSON.stringify(data));
     } catch {
@@ -149,14 +186,16 @@ export class Game {
     let data = null;
     try {
       data = JSON.parse(localStorage.getItem(this.key) || "null");
+      if (data) this.load(data.grid);
     } catch {
       data = null;
     }
     if (!data) return;
-    this.load(data.grid);
     this.undoStack = data.undo || [];
     this.elapsed = data.elapsed || 0;
-    this.finished = !!data.finished;
+    this.revealed = !!data.revealed;
+    // A finished game is a full grid: anything else saved as finished is not.
+    this.finished = !!data.finished && this.values.every((v) => v);
   }
 }
 
