@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from cpsudoku import backends, boxed, is_solution, parse, rules, solve
 from cpsudoku.errors import BackendError
-from cpsudoku.grid.constraints import AllDifferent, Allowed, InSet, Less, Sum
+from cpsudoku.grid.constraints import AllDifferent, Allowed, InSet, Less, Regular, Sum
 from cpsudoku.grid.geometry import regions_from_labels
 from cpsudoku.grid.puzzle import Puzzle
 from cpsudoku.rules import XV, Cage, Killer, Kropki, Mark
@@ -65,8 +65,21 @@ def load(path: Path) -> Puzzle:
 
 # --- every example puzzle on every backend --------------------------------------------
 
-@pytest.mark.parametrize("backend", BACKENDS)
-@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
+# Pairs measured over a second (python -m cpsudoku.bench.variants): run with -m slow.
+SLOW_EXAMPLES = {("between-lines", "python-constraint"), ("double-arrows", "python-constraint"),
+                 ("slow-thermometers", "python-constraint"), ("double-arrows", "mip"),
+                 ("double-arrows", "naive"), ("dutch-whispers", "naive"),
+                 ("modular-lines", "naive"), ("palindromes", "naive"), ("whispers", "naive")}
+
+
+def example_cases():
+    for path in EXAMPLES:
+        for backend in BACKENDS:
+            marks = [pytest.mark.slow] if (path.stem, backend) in SLOW_EXAMPLES else []
+            yield pytest.param(path, backend, marks=marks, id=f"{backend}-{path.name}")
+
+
+@pytest.mark.parametrize("path, backend", list(example_cases()))
 def test_example_is_unique_with_its_recorded_solution(path, backend):
     puzzle = load(path)
     expected = puzzle.meta["solution"]
@@ -82,7 +95,7 @@ def test_example_is_unique_with_its_recorded_solution(path, backend):
 
 
 def test_rules_lower_only_to_the_vocabulary():
-    vocabulary = (AllDifferent, Sum, Less, Allowed, InSet)
+    vocabulary = (AllDifferent, Sum, Less, Allowed, InSet, Regular)
     for path in EXAMPLES:
         puzzle = load(path)
         for rule in puzzle.rules:
@@ -100,6 +113,7 @@ def test_every_rule_has_an_example():
     assert set(rules.names()) <= used
     assert {"killer", "little-killer", "thermometer", "arrow", "parity", "kropki", "xv",
             "greater-than", "extra-region", "jigsaw"} <= used
+    assert {cls.name for cls in rules.LINE_RULES} <= used
 
 
 # --- the killer data set: every backend but naive, which may only decline -------------
