@@ -170,7 +170,7 @@ def _from_fpuzzles(data: dict, source: str) -> Puzzle:
 def _fp_line_rules(data: dict) -> list[R.LineRule]:
     out = []
     for key, cls in FP_LINES.items():
-        lines = []
+        lines: list[R.Line] = []
         for entry in data.get(key) or []:
             what = f"{cls.noun} {len(lines) + 1}"
             value = entry.get("value")
