@@ -1,4 +1,4 @@
-"""Builds the native engine's optional C kernel; everything else is in pyproject.toml.
+"""Builds the native engine's optional C kernels; everything else is in pyproject.toml.
 
 Without a working compiler the install still succeeds: a note is printed and
 the pure-Python engine is used.
@@ -11,7 +11,7 @@ import sys
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
-NOTE = ("cpsudoku: note: the C kernel was not built ({}); the native backend uses its "
+NOTE = ("cpsudoku: note: a C kernel was not built ({}); the native backend uses its "
         "pure-Python engine")
 
 
@@ -31,9 +31,16 @@ class OptionalBuildExt(build_ext):
             print(NOTE.format(exc), file=sys.stderr)
 
 
+FLAGS = ["-O3", "-std=c99"] if sys.platform != "win32" else []
+
 setup(
-    ext_modules=[Extension("cpsudoku.engine._kernel", ["cpsudoku/engine/_kernel.c"],
-                           extra_compile_args=["-O3", "-std=c99"] if sys.platform != "win32"
-                           else [], optional=True)],
+    ext_modules=[
+        # all-different models: the classic hot path
+        Extension("cpsudoku.engine._kernel", ["cpsudoku/engine/_kernel.c"],
+                  extra_compile_args=FLAGS, optional=True),
+        # every constraint kind (sums, orders, tables, automata): the variants
+        Extension("cpsudoku.engine._vkernel", ["cpsudoku/engine/_vkernel.c"],
+                  extra_compile_args=FLAGS, optional=True),
+    ],
     cmdclass={"build_ext": OptionalBuildExt},
 )

@@ -2,9 +2,10 @@
 
 Models made only of all-different groups, searched without a trace, take the
 fast path: the compiled kernel (`engine.kernel`) when it is built, else
-`engine.fast`; anything else (sum, less, table constraints, or a trace) takes
-the general path (`engine.general`). `kernel=python` forces the Python engine,
-`kernel=c` insists on the compiled one.
+`engine.fast`; models with other constraints (sum, less, table, regular) take
+the compiled variant kernel (`engine.vkernel`) when it is built, else the
+general path (`engine.general`), as does a trace. `kernel=python` forces the
+Python engine, `kernel=c` insists on a compiled one.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import sys
 import time
 from typing import ClassVar
 
-from ..engine import fast, general, kernel
+from ..engine import fast, general, kernel, vkernel
 from ..engine.clock import OutOfTime
 from ..engine.plan import compile_model
 from ..errors import BackendError
@@ -112,16 +113,20 @@ class NativeBackend(Backend):
         plan = compile_model(model)
         locked, pairs, probing, which = _settings(request, model.size,
                                                   bool(plan.structure.others))
-        if which == "c":
+        compiled = None if request.trace else _compiled(plan)
+        if which == "c" and compiled is None:
             why = ("a trace is recorded by the Python engine only" if request.trace
+                   else vkernel.applicable(plan) if plan.structure.others
                    else kernel.applicable(plan))
-            if why is not None:
-                raise BackendError(f"native option kernel=c cannot be honoured: {why}")
-        use_c = which != "python" and not request.trace and kernel.applicable(plan) is None
+            raise BackendError(f"native option kernel=c cannot be honoured: {why}")
+        use_c = which != "python" and compiled is kernel
+        use_vc = which != "python" and compiled is vkernel
         general_path = bool(plan.structure.others or request.trace)
         # built once per geometry: set-up, not search
         if use_c:
             kernel.kernel_of(plan)
+        elif use_vc:
+            vkernel.vkernel_of(plan)
         elif not general_path:
             try:
                 fast.make_propagate(plan, bool(locked), request.deadline)
@@ -132,6 +137,10 @@ class NativeBackend(Backend):
         if use_c:
             solutions, exhausted, timed_out, stats = kernel.solve(
                 plan, request.max_solutions, request.deadline, locked, pairs, probing)
+            trace = None
+        elif use_vc:
+            solutions, exhausted, timed_out, stats = vkernel.solve(
+                plan, request.max_solutions, request.deadline, locked)
             trace = None
         elif general_path:
             engine = general.GeneralSearch(plan, model.puzzle.givens,
@@ -144,8 +153,15 @@ class NativeBackend(Backend):
             solutions, exhausted, timed_out, stats = fast.solve(
                 plan, request.max_solutions, request.deadline, locked, pairs, probing)
             trace = None
-        stats["kernel"] = "c" if use_c else "python"
+        stats["kernel"] = "c" if use_c or use_vc else "python"
         return Outcome(solutions, exhausted, timed_out, stats, trace, setup_s)
+
+
+def _compiled(plan):
+    """The compiled kernel module that can search the plan, or None."""
+    if not plan.structure.others:
+        return kernel if kernel.applicable(plan) is None else None
+    return vkernel if vkernel.applicable(plan) is None else None
 
 
 _AUTOMATIC: dict[tuple[int, bool], tuple] = {}  # (size, other constraints) -> settings

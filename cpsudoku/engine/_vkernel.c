@@ -1,0 +1,1452 @@
+/* The compiled search of the native engine for models with every constraint kind.
+ *
+ * `_kernel.c` is the all-different hot path, tuned around one fixed state
+ * layout and a scan of dirty units; this module adds what variants need
+ * without slowing it: a constraint queue, a propagator per kind, and
+ * conflict counts for branching. A VKernel holds a checked structure: the
+ * all-different units, peers and intersections of a plan, plus its other
+ * constraints as flat arrays, one (kind, cells, data, total) per constraint:
+ *
+ *   SUM      data = weights; sum(w_i * x_i) == total. Domain-consistent by a
+ *            dynamic programme over reachable partial totals (bitsets), bounds
+ *            when the totals span more than SUM_WORDS * 64 values.
+ *   CAGE     data = the value sets (masks) of a distinct-value sum: a value
+ *            stays while some set fitting every cell's candidates holds it.
+ *   LESS     x0 < x1 < ...: bounds forward and backward.
+ *   TABLE    data = the allowed tuples, flattened: generalized arc consistency.
+ *   REGULAR  data = (states, start, k, k accepting states, then (state,
+ *            value, next state) triples): Pesant's forward-backward pass over
+ *            state bitsets, domain-consistent.
+ *
+ * State per search level: cands[ncells] (0 once placed), grid[ncells] (the
+ * placed value's bit), placed[nunits]; copied when the search branches. A cell's
+ * domain is cands | grid. The GIL is released during the search.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAX_VALUES 32
+#define SIGNAL_PERIOD 0.02 /* seconds between two checks for Ctrl-C */
+#define SUM_WORDS 64       /* a weighted sum spanning up to 4096 totals is solved exactly */
+
+enum { K_SUM, K_CAGE, K_LESS, K_TABLE, K_REGULAR, K_KINDS };
+enum { CHOOSE_FEWEST, CHOOSE_FEWEST_CONFLICTS, CHOOSE_CONFLICTS_PER_VALUE, CHOOSE_MODES };
+
+typedef struct {
+    int kind, len;
+    int *cells;
+    int64_t total;
+    int exact;        /* its pass reaches a fixpoint: no need to run it again on its own changes */
+    /* SUM: weights, and for the exact pass each term's smallest contribution */
+    int64_t *weights;
+    int64_t base;     /* total minus every term's smallest contribution */
+    int words;        /* bitset words of the partial totals (0: bounds only) */
+    /* CAGE: value sets; TABLE: rows of value bits (len bits per row) */
+    uint32_t *masks;
+    int nmasks;
+    /* REGULAR */
+    int nstates, sw, start;
+    uint64_t *accepting;
+    int *tstart;      /* nstates + 1 offsets into tbit/tnext */
+    uint32_t *tbit;
+    int *tnext;
+} Con;
+
+typedef struct {
+    PyObject_HEAD
+    int n, ncells, nunits, nints, ncons;
+    uint32_t full;
+    int *units;        /* nunits * n cells */
+    int *cu_start, *cell_units;
+    int *peer_start, *peers;
+    int *int_start, *int_cells;
+    Con *cons;
+    int *cc_start, *cc; /* cell -> its constraints */
+    size_t scratch_words; /* 64-bit words the largest pass needs */
+    int max_len;
+} VKernel;
+
+static inline int popcount32(uint32_t x) { return __builtin_popcount(x); }
+
+/* ------------------------------------------------------------------------ */
+/* building and checking a structure                                        */
+
+/* A Python sequence of integers as a fresh C array of int64 (NULL and an error if not). */
+static int64_t *ints_of(PyObject *obj, Py_ssize_t *len, const char *what)
+{
+    PyObject *seq = PySequence_Fast(obj, what);
+    if (!seq)
+        return NULL;
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(seq);
+    int64_t *out = malloc((size_t)(k ? k : 1) * sizeof(int64_t));
+    if (!out) {
+        Py_DECREF(seq);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < k; i++) {
+        long long v = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (v == -1 && PyErr_Occurred()) {
+            PyErr_Format(PyExc_ValueError, "%s: item %zd is not an integer", what, i);
+            free(out);
+            Py_DECREF(seq);
+            return NULL;
+        }
+        out[i] = v;
+    }
+    Py_DECREF(seq);
+    *len = k;
+    return out;
+}
+
+/* Cells of a sequence, each in [0, ncells). */
+static int *cells_of(PyObject *obj, int ncells, Py_ssize_t *len, const char *what)
+{
+    int64_t *v = ints_of(obj, len, what);
+    if (!v)
+        return NULL;
+    int *out = malloc((size_t)(*len ? *len : 1) * sizeof(int));
+    if (!out) {
+        free(v);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < *len; i++) {
+        if (v[i] < 0 || v[i] >= ncells) {
+            PyErr_Format(PyExc_ValueError, "%s: cell %lld out of range 0..%d", what,
+                         (long long)v[i], ncells - 1);
+            free(v);
+            free(out);
+            return NULL;
+        }
+        out[i] = (int)v[i];
+    }
+    free(v);
+    return out;
+}
+
+/* A list of cell lists as CSR offsets (count + 1) and items. */
+static int csr_of(PyObject *obj, int ncells, int *count, int **start, int **items,
+                  const char *what)
+{
+    PyObject *seq = PySequence_Fast(obj, what);
+    if (!seq)
+        return -1;
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(seq);
+    *count = (int)k;
+    *start = malloc(((size_t)k + 1) * sizeof(int));
+    size_t cap = 16, used = 0;
+    *items = malloc(cap * sizeof(int));
+    if (!*start || !*items) {
+        Py_DECREF(seq);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < k; i++) {
+        Py_ssize_t len;
+        int *cells = cells_of(PySequence_Fast_GET_ITEM(seq, i), ncells, &len, what);
+        if (!cells) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (used + (size_t)len > cap) {
+            cap = 2 * cap + (size_t)len;
+            int *grown = realloc(*items, cap * sizeof(int));
+            if (!grown) {
+                free(cells);
+                Py_DECREF(seq);
+                PyErr_NoMemory();
+                return -1;
+            }
+            *items = grown;
+        }
+        (*start)[i] = (int)used;
+        memcpy(*items + used, cells, (size_t)len * sizeof(int));
+        used += (size_t)len;
+        free(cells);
+    }
+    (*start)[k] = (int)used;
+    Py_DECREF(seq);
+    return 0;
+}
+
+static void free_con(Con *c)
+{
+    free(c->cells);
+    free(c->weights);
+    free(c->masks);
+    free(c->accepting);
+    free(c->tstart);
+    free(c->tbit);
+    free(c->tnext);
+}
+
+static void VKernel_dealloc(VKernel *self)
+{
+    free(self->units);
+    free(self->cu_start);
+    free(self->cell_units);
+    free(self->peer_start);
+    free(self->peers);
+    free(self->int_start);
+    free(self->int_cells);
+    for (int i = 0; self->cons && i < self->ncons; i++)
+        free_con(&self->cons[i]);
+    free(self->cons);
+    free(self->cc_start);
+    free(self->cc);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int bad(const char *format, int index)
+{
+    PyErr_Format(PyExc_ValueError, format, index);
+    return -1;
+}
+
+static int build_sum(Con *c, const int64_t *data, Py_ssize_t nd, int n, int index)
+{
+    if (nd != c->len)
+        return bad("constraint %d: a sum needs one weight per cell", index);
+    c->weights = malloc((size_t)(c->len ? c->len : 1) * sizeof(int64_t));
+    if (!c->weights) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    int64_t span = 0, base = c->total;
+    for (int i = 0; i < c->len; i++) {
+        int64_t w = data[i];
+        if (w > 1000000 || w < -1000000)
+            return bad("constraint %d: a weight beyond one million", index);
+        c->weights[i] = w;
+        base -= w > 0 ? w : w * n; /* the term's smallest contribution */
+        span += (w > 0 ? w : -w) * (n - 1);
+    }
+    c->base = base;
+    c->words = span / 64 + 1 <= SUM_WORDS ? (int)(span / 64 + 1) : 0;
+    c->exact = c->words > 0;
+    return 0;
+}
+
+static int build_masks(Con *c, const int64_t *data, Py_ssize_t nd, int n, int index)
+{
+    uint32_t full = n == 32 ? 0xffffffffu : (1u << n) - 1;
+    c->masks = malloc((size_t)(nd ? nd : 1) * sizeof(uint32_t));
+    if (!c->masks) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    if (c->kind == K_CAGE) {
+        for (Py_ssize_t i = 0; i < nd; i++) {
+            if (data[i] <= 0 || data[i] > (int64_t)full)
+                return bad("constraint %d: a value set beyond the grid's values", index);
+            c->masks[i] = (uint32_t)data[i];
+        }
+        c->nmasks = (int)nd;
+        c->exact = 1;
+        return 0;
+    }
+    /* TABLE: rows with a value outside 1..n can never fit and are left out */
+    if (c->len == 0 || nd % c->len)
+        return bad("constraint %d: a table's data is not whole rows of its cells", index);
+    int kept = 0;
+    for (Py_ssize_t r = 0; r < nd / c->len; r++) {
+        int ok = 1;
+        for (int i = 0; i < c->len; i++)
+            ok &= data[r * c->len + i] >= 1 && data[r * c->len + i] <= n;
+        if (!ok)
+            continue;
+        for (int i = 0; i < c->len; i++)
+            c->masks[kept * c->len + i] = 1u << (data[r * c->len + i] - 1);
+        kept++;
+    }
+    c->nmasks = kept;
+    c->exact = 1;
+    return 0;
+}
+
+static int build_regular(Con *c, const int64_t *data, Py_ssize_t nd, int n, int index)
+{
+    if (nd < 3)
+        return bad("constraint %d: an automaton needs states, start and accepting states",
+                   index);
+    int64_t nstates = data[0], start = data[1], nacc = data[2];
+    if (nstates < 1 || nstates > 1 << 20 || start < 0 || start >= nstates || nacc < 0 ||
+        3 + nacc > nd || (nd - 3 - nacc) % 3)
+        return bad("constraint %d: a malformed automaton", index);
+    c->nstates = (int)nstates;
+    c->start = (int)start;
+    c->sw = (int)((nstates + 63) / 64);
+    c->accepting = calloc((size_t)c->sw, sizeof(uint64_t));
+    c->tstart = calloc((size_t)nstates + 1, sizeof(int));
+    Py_ssize_t nt = (nd - 3 - nacc) / 3;
+    c->tbit = malloc((size_t)(nt ? nt : 1) * sizeof(uint32_t));
+    c->tnext = malloc((size_t)(nt ? nt : 1) * sizeof(int));
+    if (!c->accepting || !c->tstart || !c->tbit || !c->tnext) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (int64_t i = 0; i < nacc; i++) {
+        int64_t s = data[3 + i];
+        if (s < 0 || s >= nstates)
+            return bad("constraint %d: an accepting state out of range", index);
+        c->accepting[s / 64] |= 1ull << (s % 64);
+    }
+    const int64_t *t = data + 3 + nacc;
+    for (Py_ssize_t i = 0; i < nt; i++) {
+        if (t[3 * i] < 0 || t[3 * i] >= nstates || t[3 * i + 2] < 0 || t[3 * i + 2] >= nstates)
+            return bad("constraint %d: a transition's state out of range", index);
+        if (t[3 * i + 1] >= 1 && t[3 * i + 1] <= n)
+            c->tstart[t[3 * i] + 1]++;
+    }
+    for (int s = 0; s < nstates; s++)
+        c->tstart[s + 1] += c->tstart[s];
+    int *fill = malloc((size_t)nstates * sizeof(int));
+    if (!fill) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    memcpy(fill, c->tstart, (size_t)nstates * sizeof(int));
+    for (Py_ssize_t i = 0; i < nt; i++) {
+        if (t[3 * i + 1] < 1 || t[3 * i + 1] > n)
+            continue; /* a value the grid does not have */
+        int at = fill[t[3 * i]]++;
+        c->tbit[at] = 1u << (t[3 * i + 1] - 1);
+        c->tnext[at] = (int)t[3 * i + 2];
+    }
+    free(fill);
+    c->exact = 1;
+    return 0;
+}
+
+static int build_constraint(VKernel *self, Con *c, PyObject *item, int index)
+{
+    PyObject *tuple = PySequence_Fast(item, "a constraint must be (kind, cells, data, total)");
+    if (!tuple)
+        return -1;
+    if (PySequence_Fast_GET_SIZE(tuple) != 4) {
+        Py_DECREF(tuple);
+        return bad("constraint %d is not (kind, cells, data, total)", index);
+    }
+    PyObject **f = PySequence_Fast_ITEMS(tuple);
+    long kind = PyLong_AsLong(f[0]);
+    long long total = PyLong_AsLongLong(f[3]);
+    if (PyErr_Occurred() || kind < 0 || kind >= K_KINDS) {
+        Py_DECREF(tuple);
+        PyErr_Clear();
+        return bad("constraint %d: an unknown kind or total", index);
+    }
+    c->kind = (int)kind;
+    c->total = total;
+    Py_ssize_t len, nd;
+    c->cells = cells_of(f[1], self->ncells, &len, "constraint cells");
+    if (!c->cells) {
+        Py_DECREF(tuple);
+        return -1;
+    }
+    c->len = (int)len;
+    int64_t *data = ints_of(f[2], &nd, "constraint data");
+    Py_DECREF(tuple);
+    if (!data)
+        return -1;
+    int r;
+    switch (c->kind) {
+    case K_SUM:
+        r = build_sum(c, data, nd, self->n, index);
+        break;
+    case K_CAGE:
+    case K_TABLE:
+        r = build_masks(c, data, nd, self->n, index);
+        break;
+    case K_LESS:
+        r = 0;
+        break;
+    default:
+        r = build_regular(c, data, nd, self->n, index);
+    }
+    free(data);
+    return r;
+}
+
+static int VKernel_init(VKernel *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"size", "units", "peers", "intersections", "constraints", NULL};
+    int n;
+    PyObject *units_obj, *peers_obj, *ints_obj, *cons_obj;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iOOOO", kwlist, &n, &units_obj, &peers_obj,
+                                     &ints_obj, &cons_obj))
+        return -1;
+    if (self->units) {
+        PyErr_SetString(PyExc_TypeError, "a VKernel is built once");
+        return -1;
+    }
+    if (n < 1 || n > MAX_VALUES) {
+        PyErr_Format(PyExc_ValueError, "size %d out of range 1..%d", n, MAX_VALUES);
+        return -1;
+    }
+    const int ncells = n * n;
+    self->n = n;
+    self->ncells = ncells;
+    self->full = n == 32 ? 0xffffffffu : (1u << n) - 1;
+
+    int *ustart = NULL;
+    if (csr_of(units_obj, ncells, &self->nunits, &ustart, &self->units, "units") < 0) {
+        free(ustart);
+        return -1;
+    }
+    for (int u = 0; u < self->nunits; u++)
+        if (ustart[u + 1] - ustart[u] != n) {
+            free(ustart);
+            return bad("unit %d does not have one cell per value", u);
+        }
+    free(ustart);
+    for (int u = 0; u < self->nunits; u++)
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < i; j++)
+                if (self->units[u * n + i] == self->units[u * n + j])
+                    return bad("unit %d holds a cell twice", u);
+    /* cell -> units */
+    self->cu_start = calloc((size_t)ncells + 1, sizeof(int));
+    self->cell_units = malloc((size_t)(self->nunits * n + 1) * sizeof(int));
+    if (!self->cu_start || !self->cell_units) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (int i = 0; i < self->nunits * n; i++)
+        self->cu_start[self->units[i] + 1]++;
+    for (int c = 0; c < ncells; c++)
+        self->cu_start[c + 1] += self->cu_start[c];
+    {
+        int *fill = malloc((size_t)ncells * sizeof(int));
+        if (!fill) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        memcpy(fill, self->cu_start, (size_t)ncells * sizeof(int));
+        for (int u = 0; u < self->nunits; u++)
+            for (int i = 0; i < n; i++)
+                self->cell_units[fill[self->units[u * n + i]]++] = u;
+        free(fill);
+    }
+    int count;
+    if (csr_of(peers_obj, ncells, &count, &self->peer_start, &self->peers, "peers") < 0)
+        return -1;
+    if (count != ncells)
+        return bad("peers has one entry per cell, not %d", count);
+    for (int c = 0; c < ncells; c++)
+        for (int i = self->peer_start[c]; i < self->peer_start[c + 1]; i++)
+            if (self->peers[i] == c)
+                return bad("cell %d is listed as its own peer", c);
+
+    /* intersections: (shared, rest a, rest b) flattened into three lists each */
+    PyObject *iseq = PySequence_Fast(ints_obj, "intersections must be a sequence");
+    if (!iseq)
+        return -1;
+    PyObject *parts = PyList_New(0);
+    for (Py_ssize_t k = 0; parts && k < PySequence_Fast_GET_SIZE(iseq); k++) {
+        PyObject *triple = PySequence_Fast(PySequence_Fast_GET_ITEM(iseq, k),
+                                           "an intersection must be a sequence");
+        if (!triple || PySequence_Fast_GET_SIZE(triple) != 3) {
+            if (triple)
+                PyErr_Format(PyExc_ValueError, "intersection %zd is not (shared, rest a, rest b)",
+                             k);
+            Py_XDECREF(triple);
+            Py_CLEAR(parts);
+            break;
+        }
+        for (int p = 0; p < 3; p++)
+            if (PyList_Append(parts, PySequence_Fast_GET_ITEM(triple, p)) < 0) {
+                Py_CLEAR(parts);
+                break;
+            }
+        Py_DECREF(triple);
+    }
+    Py_DECREF(iseq);
+    if (!parts)
+        return -1;
+    int r = csr_of(parts, ncells, &count, &self->int_start, &self->int_cells, "intersection");
+    Py_DECREF(parts);
+    if (r < 0)
+        return -1;
+    self->nints = count / 3;
+
+    /* the other constraints */
+    PyObject *cseq = PySequence_Fast(cons_obj, "constraints must be a sequence");
+    if (!cseq)
+        return -1;
+    self->ncons = (int)PySequence_Fast_GET_SIZE(cseq);
+    self->cons = calloc((size_t)self->ncons + 1, sizeof(Con));
+    if (!self->cons) {
+        Py_DECREF(cseq);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (int k = 0; k < self->ncons; k++)
+        if (build_constraint(self, &self->cons[k], PySequence_Fast_GET_ITEM(cseq, k), k) < 0) {
+            Py_DECREF(cseq);
+            return -1;
+        }
+    Py_DECREF(cseq);
+    /* cell -> constraints, and the scratch the largest pass needs */
+    self->cc_start = calloc((size_t)ncells + 1, sizeof(int));
+    if (!self->cc_start) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    size_t total = 0, scratch = 0;
+    for (int k = 0; k < self->ncons; k++) {
+        const Con *c = &self->cons[k];
+        for (int i = 0; i < c->len; i++)
+            self->cc_start[c->cells[i] + 1]++;
+        total += (size_t)c->len;
+        if (c->len > self->max_len)
+            self->max_len = c->len;
+        /* forward layers (len + 1) and two more bitsets */
+        size_t need = c->kind == K_SUM ? ((size_t)c->len + 3) * (size_t)c->words
+                      : c->kind == K_REGULAR ? ((size_t)c->len + 3) * (size_t)c->sw : 0;
+        if (need > scratch)
+            scratch = need;
+    }
+    self->scratch_words = scratch;
+    for (int c = 0; c < ncells; c++)
+        self->cc_start[c + 1] += self->cc_start[c];
+    self->cc = malloc((total + 1) * sizeof(int));
+    int *fill = malloc(((size_t)ncells + 1) * sizeof(int));
+    if (!self->cc || !fill) {
+        free(fill);
+        PyErr_NoMemory();
+        return -1;
+    }
+    memcpy(fill, self->cc_start, (size_t)ncells * sizeof(int));
+    for (int k = 0; k < self->ncons; k++) {
+        const Con *c = &self->cons[k];
+        for (int i = 0; i < c->len; i++) {
+            int cell = c->cells[i], seen = 0;
+            for (int j = self->cc_start[cell]; j < fill[cell]; j++)
+                seen |= self->cc[j] == k;
+            if (!seen) /* a cell listed twice in one constraint wakes it once */
+                self->cc[fill[cell]++] = k;
+        }
+    }
+    /* close the gaps left by cells listed twice */
+    int w = 0;
+    for (int c = 0; c < ncells; c++) {
+        int from = self->cc_start[c], to = fill[c];
+        self->cc_start[c] = w;
+        for (int j = from; j < to; j++)
+            self->cc[w++] = self->cc[j];
+    }
+    self->cc_start[ncells] = w;
+    free(fill);
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* the search                                                               */
+
+typedef struct {
+    const VKernel *k;
+    int W;                 /* 32-bit words per state */
+    uint32_t *stack;       /* (ncells + 2) states, one per search level */
+    int *queue, qn;        /* open cells left with one candidate */
+    uint8_t *udirty;       /* units to scan for hidden singles */
+    int *ulist, un;
+    uint8_t *inq;          /* constraints waiting in the ring */
+    int *ring, rhead, rn;
+    int running;           /* the constraint whose pass is running, or -1 */
+    uint32_t *support;     /* max_len masks */
+    uint64_t *bits;        /* scratch bitsets for sums and automata */
+    uint32_t *conflicts;   /* per cell: failures it took part in */
+    int choice, locked_depth;
+    long max_solutions;
+    uint8_t *sols;
+    long nsols, solcap;
+    unsigned long long nodes, guesses, backtracks, props, passes;
+    unsigned clock_mask;
+    int has_deadline;
+    double deadline, next_signal;
+    int timed_out, interrupted, nomem;
+    PyThreadState *ts;
+} Search;
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* 1 when the search must stop: past the deadline, or a signal handler raised. */
+static int must_stop(Search *S)
+{
+    if (S->timed_out || S->interrupted)
+        return 1;
+    double t = now_s();
+    if (S->has_deadline && t > S->deadline) {
+        S->timed_out = 1;
+        return 1;
+    }
+    if (t >= S->next_signal) {
+        S->next_signal = t + SIGNAL_PERIOD;
+        PyEval_RestoreThread(S->ts);
+        int failed = PyErr_CheckSignals();
+        S->ts = PyEval_SaveThread();
+        if (failed) {
+            S->interrupted = 1;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Cell c's candidates changed: its units are rescanned, its constraints woken
+ * (not the one running, when its pass already reached a fixpoint). */
+static inline void note(Search *S, int c)
+{
+    const VKernel *k = S->k;
+    for (int i = k->cu_start[c]; i < k->cu_start[c + 1]; i++) {
+        int u = k->cell_units[i];
+        if (!S->udirty[u]) {
+            S->udirty[u] = 1;
+            S->ulist[S->un++] = u;
+        }
+    }
+    for (int i = k->cc_start[c]; i < k->cc_start[c + 1]; i++) {
+        int x = k->cc[i];
+        if (S->inq[x] || (x == S->running && k->cons[x].exact))
+            continue;
+        S->inq[x] = 1;
+        S->ring[(S->rhead + S->rn++) % k->ncons] = x;
+    }
+}
+
+static inline uint32_t domain(const Search *S, const uint32_t *s, int c)
+{
+    return s[c] | s[S->k->ncells + c];
+}
+
+/* Keep only `keep` of cell c's domain: -1 if nothing is left, else 0. */
+static inline int restrict_to(Search *S, uint32_t *s, int c, uint32_t keep)
+{
+    uint32_t m = s[c];
+    if (!m) /* placed */
+        return (s[S->k->ncells + c] & keep) ? 0 : -1;
+    uint32_t nm = m & keep;
+    if (nm == m)
+        return 0;
+    if (!nm) {
+        S->conflicts[c]++;
+        return -1;
+    }
+    s[c] = nm;
+    note(S, c);
+    if (!(nm & (nm - 1)))
+        S->queue[S->qn++] = c;
+    return 0;
+}
+
+/* -- the passes, one per kind: -1 on contradiction ------------------------ */
+
+/* dst |= src shifted up (toward larger totals) by k bits, over w words. */
+static void or_up(uint64_t *dst, const uint64_t *src, int w, int64_t k)
+{
+    int ws = (int)(k >> 6), bs = (int)(k & 63);
+    for (int i = w - 1; i >= ws; i--) {
+        uint64_t v = src[i - ws] << bs;
+        if (bs && i - ws - 1 >= 0)
+            v |= src[i - ws - 1] >> (64 - bs);
+        dst[i] |= v;
+    }
+}
+
+/* dst |= src shifted down by k bits. */
+static void or_down(uint64_t *dst, const uint64_t *src, int w, int64_t k)
+{
+    int ws = (int)(k >> 6), bs = (int)(k & 63);
+    for (int i = 0; i + ws < w; i++) {
+        uint64_t v = src[i + ws] >> bs;
+        if (bs && i + ws + 1 < w)
+            v |= src[i + ws + 1] << (64 - bs);
+        dst[i] |= v;
+    }
+}
+
+/* Whether some total of a, raised by k, lies in b. */
+static int meets_up(const uint64_t *a, const uint64_t *b, int w, int64_t k)
+{
+    int ws = (int)(k >> 6), bs = (int)(k & 63);
+    for (int i = w - 1; i >= ws; i--) {
+        uint64_t v = a[i - ws] << bs;
+        if (bs && i - ws - 1 >= 0)
+            v |= a[i - ws - 1] >> (64 - bs);
+        if (v & b[i])
+            return 1;
+    }
+    return 0;
+}
+
+/* A term's contribution above its smallest: w*x - min(w, w*n), for value x. */
+static inline int64_t lift(int64_t w, int x, int n) { return w > 0 ? w * (x - 1) : w * (x - n); }
+
+/* Exact: forward, the partial totals each prefix can reach; backward, those from
+ * which the rest can still reach the total; a value stays if it links the two. */
+static int sum_exact(Search *S, uint32_t *s, const Con *c)
+{
+    const int n = S->k->n, w = c->words, len = c->len;
+    if (c->base < 0 || c->base >= (int64_t)w * 64)
+        return -1;
+    uint64_t *fw = S->bits; /* (len + 1) layers */
+    uint64_t *back = fw + (size_t)(len + 1) * w, *prev = back + w;
+    memset(fw, 0, (size_t)(len + 1) * w * sizeof(uint64_t));
+    fw[0] = 1;
+    for (int i = 0; i < len; i++) {
+        uint32_t d = domain(S, s, c->cells[i]);
+        for (uint32_t m = d; m; m &= m - 1)
+            or_up(fw + (size_t)(i + 1) * w, fw + (size_t)i * w, w,
+                  lift(c->weights[i], __builtin_ctz(m) + 1, n));
+    }
+    if (!(fw[(size_t)len * w + c->base / 64] >> (c->base % 64) & 1))
+        return -1;
+    memset(back, 0, (size_t)w * sizeof(uint64_t));
+    back[c->base / 64] = 1ull << (c->base % 64);
+    for (int i = len - 1; i >= 0; i--) {
+        uint32_t d = domain(S, s, c->cells[i]), kept = 0;
+        memcpy(prev, back, (size_t)w * sizeof(uint64_t));
+        memset(back, 0, (size_t)w * sizeof(uint64_t));
+        for (uint32_t m = d; m; m &= m - 1) {
+            int64_t up = lift(c->weights[i], __builtin_ctz(m) + 1, n);
+            if (meets_up(fw + (size_t)i * w, prev, w, up)) {
+                kept |= m & (~m + 1);
+                or_down(back, prev, w, up);
+            }
+        }
+        S->support[i] = kept;
+    }
+    for (int i = 0; i < len; i++)
+        if (restrict_to(S, s, c->cells[i], S->support[i]) < 0)
+            return -1;
+    return 0;
+}
+
+static inline uint32_t range_mask(int lo, int hi)
+{
+    if (lo < 1)
+        lo = 1;
+    if (hi > 32)
+        hi = 32;
+    if (hi < lo)
+        return 0;
+    uint32_t upto = hi == 32 ? 0xffffffffu : (1u << hi) - 1;
+    return upto & ~((1u << (lo - 1)) - 1);
+}
+
+static int64_t floor_div(int64_t a, int64_t b)
+{
+    int64_t q = a / b;
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+/* Bounds: each term must fit what the others leave, until nothing moves. */
+static int sum_bounds(Search *S, uint32_t *s, const Con *c)
+{
+    for (int round = 0; round < 64; round++) {
+        int64_t low = 0, high = 0;
+        for (int i = 0; i < c->len; i++) {
+            uint32_t d = domain(S, s, c->cells[i]);
+            int64_t w = c->weights[i], lo = __builtin_ctz(d) + 1, hi = 32 - __builtin_clz(d);
+            low += w > 0 ? w * lo : w * hi;
+            high += w > 0 ? w * hi : w * lo;
+        }
+        if (low > c->total || high < c->total)
+            return -1;
+        int again = 0;
+        for (int i = 0; i < c->len; i++) {
+            int64_t w = c->weights[i];
+            if (!w)
+                continue;
+            uint32_t d = domain(S, s, c->cells[i]);
+            int64_t lo = __builtin_ctz(d) + 1, hi = 32 - __builtin_clz(d);
+            int64_t mine_lo = w > 0 ? w * lo : w * hi, mine_hi = w > 0 ? w * hi : w * lo;
+            int64_t a = c->total - (high - mine_hi), b = c->total - (low - mine_lo);
+            int64_t vlo, vhi; /* w * x in [a, b] */
+            if (w > 0) {
+                vlo = -floor_div(-a, w);
+                vhi = floor_div(b, w);
+            } else {
+                vlo = -floor_div(-b, w);
+                vhi = floor_div(a, w);
+            }
+            uint32_t keep = range_mask((int)(vlo < 1 ? 1 : vlo > 33 ? 33 : vlo),
+                                       (int)(vhi > 32 ? 32 : vhi < 0 ? 0 : vhi));
+            if ((d & keep) != d) {
+                if (restrict_to(S, s, c->cells[i], keep) < 0)
+                    return -1;
+                again = 1;
+            }
+        }
+        if (!again)
+            return 0;
+    }
+    return 0;
+}
+
+/* Distinct values adding up to the total: the sets that fit every cell. */
+static int cage(Search *S, uint32_t *s, const Con *c)
+{
+    uint32_t *d = S->support, uni = 0, support = 0;
+    for (int i = 0; i < c->len; i++) {
+        d[i] = domain(S, s, c->cells[i]);
+        uni |= d[i];
+    }
+    for (int j = 0; j < c->nmasks; j++) {
+        uint32_t set = c->masks[j];
+        if (set & ~uni)
+            continue;
+        int fits = 1;
+        for (int i = 0; i < c->len && fits; i++)
+            fits = (d[i] & set) != 0;
+        if (fits)
+            support |= set;
+    }
+    if (!support)
+        return -1;
+    for (int i = 0; i < c->len; i++)
+        if (restrict_to(S, s, c->cells[i], support) < 0)
+            return -1;
+    return 0;
+}
+
+static int less(Search *S, uint32_t *s, const Con *c)
+{
+    int low = 0; /* each value exceeds the previous cell's smallest */
+    for (int i = 0; i < c->len; i++) {
+        uint32_t keep = low >= 32 ? 0 : ~((1u << low) - 1);
+        if (restrict_to(S, s, c->cells[i], keep) < 0)
+            return -1;
+        low = __builtin_ctz(domain(S, s, c->cells[i])) + 1;
+    }
+    int high = 33; /* each value is below the next cell's largest */
+    for (int i = c->len - 1; i >= 0; i--) {
+        uint32_t keep = high >= 33 ? 0xffffffffu : (1u << (high - 1)) - 1;
+        if (restrict_to(S, s, c->cells[i], keep) < 0)
+            return -1;
+        high = 32 - __builtin_clz(domain(S, s, c->cells[i]));
+    }
+    return 0;
+}
+
+static int table(Search *S, uint32_t *s, const Con *c)
+{
+    const int len = c->len;
+    uint32_t d[MAX_VALUES * MAX_VALUES];
+    uint32_t *support = S->support;
+    if (len > MAX_VALUES * MAX_VALUES)
+        return 0;
+    for (int i = 0; i < len; i++) {
+        d[i] = domain(S, s, c->cells[i]);
+        support[i] = 0;
+    }
+    int found = 0;
+    for (int r = 0; r < c->nmasks; r++) {
+        const uint32_t *row = c->masks + (size_t)r * len;
+        int fits = 1;
+        for (int i = 0; i < len && fits; i++)
+            fits = (row[i] & d[i]) != 0;
+        if (!fits)
+            continue;
+        found = 1;
+        for (int i = 0; i < len; i++)
+            support[i] |= row[i];
+    }
+    if (!found)
+        return -1;
+    for (int i = 0; i < len; i++)
+        if (restrict_to(S, s, c->cells[i], support[i]) < 0)
+            return -1;
+    return 0;
+}
+
+static int regular(Search *S, uint32_t *s, const Con *c)
+{
+    const int sw = c->sw, len = c->len;
+    uint64_t *fw = S->bits; /* (len + 1) layers of states */
+    uint64_t *alive = fw + (size_t)(len + 1) * sw, *back = alive + sw;
+    memset(fw, 0, (size_t)(len + 1) * sw * sizeof(uint64_t));
+    fw[c->start / 64] = 1ull << (c->start % 64);
+    for (int i = 0; i < len; i++) {
+        uint32_t d = domain(S, s, c->cells[i]);
+        const uint64_t *layer = fw + (size_t)i * sw;
+        uint64_t *next = fw + (size_t)(i + 1) * sw;
+        int any = 0;
+        for (int wd = 0; wd < sw; wd++)
+            for (uint64_t b = layer[wd]; b; b &= b - 1) {
+                int st = 64 * wd + __builtin_ctzll(b);
+                for (int t = c->tstart[st]; t < c->tstart[st + 1]; t++)
+                    if (c->tbit[t] & d) {
+                        next[c->tnext[t] / 64] |= 1ull << (c->tnext[t] % 64);
+                        any = 1;
+                    }
+            }
+        if (!any)
+            return -1;
+    }
+    int any = 0;
+    for (int wd = 0; wd < sw; wd++) {
+        alive[wd] = fw[(size_t)len * sw + wd] & c->accepting[wd];
+        any |= alive[wd] != 0;
+    }
+    if (!any)
+        return -1;
+    for (int i = len - 1; i >= 0; i--) {
+        uint32_t d = domain(S, s, c->cells[i]), kept = 0;
+        const uint64_t *layer = fw + (size_t)i * sw;
+        memset(back, 0, (size_t)sw * sizeof(uint64_t));
+        for (int wd = 0; wd < sw; wd++)
+            for (uint64_t b = layer[wd]; b; b &= b - 1) {
+                int st = 64 * wd + __builtin_ctzll(b);
+                for (int t = c->tstart[st]; t < c->tstart[st + 1]; t++) {
+                    int nx = c->tnext[t];
+                    if ((c->tbit[t] & d) && (alive[nx / 64] >> (nx % 64) & 1)) {
+                        kept |= c->tbit[t];
+                        back[wd] |= 1ull << (st % 64);
+                    }
+                }
+            }
+        S->support[i] = kept;
+        memcpy(alive, back, (size_t)sw * sizeof(uint64_t));
+    }
+    for (int i = 0; i < len; i++)
+        if (restrict_to(S, s, c->cells[i], S->support[i]) < 0)
+            return -1;
+    return 0;
+}
+
+static int run_pass(Search *S, uint32_t *s, const Con *c)
+{
+    switch (c->kind) {
+    case K_SUM:
+        return c->words ? sum_exact(S, s, c) : sum_bounds(S, s, c);
+    case K_CAGE:
+        return cage(S, s, c);
+    case K_LESS:
+        return less(S, s, c);
+    case K_TABLE:
+        return table(S, s, c);
+    default:
+        return regular(S, s, c);
+    }
+}
+
+/* Locked candidates at every intersection; -1 on contradiction, else 1 if anything changed. */
+static int locked_pass(Search *S, uint32_t *s)
+{
+    const VKernel *k = S->k;
+    const int *start = k->int_start, *cells = k->int_cells;
+    int changed = 0;
+    for (int x = 0; x < k->nints; x++) {
+        const int *st = start + 3 * x;
+        uint32_t in = 0, ra = 0, rb = 0;
+        for (int j = st[0]; j < st[1]; j++)
+            in |= s[cells[j]];
+        if (!in)
+            continue;
+        for (int j = st[1]; j < st[2]; j++)
+            ra |= s[cells[j]];
+        for (int j = st[2]; j < st[3]; j++)
+            rb |= s[cells[j]];
+        /* a value of the shared cells missing from one unit's rest is locked
+         * there, so the other unit's rest loses it */
+        uint32_t leave_b = in & rb & ~ra, leave_a = in & ra & ~rb;
+        for (int j = st[2]; leave_b && j < st[3]; j++)
+            if (restrict_to(S, s, cells[j], ~leave_b) < 0)
+                return -1;
+        for (int j = st[1]; leave_a && j < st[2]; j++)
+            if (restrict_to(S, s, cells[j], ~leave_a) < 0)
+                return -1;
+        changed |= (leave_a | leave_b) != 0;
+    }
+    return changed;
+}
+
+/* Each cell of a failed unit or constraint counts one more conflict. */
+static void blame(Search *S, const int *cells, int len)
+{
+    for (int i = 0; i < len; i++)
+        S->conflicts[cells[i]]++;
+}
+
+static void settle_queues(Search *S)
+{
+    for (int i = 0; i < S->un; i++)
+        S->udirty[S->ulist[i]] = 0;
+    S->un = 0;
+    for (int i = 0; i < S->rn; i++)
+        S->inq[S->ring[(S->rhead + i) % S->k->ncons]] = 0;
+    S->rn = 0;
+    S->qn = 0;
+    S->running = -1;
+}
+
+/* Propagate to a fixpoint: place queued cells and take their values from the
+ * peers, hidden singles in the units changed, one woken constraint at a time,
+ * then (if asked) locked candidates. Placements made, or -1 on contradiction. */
+static long propagate(Search *S, uint32_t *s, int locked)
+{
+    const VKernel *k = S->k;
+    const int n = k->n, ncells = k->ncells;
+    uint32_t *cands = s, *grid = s + ncells, *placed = s + 2 * ncells;
+    long count = 0;
+    for (;;) {
+        while (S->qn) {
+            int c = S->queue[--S->qn];
+            uint32_t b = cands[c];
+            if (!b)
+                continue;
+            cands[c] = 0;
+            grid[c] = b;
+            count++;
+            for (int i = k->cu_start[c]; i < k->cu_start[c + 1]; i++)
+                placed[k->cell_units[i]] |= b;
+            for (int i = k->peer_start[c]; i < k->peer_start[c + 1]; i++) {
+                int p = k->peers[i];
+                if (cands[p] & b) {
+                    if (restrict_to(S, s, p, ~b) < 0)
+                        goto fail;
+                } else if (grid[p] == b) {
+                    S->conflicts[p]++;
+                    goto fail;
+                }
+            }
+        }
+        if (S->un) {
+            while (S->un) {
+                int u = S->ulist[--S->un];
+                S->udirty[u] = 0;
+                const int *cells = k->units + u * n;
+                uint32_t o = 0, t = 0;
+                for (int i = 0; i < n; i++) {
+                    uint32_t x = cands[cells[i]];
+                    t |= o & x;
+                    o |= x;
+                }
+                if ((o | placed[u]) != k->full) {
+                    blame(S, cells, n);
+                    goto fail;
+                }
+                o &= ~t;
+                for (int i = 0; o && i < n; i++) {
+                    int c = cells[i];
+                    uint32_t m = cands[c] & o;
+                    if (!m)
+                        continue;
+                    if (m & (m - 1)) { /* one cell is the only place for two values */
+                        blame(S, cells, n);
+                        goto fail;
+                    }
+                    if (cands[c] != m) {
+                        cands[c] = m;
+                        note(S, c);
+                        S->queue[S->qn++] = c;
+                    }
+                }
+                if (S->qn)
+                    break;
+            }
+            continue;
+        }
+        if (S->rn) {
+            int x = S->ring[S->rhead];
+            S->rhead = (S->rhead + 1) % k->ncons;
+            S->rn--;
+            S->inq[x] = 0;
+            S->running = x;
+            S->passes++;
+            int r = run_pass(S, s, &k->cons[x]);
+            S->running = -1;
+            if (r < 0) {
+                blame(S, k->cons[x].cells, k->cons[x].len);
+                goto fail;
+            }
+            continue;
+        }
+        if (locked) {
+            int r = locked_pass(S, s);
+            if (r < 0)
+                goto fail;
+            if (r)
+                continue;
+        }
+        return count;
+    }
+fail:
+    settle_queues(S);
+    return -1;
+}
+
+/* The cell to branch on and its value bit (-1 when every cell is placed):
+ * the fewest candidates (ties broken by conflicts, as asked), or the most
+ * conflicts per candidate. */
+static int choose(Search *S, const uint32_t *cands, uint32_t *bit)
+{
+    const VKernel *k = S->k;
+    int best = -1;
+    if (S->choice == CHOOSE_CONFLICTS_PER_VALUE) {
+        double top = -1;
+        for (int c = 0; c < k->ncells; c++) {
+            uint32_t m = cands[c];
+            if (!m)
+                continue;
+            double score = (1.0 + S->conflicts[c]) / popcount32(m);
+            if (score > top) {
+                top = score;
+                best = c;
+            }
+        }
+    } else {
+        int fewest = 99;
+        uint32_t most = 0;
+        const int ties = S->choice == CHOOSE_FEWEST_CONFLICTS;
+        for (int c = 0; c < k->ncells; c++) {
+            uint32_t m = cands[c];
+            if (!m)
+                continue;
+            int cnt = popcount32(m);
+            if (cnt < fewest || (ties && cnt == fewest && S->conflicts[c] > most)) {
+                best = c;
+                fewest = cnt;
+                most = S->conflicts[c];
+                if (cnt == 2 && !ties)
+                    break;
+            }
+        }
+    }
+    if (best >= 0)
+        *bit = cands[best] & (~cands[best] + 1);
+    return best;
+}
+
+static int record(Search *S, const uint32_t *grid)
+{
+    const int ncells = S->k->ncells;
+    if (S->nsols == S->solcap) {
+        long ncap = S->solcap ? 2 * S->solcap : 4;
+        uint8_t *nb = realloc(S->sols, (size_t)ncap * ncells);
+        if (!nb) {
+            S->nomem = 1;
+            return -1;
+        }
+        S->sols = nb;
+        S->solcap = ncap;
+    }
+    uint8_t *out = S->sols + (size_t)S->nsols * ncells;
+    for (int c = 0; c < ncells; c++)
+        out[c] = grid[c] ? (uint8_t)(32 - __builtin_clz(grid[c])) : 0;
+    S->nsols++;
+    return 0;
+}
+
+/* Explore the propagated state at `depth`: 1 once enough solutions are found,
+ * 0 when the subtree is exhausted, -1 when the search must stop. */
+static int dfs(Search *S, int depth)
+{
+    const VKernel *k = S->k;
+    const int W = S->W;
+    uint32_t *s = S->stack + (size_t)depth * W;
+    const int locked = depth < S->locked_depth;
+    for (;;) {
+        S->nodes++;
+        if (!(S->nodes & S->clock_mask) && must_stop(S))
+            return -1;
+        uint32_t b = 0;
+        int best = choose(S, s, &b);
+        if (best < 0) {
+            if (record(S, s + k->ncells) < 0)
+                return -1;
+            return S->nsols >= S->max_solutions;
+        }
+        S->guesses++;
+        uint32_t *child = s + W;
+        memcpy(child, s, (size_t)W * sizeof(uint32_t));
+        child[best] = b;
+        note(S, best);
+        S->queue[S->qn++] = best;
+        long r = propagate(S, child, locked);
+        if (r >= 0) {
+            S->props += (unsigned long long)r;
+            int d = dfs(S, depth + 1);
+            if (d)
+                return d;
+        }
+        S->backtracks++;
+        if (restrict_to(S, s, best, ~b) < 0) {
+            settle_queues(S);
+            return 0;
+        }
+        r = propagate(S, s, locked);
+        if (r < 0)
+            return 0;
+        S->props += (unsigned long long)r;
+    }
+}
+
+static PyObject *stat_names[5];
+
+static PyObject *statistics(const Search *S)
+{
+    unsigned long long values[5] = {S->nodes, S->guesses, S->backtracks, S->props, S->passes};
+    PyObject *stats = PyDict_New();
+    for (int i = 0; stats && i < 5; i++) {
+        PyObject *v = PyLong_FromUnsignedLongLong(values[i]);
+        if (!v || PyDict_SetItem(stats, stat_names[i], v) < 0) {
+            Py_XDECREF(v);
+            Py_CLEAR(stats);
+            break;
+        }
+        Py_DECREF(v);
+    }
+    return stats;
+}
+
+static void release(Search *S)
+{
+    free(S->stack);
+    free(S->sols);
+}
+
+static PyObject *VKernel_solve(VKernel *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"domains", "max_solutions", "time_limit", "locked_depth", "choice",
+                             NULL};
+    PyObject *domains_obj, *limit_obj = Py_None;
+    long max_solutions = 1;
+    int locked_depth = 0, choice = CHOOSE_FEWEST;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|lOii", kwlist, &domains_obj,
+                                     &max_solutions, &limit_obj, &locked_depth, &choice))
+        return NULL;
+    if (!self->units) {
+        PyErr_SetString(PyExc_ValueError, "the VKernel was not initialised");
+        return NULL;
+    }
+    if (max_solutions < 1) {
+        PyErr_Format(PyExc_ValueError, "max_solutions must be at least 1, not %ld",
+                     max_solutions);
+        return NULL;
+    }
+    if (locked_depth < 0) {
+        PyErr_SetString(PyExc_ValueError, "locked_depth must not be negative");
+        return NULL;
+    }
+    if (choice < 0 || choice >= CHOOSE_MODES) {
+        PyErr_SetString(PyExc_ValueError, "choice must be 0 (fewest candidates), 1 (fewest, "
+                                          "ties by conflicts) or 2 (conflicts per candidate)");
+        return NULL;
+    }
+    double time_limit = -1;
+    if (limit_obj != Py_None) {
+        time_limit = PyFloat_AsDouble(limit_obj);
+        if (time_limit == -1 && PyErr_Occurred())
+            return NULL;
+        if (time_limit != time_limit) {
+            PyErr_SetString(PyExc_ValueError, "time_limit is not a number");
+            return NULL;
+        }
+        if (time_limit < 0)
+            time_limit = 0;
+    }
+    const int ncells = self->ncells, nunits = self->nunits, ncons = self->ncons;
+    PyObject *dseq = PySequence_Fast(domains_obj, "domains must be a sequence");
+    if (!dseq)
+        return NULL;
+    if (PySequence_Fast_GET_SIZE(dseq) != ncells) {
+        PyErr_Format(PyExc_ValueError, "%zd domains for %d cells", PySequence_Fast_GET_SIZE(dseq),
+                     ncells);
+        Py_DECREF(dseq);
+        return NULL;
+    }
+
+    Search S;
+    memset(&S, 0, sizeof S);
+    S.k = self;
+    S.W = 2 * ncells + nunits;
+    S.max_solutions = max_solutions;
+    S.locked_depth = locked_depth;
+    S.choice = choice;
+    S.running = -1;
+    S.clock_mask = 63;
+    /* one block: the states, then the queues, flags, supports and bitsets */
+    size_t states = ((size_t)ncells + 2) * S.W * sizeof(uint32_t);
+    size_t ints = ((size_t)ncells + nunits + ncons + 3) * sizeof(int);
+    size_t flags = (size_t)nunits + ncons + 8;
+    size_t words = (states + ints + flags + (size_t)ncells * sizeof(uint32_t) +
+                    ((size_t)self->max_len + 1) * sizeof(uint32_t) + 7) / 8 + self->scratch_words;
+    S.stack = calloc(words + 1, sizeof(uint64_t));
+    if (!S.stack) {
+        Py_DECREF(dseq);
+        return PyErr_NoMemory();
+    }
+    char *at = (char *)S.stack + states;
+    S.queue = (int *)at;
+    S.ulist = S.queue + ncells + 1;
+    S.ring = S.ulist + nunits + 1;
+    at += ints;
+    S.conflicts = (uint32_t *)at;
+    S.support = S.conflicts + ncells;
+    at = (char *)(S.support + self->max_len + 1);
+    S.udirty = (uint8_t *)at;
+    S.inq = S.udirty + nunits;
+    at += flags;
+    S.bits = (uint64_t *)((uintptr_t)(at + 7) & ~(uintptr_t)7);
+
+    uint32_t *s = S.stack;
+    int empty = 0;
+    for (int c = 0; c < ncells; c++) {
+        long long v = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(dseq, c));
+        if (v == -1 && PyErr_Occurred()) {
+            PyErr_Format(PyExc_ValueError, "domain of cell %d is not a mask", c);
+            goto error;
+        }
+        if (v < 0 || v > (long long)self->full) {
+            PyErr_Format(PyExc_ValueError, "domain of cell %d: mask %lld has values beyond %d",
+                         c, v, self->n);
+            goto error;
+        }
+        s[c] = (uint32_t)v;
+        if (!v)
+            empty = 1;
+        else if (!(v & (v - 1)))
+            S.queue[S.qn++] = c;
+    }
+
+    int exhausted = 1;
+    S.ts = PyEval_SaveThread();
+    double t0 = now_s();
+    S.next_signal = t0 + SIGNAL_PERIOD;
+    if (time_limit >= 0) {
+        S.has_deadline = 1;
+        S.deadline = t0 + time_limit;
+    }
+    if (!empty) {
+        for (int u = 0; u < nunits; u++) {
+            S.udirty[u] = 1;
+            S.ulist[S.un++] = u;
+        }
+        for (int x = 0; x < ncons; x++) {
+            S.inq[x] = 1;
+            S.ring[S.rn++] = x;
+        }
+        long r = propagate(&S, s, locked_depth > 0);
+        if (r >= 0) {
+            S.props += (unsigned long long)r;
+            int d = dfs(&S, 0);
+            exhausted = d == 0;
+        }
+    }
+    PyEval_RestoreThread(S.ts);
+    if (S.interrupted)
+        goto error; /* the signal handler's exception is set */
+    if (S.nomem) {
+        PyErr_NoMemory();
+        goto error;
+    }
+    if (S.timed_out)
+        exhausted = 0;
+
+    PyObject *sols = PyList_New(S.nsols);
+    if (!sols)
+        goto error;
+    for (long i = 0; i < S.nsols; i++) {
+        PyObject *tup = PyTuple_New(ncells);
+        if (!tup) {
+            Py_DECREF(sols);
+            goto error;
+        }
+        const uint8_t *vals = S.sols + (size_t)i * ncells;
+        for (int c = 0; c < ncells; c++)
+            PyTuple_SET_ITEM(tup, c, PyLong_FromLong(vals[c]));
+        PyList_SET_ITEM(sols, i, tup);
+    }
+    PyObject *stats = statistics(&S);
+    PyObject *result = stats ? Py_BuildValue("(NOON)", sols, exhausted ? Py_True : Py_False,
+                                             S.timed_out ? Py_True : Py_False, stats)
+                             : NULL;
+    if (!stats)
+        Py_DECREF(sols);
+    Py_DECREF(dseq);
+    release(&S);
+    return result;
+
+error:
+    Py_DECREF(dseq);
+    release(&S);
+    return NULL;
+}
+
+static PyObject *VKernel_get_size(VKernel *self, void *closure)
+{
+    (void)closure;
+    return PyLong_FromLong(self->n);
+}
+
+static PyMethodDef VKernel_methods[] = {
+    {"solve", (PyCFunction)(void (*)(void))VKernel_solve, METH_VARARGS | METH_KEYWORDS,
+     "solve(domains, max_solutions=1, time_limit=None, locked_depth=0, choice=0) -> "
+     "(solutions, exhausted, timed_out, stats); choice: 0 fewest candidates, 1 fewest with "
+     "ties broken by conflicts, 2 most conflicts per candidate"},
+    {NULL, NULL, 0, NULL}};
+
+static PyGetSetDef VKernel_getset[] = {
+    {"size", (getter)VKernel_get_size, NULL, "number of values", NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+static PyTypeObject VKernelType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "cpsudoku.engine._vkernel.VKernel",
+    .tp_basicsize = sizeof(VKernel),
+    .tp_dealloc = (destructor)VKernel_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "VKernel(size, units, peers, intersections, constraints): a checked structure "
+              "with constraints of every kind",
+    .tp_methods = VKernel_methods,
+    .tp_getset = VKernel_getset,
+    .tp_init = (initproc)VKernel_init,
+    .tp_new = PyType_GenericNew,
+};
+
+static struct PyModuleDef vkernel_module = {
+    PyModuleDef_HEAD_INIT, "_vkernel",
+    "The native engine's compiled search for models with every constraint kind.", -1, NULL,
+    NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__vkernel(void)
+{
+    if (PyType_Ready(&VKernelType) < 0)
+        return NULL;
+    const char *names[5] = {"nodes", "guesses", "backtracks", "propagations", "passes"};
+    for (int i = 0; i < 5; i++)
+        if (!stat_names[i] && !(stat_names[i] = PyUnicode_InternFromString(names[i])))
+            return NULL;
+    PyObject *m = PyModule_Create(&vkernel_module);
+    if (!m)
+        return NULL;
+    Py_INCREF(&VKernelType);
+    if (PyModule_AddObject(m, "VKernel", (PyObject *)&VKernelType) < 0) {
+        Py_DECREF(&VKernelType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    const char *kinds[K_KINDS] = {"SUM", "CAGE", "LESS", "TABLE", "REGULAR"};
+    for (int i = 0; i < K_KINDS; i++)
+        if (PyModule_AddIntConstant(m, kinds[i], i) < 0) {
+            Py_DECREF(m);
+            return NULL;
+        }
+    if (PyModule_AddIntConstant(m, "MAX_VALUES", MAX_VALUES) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
