@@ -110,6 +110,15 @@ def has_class(page, name, cls):
     return cls in (cell(page, name).get_attribute("class") or "").split()
 
 
+def show_candidates(page):
+    """Auto candidates on, through the settings panel."""
+    panel = page.locator('[data-role="settings"]')
+    if not panel.evaluate("d => d.open"):
+        panel.locator("summary").click()
+    page.locator('[data-action="candidates"]').check()
+    page.wait_for_selector(".auto text")
+
+
 def axe_source() -> str:
     """axe.min.js from the npm cache folder, installed there on first use."""
     cache = Path(os.environ.get("CPSUDOKU_NPM_CACHE")

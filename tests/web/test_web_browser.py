@@ -60,15 +60,15 @@ def test_pencil_marks_keyboard_and_state_across_reload(page, server):
     page.keyboard.press("ArrowRight")  # r1c3
     page.keyboard.press("Shift+Digit4")
     page.keyboard.press("Control+Digit6")
-    assert cell(page, "r1c3").locator(".corner text").all_text_contents() == ["4"]
-    assert cell(page, "r1c3").locator(".centre").text_content() == "6"
+    assert page.locator('[data-for="r1c3"] .corner text').all_text_contents() == ["4"]
+    assert page.locator('[data-for="r1c3"] .centre').text_content() == "6"
     page.keyboard.press("ArrowDown")
     page.keyboard.press("ArrowLeft")  # r2c2
     page.keyboard.press("1")
     page.reload()
     wait_loaded(page)
     assert cell(page, "r2c2").get_attribute("data-value") == "1"
-    assert cell(page, "r1c3").locator(".corner text").all_text_contents() == ["4"]
+    assert page.locator('[data-for="r1c3"] .corner text').all_text_contents() == ["4"]
     page.keyboard.press("Control+z")  # the history survives the reload too
     page.wait_for_selector('[data-cell="r2c2"][data-value=""]')
 

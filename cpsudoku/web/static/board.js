@@ -2,7 +2,8 @@
 // f-puzzles and SudokuPad (cages dashed inside the cell borders with the sum top-left,
 // thermometer bulbs, arrow circles, kropki dots and XV letters on edges, little-killer
 // clues outside the grid). It is an ARIA grid: rows of <g role="gridcell" data-cell="r1c1">
-// whose labels say what each cell holds; state shows as classes.
+// whose labels say what each cell holds; state shows as classes. Digits and marks are
+// drawn in a layer of their own, <g data-for="r1c1">.
 
 const SVG = "http://www.w3.org/2000/svg";
 export const CELL = 48;
@@ -68,6 +69,7 @@ export class Board {
     el("rect", { x: 0, y: 0, width: side, height: side, class: "paper" }, deco("paper-layer"));
     const under = deco("under");
     const cells = el("g", { class: "cells" }, this.svg);
+    const digits = deco("digits");
     const over = deco("over");
     this.hintLayer = deco("hint-layer");
     this.sumCells = new Set((e.cages || []).filter((cage) => cage.sum !== undefined).map((cage) => {
@@ -88,13 +90,18 @@ export class Board {
         el("rect", { x: 2.5, y: 2.5, width: CELL - 5, height: CELL - 5, rx: 2, class: "ring" }, g);
         // A conflict shows as a shape too, not by colour alone.
         el("circle", { cx: CELL / 2, cy: CELL / 2, r: CELL * 0.36, class: "clash" }, g);
-        const value = el("text", { x: CELL / 2, y: CELL / 2 + 1, class: "value" }, g);
-        const corner = el("g", { class: "corner" }, g);
-        const middle = el("text", { x: CELL / 2, y: CELL / 2 + 1, class: "centre" }, g);
-        const auto = el("g", { class: "auto" }, g);
+        // What the cell shows is drawn in a layer of its own, hidden from assistive
+        // technology: the cell's label says it all.
+        const shown = el("g", { class: "cell-text", "data-for": cellName(i, n),
+          transform: `translate(${c * CELL},${r * CELL})` }, digits);
+        const value = el("text", { x: CELL / 2, y: CELL / 2 + 1, class: "value" }, shown);
+        const corner = el("g", { class: "corner" }, shown);
+        const middle = el("text", { x: CELL / 2, y: CELL / 2 + 1, class: "centre" }, shown);
+        const auto = el("g", { class: "auto" }, shown);
         g.dataset.given = puzzle.givens[i] ? "true" : "false";
         if (puzzle.givens[i]) {
           g.classList.add("given");
+          shown.classList.add("given");
           value.textContent = symbol(puzzle.givens[i]);
         }
         this.cells.push({ g, value, corner, middle, auto, name: cellName(i, n) });
