@@ -22,7 +22,7 @@ from collections import deque
 
 from ..chain import path_branch
 from ..state import State, bit_values, popcount
-from ..step import Step, cell_name, make_step
+from ..step import cell_name, make_step
 from ..technique import technique
 
 
@@ -156,8 +156,24 @@ def _common_name(n: int, parent, end) -> str:
     return "Turbot Fish"
 
 
-def _forcing_chains(state: State, y: bool, base: float, name: str):
-    """Every forcing chain of one kind as (rating, complexity, step)."""
+def _path_lits(parent, end, start) -> list[tuple[tuple[int, int], bool]]:
+    """The literals of a chain, with their signs, from its start to `end`."""
+    out = []
+    node = end
+    while node is not None:
+        prev, via = parent[node]
+        out.append((node, True))
+        if via is not None:
+            out.append((via, False))
+        node = prev
+    out.reverse()
+    if out[0] != start:
+        out.insert(0, start)
+    return out
+
+
+def forcing_chain_paths(state: State, y: bool, base: float, name: str):
+    """Every forcing chain of one kind as (rating, complexity, step, its literals)."""
     g = graph(state, y)
     n = state.size
     found = []
@@ -178,7 +194,8 @@ def _forcing_chains(state: State, y: bool, base: float, name: str):
                 _common_name(n, parent, best) if not y and dist[best] == 2 else name,
                 base + length_term(cx), n, what=" -> ".join(names), eliminations=[src],
                 cells=sorted({x[0] for x in dist if x in parent}),
-                chain=[path_branch(names)])))
+                chain=[path_branch(names)]),
+                _path_lits(parent, best, (src, True)) + [(src, False)]))
         # off => own on
         dist, parent = g.reach_from_off(src)
         if src in dist:
@@ -186,19 +203,23 @@ def _forcing_chains(state: State, y: bool, base: float, name: str):
             names = _path_names(n, parent, src, f"{cell_name(c, n)}<>{v}")
             found.append((base + length_term(cx), cx, make_step(
                 name, base + length_term(cx), n, what=" -> ".join(names), placements=[src],
-                cells=[c], chain=[path_branch(names)])))
+                cells=[c], chain=[path_branch(names)]), _path_lits(parent, src, (src, False))))
         del weak
     found.sort(key=lambda t: (t[0], t[1]))
-    return [s for _, _, s in found]
+    return found
 
 
-def _cycles(state: State, x: bool, y: bool, base: float, name: str):
+def _forcing_chains(state: State, y: bool, base: float, name: str):
+    return [t[2] for t in forcing_chain_paths(state, y, base, name)]
+
+
+def cycles(state: State, x: bool, y: bool, base: float, name: str):
     """Continuous loops (strong and weak links alternating, closed): every weak link
     of the loop is then strong too, so whatever sees both its ends loses the value."""
     g = graph(state, y, x)
     n = state.size
     peers = state.layout.peers
-    found: list[tuple[float, int, Step]] = []
+    found: list[tuple] = []
     seen: set[frozenset] = set()
     for src in g.ons:
         back = g.forced_by.get(src)
@@ -252,19 +273,20 @@ def _cycles(state: State, x: bool, y: bool, base: float, name: str):
                                                         what=" -> ".join(names),
                                                         eliminations=sorted(elims),
                                                         cells=sorted(cells),
-                                                        chain=[path_branch(names)])))
+                                                        chain=[path_branch(names)]),
+                                  [(lit, i % 2 == 0) for i, lit in enumerate(path)]))
     return found
 
 
 @technique("Bidirectional Cycle", 6.5, stage="chains")
 def bidirectional_cycle(state: State):
     """X-cycles and Y-cycles (6.5), cycles with both kinds of link (7.0)."""
-    found = _cycles(state, True, False, 6.5, "Bidirectional X-Cycle")
-    found += _cycles(state, False, True, 6.5, "Bidirectional Y-Cycle")
+    found = cycles(state, True, False, 6.5, "Bidirectional X-Cycle")
+    found += cycles(state, False, True, 6.5, "Bidirectional Y-Cycle")
     if not found:
-        found += _cycles(state, True, True, 7.0, "Bidirectional Cycle")
+        found += cycles(state, True, True, 7.0, "Bidirectional Cycle")
     found.sort(key=lambda t: (t[0], t[1]))
-    yield from (step for _, _, step in found)
+    yield from (t[2] for t in found)
 
 
 @technique("Forcing X-Chain", 6.6, stage="chains")

@@ -63,12 +63,14 @@ class Consequences:
     and off, as (literal, its on-parents, its off-parents), or None."""
 
     def __init__(self, on: dict, off: dict, conflict, by_rule: frozenset = frozenset(),
-                 nested: dict | None = None):
+                 causes: dict | None = None, nested: dict | None = None):
         self.on, self.off, self.conflict = on, off, conflict
         self.by_rule = by_rule  # off literals derived from other off literals by a rule
-        # off literals a rule derived, with that rule's own chains (nested forcing chains)
-        self.nested: dict[Lit, list[Branch]] = nested or {}
-        self._counts: dict[tuple[Lit, bool], int] = {}
+        # why an on literal holds: -1 its cell's last candidate, else the house's last place
+        self.causes: dict[Lit, int] = causes or {}
+        # off literals an inner forcing chain derived, with that chain (nested chains)
+        self.nested: dict[Lit, InnerHint] = nested or {}
+        self._counts: dict[tuple[Lit, bool], tuple[int, frozenset]] = {}
 
     def _parent_sign(self, lit: Lit, is_on: bool) -> bool:
         """On literals come from off ones, off ones from on ones, except what a rule
@@ -93,7 +95,8 @@ class Consequences:
             links.extend(((up, q), node) for q in ps)
             stack.extend(((up, q), None) for q in ps)
             if not sign and p in self.nested:
-                nested.extend(b for b in self.nested[p] if b not in nested)
+                inner = self.nested[p]
+                nested.extend(b for b in inner.branches() if b not in nested)
         depth: dict[tuple[bool, Lit], int] = {}
 
         def depth_of(node) -> int:  # along first parents: how far from the assumption
@@ -123,6 +126,12 @@ class Consequences:
 
     def count(self, lit: Lit, is_on: bool, parents=None) -> int:
         """How many literals the chain to `lit` goes through, itself included."""
+        flat, inner = self.parts(lit, is_on, parents)
+        return flat + sum(h.complexity for h in inner)
+
+    def parts(self, lit: Lit, is_on: bool, parents=None) -> tuple[int, frozenset]:
+        """The literals behind `lit` and the inner chains they used (SE counts each inner
+        chain once per step, however many of the step's chains use it)."""
         if parents is None:
             key = (lit, is_on)
             known = self._counts.get(key)
@@ -131,7 +140,11 @@ class Consequences:
             return known
         return self._count(lit, is_on, parents)
 
-    def _count(self, lit: Lit, is_on: bool, parents) -> int:
+    def _count(self, lit: Lit, is_on: bool, parents) -> tuple[int, frozenset]:
+        nested = self.nested
+        inner = set()
+        if not is_on and lit in nested:
+            inner.add(nested[lit])
         seen: set[tuple[bool, Lit]] = {(is_on, lit)}
         first = parents if parents is not None else (self.on if is_on else self.off)[lit]
         after = False if not is_on and lit in self.by_rule else not is_on
@@ -142,13 +155,68 @@ class Consequences:
                 continue
             seen.add(node)
             sign, p = node
+            if not sign and p in nested:
+                inner.add(nested[p])
             after = False if not sign and p in self.by_rule else not sign
             stack.extend((after, q) for q in (self.on if sign else self.off)[p])
-        return len(seen)
+        return len(seen), frozenset(inner)
 
     def conflict_count(self) -> int:
         lit, on_parents, off_parents = self.conflict
         return self.count(lit, True, on_parents) + self.count(lit, False, off_parents)
+
+    def conflict_sources(self) -> list[tuple]:
+        lit, on_parents, off_parents = self.conflict
+        return [(self, lit, True, on_parents), (self, lit, False, off_parents)]
+
+    def ancestors(self, lit: Lit, is_on: bool, parents=None):
+        """Every literal behind `lit`, with its sign."""
+        seen: set[tuple[bool, Lit]] = set()
+        stack = [((is_on, lit), parents)]
+        while stack:
+            node, given = stack.pop()
+            if node in seen:
+                continue
+            seen.add(node)
+            sign, p = node
+            ps = given if given is not None else (self.on if sign else self.off)[p]
+            up = self._parent_sign(p, sign)
+            stack.extend(((up, q), None) for q in ps)
+        return seen
+
+
+class InnerHint:
+    """A step of an inner chain technique found inside an outer chain: what it removes,
+    the outer chain's struck-out candidates it needed, its complexity and chains."""
+
+    __slots__ = ("key", "rating", "complexity", "removed", "needs", "_branches")
+
+    def __init__(self, key, rating: float, complexity: int, removed: list[Lit],
+                 needs: tuple[Lit, ...], branches):
+        self.key, self.rating, self.complexity = key, rating, complexity
+        self.removed, self.needs, self._branches = removed, needs, branches
+
+    def branches(self) -> list[Branch]:
+        if callable(self._branches):
+            self._branches = self._branches()
+        return self._branches
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, InnerHint) and self.key == other.key
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+
+def hidden_needs(layout: Layout, source: list[int], cand: list[int], lit: Lit,
+                 cause: int) -> list[Lit]:
+    """The candidates struck out between `source` and `cand` that made `lit` a single:
+    in its cell (cause -1) or at the value's other places in house `cause`."""
+    c, v = lit
+    if cause < 0:
+        return [(c, u) for u in bit_values(source[c] & ~cand[c])]
+    bit = 1 << (v - 1)
+    return [(q, v) for q in layout.houses[cause].cells if source[q] & bit and not cand[q] & bit]
 
 
 class Chaining:
@@ -187,6 +255,12 @@ class Chaining:
         ons: dict[Lit, tuple] = {}
         offs: dict[Lit, tuple] = {}
         by_rule: set[Lit] = set()
+        causes: dict[Lit, int] = {}
+        nested: dict[Lit, InnerHint] = {}
+
+        def done(conflict) -> Consequences:
+            return Consequences(ons, offs, conflict, frozenset(by_rule), causes, nested)
+
         pend_on: deque[Lit] = deque()
         pend_off: deque[Lit] = deque()
         (ons if on else offs)[lit] = ()
@@ -199,43 +273,46 @@ class Chaining:
                 targets += [(q, v) for q in peer_order[c] if cand[q] & bit]
                 for t in targets:
                     if t in ons:
-                        return Consequences(ons, offs, (t, ons[t], (p,)), frozenset(by_rule))
+                        return done((t, ons[t], (p,)))
                     if t not in offs:
                         offs[t] = (p,)
                         pend_off.append(t)
             else:
                 c, v = p = pend_off.popleft()
                 bit = 1 << (v - 1)
-                made: list[tuple[Lit, tuple]] = []
+                made: list[tuple[Lit, tuple, int]] = []
                 m = cand[c]
                 if y and popcount(m) == 2 and m & bit:  # the cell's last other candidate
                     w = (m & ~bit).bit_length()
                     hidden = tuple((c, u) for u in bit_values(source[c] & ~m))
-                    made.append(((c, w), (p, *hidden)))
+                    made.append(((c, w), (p, *hidden), -1))
                 for h in order[c]:
                     if counts[h * n + v - 1] != 2 or not m & bit:
                         continue
                     cells = houses[h].cells
                     other = next(q for q in cells if q != c and cand[q] & bit)
                     hidden = tuple((q, v) for q in cells if source[q] & bit and not cand[q] & bit)
-                    made.append(((other, v), (p, *hidden)))
+                    made.append(((other, v), (p, *hidden), h))
                 if dynamic and m & bit:  # struck out now: later singles see it gone
                     cand[c] = m & ~bit
                     for h in houses_of[c]:
                         counts[h * n + v - 1] -= 1
-                for t, parents in made:
+                for t, parents, why in made:
                     if t in offs:
-                        return Consequences(ons, offs, (t, parents, offs[t]), frozenset(by_rule))
+                        return done((t, parents, offs[t]))
                     if t not in ons:
                         ons[t] = parents
+                        causes[t] = why
                         pend_on.append(t)
             if not pend_on and not pend_off and self.rules is not None:
-                for t, parents in self.rules(state.layout, source, cand):
+                for t, parents, *inner in self.rules(state.layout, source, cand):
                     if t not in offs:  # SE adds them unchecked: a clash shows up later
                         offs[t] = parents
                         by_rule.add(t)
+                        if inner and inner[0] is not None:
+                            nested[t] = inner[0]
                         pend_off.append(t)
-        return Consequences(ons, offs, None, frozenset(by_rule))
+        return done(None)
 
 
 def _open(state: State, lit: Lit, is_on: bool) -> bool:
@@ -243,14 +320,6 @@ def _open(state: State, lit: Lit, is_on: bool) -> bool:
     other candidates, an off literal removes a candidate."""
     m = state.cand[lit[0]]
     return bool(m >> (lit[1] - 1) & 1) and (not is_on or popcount(m) > 1)
-
-
-def _step(name: str, rating: float, n: int, is_on: bool, lit: Lit, what: str,
-          cells, chain) -> Step:
-    return make_step(name, rating, n, what=what,
-                     placements=[lit] if is_on else [],
-                     eliminations=[] if is_on else [lit], cells=sorted(set(cells)),
-                     chain=chain())
 
 
 class ForcingSearch:
@@ -264,24 +333,69 @@ class ForcingSearch:
         self.dynamic, self.multiple, self.nishio, self.prefix = dynamic, multiple, nishio, prefix
         self.found: list[tuple] = []
 
-    def add(self, cx: int, key: int, name: str, is_on: bool, lit: Lit, what: str, cells,
-            chain):
-        """One step found; `chain()` builds its branches (only for the step taken)."""
+    def add(self, key: int, name: str, is_on: bool, lit: Lit, what: str, cells,
+            sources: list[tuple], origin: int | None = None):
+        """One step found from its chains, `sources`: (consequences, literal, sign,
+        parents or None) each. Its complexity is the literals behind each chain, summed,
+        plus each inner chain used once; `origin` is why the assumptions cover every
+        case (-1: a cell's candidates, else a house's places), None for one assumption."""
+        flat, inner = 0, set()
+        for cons, t, sign, parents in sources:
+            f, i = cons.parts(t, sign, parents)
+            flat += f
+            inner |= i
+        cx = flat + sum(h.complexity for h in inner)
         rating = self.base + length_term(cx)
         self.found.append((rating, cx, key, len(self.found), name + self.suffix, is_on, lit,
-                           what, cells, chain))
+                           what, cells, sources, origin))
 
-    def steps(self) -> Iterator[Step]:
-        """Easiest first (SE: rating, then complexity, then kind); built as asked for,
-        since the solver takes only the first."""
+    def _search(self) -> None:
         for c, m in enumerate(self.state.cand):
             size = popcount(m)
             if size > 2 or (size > 1 and self.dynamic):
                 check_clock(self.state.deadline)  # a dynamic search can take seconds
                 self._cell(c, m, size)
         self.found.sort(key=lambda t: t[:4])
-        for rating, _cx, _key, _i, name, is_on, lit, what, cells, chain in self.found:
-            yield _step(name, rating, self.n, is_on, lit, what, cells, chain)
+
+    def steps(self) -> Iterator[Step]:
+        """Easiest first (SE: rating, then complexity, then kind); built as asked for,
+        since the solver takes only the first."""
+        self._search()
+        for rating, _cx, _key, _i, name, is_on, lit, what, cells, sources, _o in self.found:
+            yield make_step(name, rating, self.n, what=what,
+                            placements=[lit] if is_on else [],
+                            eliminations=[] if is_on else [lit], cells=sorted(set(cells)),
+                            chain=[cons.branch(t, sign, self.n, parents)
+                                   for cons, t, sign, parents in sources])
+
+    def inner_hints(self, source: list[int]) -> list[InnerHint]:
+        """Every step as an inner chain of an outer one whose assumption started from the
+        grid `source`: what it removes and the outer chain's struck-out candidates that
+        it needs (the candidates that made its singles singles), SE's way."""
+        self._search()
+        layout, cand, n = self.state.layout, self.state.cand, self.n
+        out: list[InnerHint] = []
+        seen = set()
+        for rating, cx, _key, _i, name, is_on, lit, _what, _cells, sources, origin in self.found:
+            c, v = lit
+            removed = [(c, u) for u in bit_values(cand[c]) if u != v] if is_on else [lit]
+            key = (name, is_on, lit, cx)
+            if not removed or key in seen:
+                continue
+            seen.add(key)
+            needs: dict[Lit, None] = {}
+            for cons, t, sign, parents in sources:
+                for on, q in cons.ancestors(t, sign, parents):
+                    cause = cons.causes.get(q) if on else None
+                    if cause is None and on and origin is not None and not cons.on.get(q, 1):
+                        cause = origin  # the assumption: one of a cell's or house's cases
+                    if cause is not None:
+                        needs.update(dict.fromkeys(hidden_needs(layout, source, cand, q, cause)))
+            if needs:
+                out.append(InnerHint(key, rating, cx, removed, tuple(needs),
+                                     lambda s=sources: [cons.branch(t, sign, n, parents)
+                                                        for cons, t, sign, parents in s]))
+        return out
 
     def _cell(self, c: int, m: int, size: int) -> None:
         run, n = self.chaining.run, self.n
@@ -289,22 +403,19 @@ class ForcingSearch:
         contradiction = self.dynamic  # Nishio is dynamic too
         double = size >= 3 and self.dynamic and not self.nishio
         branches = []
+        kind = "Nishio Forcing Chain" if self.nishio else "Contradiction Forcing Chain"
         for v in bit_values(m):
             src = (c, v)
             if_on = run(src, True)
             if contradiction and if_on.conflict is not None:
-                self.add(if_on.conflict_count(), CONTRADICTION,
-                         "Nishio Forcing Chain" if self.nishio else "Contradiction Forcing Chain",
-                         False, src, f"{name}={v} leads to a contradiction", [c],
-                         lambda b=if_on: b.conflict_branches(n))
+                self.add(CONTRADICTION, kind, False, src, f"{name}={v} leads to a contradiction",
+                         [c], if_on.conflict_sources())
             if contradiction or double:
                 if_off = run(src, False)
                 if contradiction and if_off.conflict is not None:
-                    self.add(if_off.conflict_count(), CONTRADICTION,
-                             "Nishio Forcing Chain" if self.nishio
-                             else "Contradiction Forcing Chain",
-                             True, src, f"{name}<>{v} leads to a contradiction", [c],
-                             lambda b=if_off: b.conflict_branches(n))
+                    self.add(CONTRADICTION, kind, True, src,
+                             f"{name}<>{v} leads to a contradiction", [c],
+                             if_off.conflict_sources())
                 if double:
                     self._double(src, if_on, if_off)
             if not self.nishio:
@@ -312,18 +423,15 @@ class ForcingSearch:
             branches.append(if_on)
         if not self.nishio and (size == 2 or self.multiple):
             self._together([(c, v) for v in bit_values(m)], branches, CELL,
-                           f"{self.prefix}Cell Forcing Chains", f"each candidate of {name}")
+                           f"{self.prefix}Cell Forcing Chains", f"each candidate of {name}", -1)
 
     def _double(self, src: Lit, if_on: Consequences, if_off: Consequences) -> None:
         name = f"{cell_name(src[0], self.n)}={src[1]} and {cell_name(src[0], self.n)}<>{src[1]}"
         for is_on, a, b in ((True, if_on.on, if_off.on), (False, if_on.off, if_off.off)):
             for lit in a:
                 if lit in b and lit != src and _open(self.state, lit, is_on):
-                    cx = if_on.count(lit, is_on) + if_off.count(lit, is_on)
-                    self.add(cx, DOUBLE, "Double Forcing Chain", is_on, lit,
-                             f"{name} both", [src[0]],
-                             lambda t=lit, s=is_on: [if_on.branch(t, s, self.n),
-                                                     if_off.branch(t, s, self.n)])
+                    self.add(DOUBLE, "Double Forcing Chain", is_on, lit, f"{name} both",
+                             [src[0]], [(if_on, lit, is_on, None), (if_off, lit, is_on, None)])
 
     def _regions(self, c: int, v: int, if_on: Consequences) -> None:
         state = self.state
@@ -336,10 +444,10 @@ class ForcingSearch:
             branches = [if_on] + [self.chaining.run((q, v), True) for q in pos[1:]]
             self._together([(q, v) for q in pos], branches, REGION,
                            f"{self.prefix}Region Forcing Chains",
-                           f"each place of {v} in {house.label}")
+                           f"each place of {v} in {house.label}", h)
 
     def _together(self, sources: list[Lit], branches: list[Consequences], key: int,
-                  name: str, what: str) -> None:
+                  name: str, what: str, origin: int) -> None:
         cells = [s[0] for s in sources]
         for is_on in (True, False):
             tables = [b.on if is_on else b.off for b in branches]
@@ -348,9 +456,8 @@ class ForcingSearch:
             for lit in (x for x in tables[0] if x in common):
                 if lit in sources or not _open(self.state, lit, is_on):
                     continue
-                cx = sum(b.count(lit, is_on) for b in branches)
-                self.add(cx, key, name, is_on, lit, what, cells,
-                         lambda t=lit, s=is_on: [b.branch(t, s, self.n) for b in branches])
+                self.add(key, name, is_on, lit, what, cells,
+                         [(b, lit, is_on, None) for b in branches], origin)
 
 
 @technique("Nishio Forcing Chain", 7.5, stage="nishio")

@@ -1,0 +1,158 @@
+"""Nested forcing chains (9.5 and up): dynamic forcing chains whose inner steps are chains.
+
+SE's levels, each tried only when the ones before found nothing, each a dynamic
+forcing chain search (contradiction, double, cell, region) that, when an assumption's
+singles run out, asks the grid it leaves for more, the first of these that applies:
+locked candidates, hidden pairs, naked pairs, X-wings (as the 9.0 "plus" level), then
+
+- 9.5 (+ Forcing Chains): forcing X- and XY-chains and bidirectional cycles;
+- 10.0 (+ Multiple Forcing Chains): those, then cell and region forcing chains;
+- 10.5 (+ Dynamic Forcing Chains): dynamic forcing chains;
+- 11.0 (+ Dynamic Forcing Chains (+ Forcing Chains)): dynamic forcing chains, then
+  the 9.5 level itself, so that chains nest two deep.
+
+What an inner chain removes joins the outer chain, with the candidates the outer
+chain struck out that made the inner chain's singles singles as its reasons; the
+step's complexity counts each inner chain's own, once. Inner searches are remembered
+per grid within one outer search: its assumptions often leave the same grid.
+"""
+
+from __future__ import annotations
+
+from ..state import Layout, State
+from ..technique import technique
+from .chains import cycles, forcing_chain_paths
+from .forcing import ForcingSearch, InnerHint, Lit, hidden_needs
+from .plus import first_rule
+
+NAMES = {2: " (+ Forcing Chains)", 3: " (+ Multiple Forcing Chains)",
+         4: " (+ Dynamic Forcing Chains)", 5: " (+ Dynamic Forcing Chains (+ Forcing Chains))"}
+RATINGS = {2: 9.5, 3: 10.0, 4: 10.5, 5: 11.0}
+
+MEMO_SIZE = 400  # inner searches remembered per outer search (a dynamic one holds MBs)
+
+
+def _remembered(memo: dict, kind: str, cand: list[int], build):
+    key = (kind, tuple(cand))
+    found = memo.get(key)
+    if found is None:
+        if len(memo) >= MEMO_SIZE:
+            memo.clear()
+        found = memo[key] = build()
+    return found
+
+
+def _grid(layout: Layout, cand: list[int]) -> State:
+    return State(layout, [0] * len(cand), cand[:], [])
+
+
+def _static_chains(layout: Layout, cand: list[int]) -> list[tuple]:
+    """SE's "forcing chains and cycles" on a grid, easiest first: (rating, complexity,
+    name, removed, literals with signs, branch)."""
+    state = _grid(layout, cand)
+    found = cycles(state, True, False, 6.5, "Bidirectional X-Cycle")
+    found += cycles(state, False, True, 6.5, "Bidirectional Y-Cycle")
+    found += cycles(state, True, True, 7.0, "Bidirectional Cycle")
+    found += forcing_chain_paths(state, False, 6.6, "Forcing X-Chain")
+    found += forcing_chain_paths(state, True, 7.0, "Forcing Chain")
+    found.sort(key=lambda t: (t[0], t[1]))
+    out = []
+    for rating, cx, step, path in found:
+        removed = list(step.eliminations)
+        for c, v in step.placements:
+            removed += [(c, u) for u in range(1, layout.size + 1)
+                        if u != v and cand[c] >> (u - 1) & 1]
+        out.append((rating, cx, step.technique, removed, path, step.chain))
+    return out
+
+
+def _link_cause(layout: Layout, cand: list[int], off: Lit, on: Lit) -> int:
+    """Why `off` makes `on` a single: -1 the cell's last candidate, else the first
+    house (box, row, column) where the value has those two places only."""
+    if off[0] == on[0]:
+        return -1
+    v = on[1]
+    bit = 1 << (v - 1)
+    rank = {"box": 0, "row": 1, "col": 2}
+    shared = [h for h in layout.houses_of[on[0]] if h in layout.houses_of[off[0]]]
+    for h in sorted(shared, key=lambda h: rank.get(layout.houses[h].kind, 3)):
+        if sum(1 for q in layout.houses[h].cells if cand[q] & bit) == 2:
+            return h
+    return -1
+
+
+def _static_hints(memo: dict, layout: Layout, source: list[int],
+                  cand: list[int]) -> list[InnerHint]:
+    out = []
+    for rating, cx, name, removed, path, chain in _remembered(
+            memo, "static", cand, lambda: _static_chains(layout, cand)):
+        needs: dict[Lit, None] = {}
+        closed = path[0] == path[-1]  # a cycle: its first literal follows from its last
+        pairs = list(zip(path, path[1:])) + ([(path[-2], path[0])] if closed else [])
+        for (a, a_on), (b, b_on) in pairs:
+            if b_on and not a_on:
+                cause = _link_cause(layout, cand, a, b)
+                needs.update(dict.fromkeys(hidden_needs(layout, source, cand, b, cause)))
+        if needs and removed:
+            out.append(InnerHint((name, tuple(removed), cx), rating, cx, removed,
+                                 tuple(needs), chain))
+    return out
+
+
+def _search_hints(kind: str, make):
+    """Inner hints of a forcing-chain search of `kind`, made by make(state)."""
+    def hints(memo: dict, layout: Layout, source: list[int],
+              cand: list[int]) -> list[InnerHint]:
+        def build():
+            search = make(_grid(layout, cand))
+            search._search()
+            return search
+        return _remembered(memo, kind, cand, build).inner_hints(source)
+    return hints
+
+
+_multiple = _search_hints("multiple", lambda s: ForcingSearch(
+    s, 8.0, True, False, True, False, ""))
+_dynamic = _search_hints("dynamic", lambda s: ForcingSearch(
+    s, 8.5, True, True, True, False, "Dynamic "))
+_level2 = _search_hints("level 2", lambda s: ForcingSearch(
+    s, 9.5, True, True, True, False, "Dynamic ", rules_of(2), NAMES[2]))
+
+INNER = {2: (_static_hints,), 3: (_static_hints, _multiple), 4: (_dynamic,),
+         5: (_dynamic, _level2)}
+
+
+def rules_of(level: int):
+    """What an assumption's grid yields when its singles run out, at a nesting level:
+    the first rule that removes something, with the candidates it needs gone."""
+    inner = INNER[level]
+    memo: dict = {}  # per outer search: its assumptions often leave the same grid
+
+    def rules(layout: Layout, source: list[int], cand: list[int]) -> list[tuple]:
+        found = first_rule(layout, source, cand)
+        if found:
+            return found
+        for producer in inner:
+            out: list[tuple] = []
+            for hint in producer(memo, layout, source, cand):
+                for lit in sorted(hint.removed):
+                    out.append((lit, hint.needs, hint))
+            if out:
+                return out
+        return []
+    return rules
+
+
+def _level(level: int):
+    def find(state: State):
+        yield from ForcingSearch(state, RATINGS[level], True, True, True, False, "Dynamic ",
+                                 rules_of(level), NAMES[level]).steps()
+    find.__doc__ = f"Dynamic forcing chains{NAMES[level]}."
+    return find
+
+
+for _n in (2, 3, 4, 5):
+    # needs_unique: on a puzzle with several solutions no chain finishes it, and the
+    # search would run through every level before the guess that must come anyway
+    technique(f"Dynamic Forcing Chains{NAMES[_n]}", RATINGS[_n], classic_only=True,
+              needs_unique=True, stage=f"nested {_n}")(_level(_n))
