@@ -33,6 +33,7 @@
 #define MAX_VALUES 32
 #define SIGNAL_PERIOD 0.02 /* seconds between two checks for Ctrl-C */
 #define SUM_WORDS 64       /* a weighted sum spanning up to 4096 totals is solved exactly */
+#define DECAY_PERIOD 512   /* failures between two halvings of the conflict counts */
 
 enum { K_SUM, K_CAGE, K_LESS, K_TABLE, K_REGULAR, K_KINDS };
 enum { CHOOSE_FEWEST, CHOOSE_FEWEST_CONFLICTS, CHOOSE_CONFLICTS_PER_VALUE, CHOOSE_MODES };
@@ -566,7 +567,7 @@ typedef struct {
     long max_solutions;
     uint8_t *sols;
     long nsols, solcap;
-    unsigned long long nodes, guesses, backtracks, props, passes;
+    unsigned long long nodes, guesses, backtracks, props, passes, failures;
     unsigned clock_mask;
     int has_deadline;
     double deadline, next_signal;
@@ -973,9 +974,15 @@ static int locked_pass(Search *S, uint32_t *s)
     return changed;
 }
 
-/* Each cell of a failed unit or constraint counts one more conflict. */
+/* Each cell of a failed unit or constraint counts one more conflict; the
+ * counts halve every DECAY_PERIOD failures, so they follow where the search is
+ * now (on ISS's examples: 'Leven 13,476 nodes without decay, 8,435 with;
+ * The Barbed Cross 59,239 and 46,321). */
 static void blame(Search *S, const int *cells, int len)
 {
+    if (++S->failures % DECAY_PERIOD == 0)
+        for (int c = 0; c < S->k->ncells; c++)
+            S->conflicts[c] >>= 1;
     for (int i = 0; i < len; i++)
         S->conflicts[cells[i]]++;
 }
