@@ -1,0 +1,256 @@
+"""The compiled search for variants (`_vkernel`): it agrees with the Python engine
+and with CP-SAT on every example variant, on ISS's examples and on random variant
+models built over a solved grid; it refuses bad structures; it stops at a deadline."""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cpsudoku import Puzzle, solve
+from cpsudoku.engine import fast, vkernel
+from cpsudoku.engine.plan import compile_model
+from cpsudoku.formats.read import parse
+from cpsudoku.grid.automaton import Automaton
+from cpsudoku.grid.constraints import AllDifferent, Allowed, Less, Regular, Sum
+from cpsudoku.grid.geometry import boxed
+from cpsudoku.model import build_model
+from cpsudoku.result import Status
+
+ROOT = Path(__file__).resolve().parents[2]
+VARIANTS = sorted((ROOT / "examples" / "variants").glob("*.toml")) + sorted(
+    (ROOT / "examples" / "variants").glob("*.json"))
+needs_vkernel = pytest.mark.skipif(not vkernel.available(),
+                                   reason="the C kernel for variants is not built")
+BOXES = {4: (2, 2), 6: (2, 3), 9: (3, 3)}
+
+
+def solutions_three_ways(puzzle: Puzzle, limit: int = 3):
+    """Up to `limit` solutions from the C kernel, the Python engine and CP-SAT."""
+    c = solve(puzzle, "native", max_solutions=limit, kernel="c")
+    py = solve(puzzle, "native", max_solutions=limit, kernel="python")
+    sat = solve(puzzle, "cpsat", max_solutions=limit)
+    return c, py, sat
+
+
+def assert_agree(puzzle: Puzzle, limit: int = 3):
+    c, py, sat = solutions_three_ways(puzzle, limit)
+    assert c.stats["kernel"] == "c" and py.stats["kernel"] == "python"
+    assert c.status == py.status == sat.status
+    assert len(c.solutions) == len(py.solutions) == len(sat.solutions)
+    constraints = build_model(puzzle).constraints
+    for found in c.solutions:
+        assert all(con.check(found) for con in constraints)
+    if len(c.solutions) < limit:  # every solution found: the same sets
+        assert sorted(c.solutions) == sorted(py.solutions) == sorted(sat.solutions)
+    return c
+
+
+@needs_vkernel
+@pytest.mark.parametrize("path", VARIANTS, ids=lambda p: p.name)
+def test_every_example_variant_agrees_with_python_and_cpsat(path):
+    puzzle = parse(path.read_text(encoding="utf-8"), source=str(path))[0]
+    plan = compile_model(build_model(puzzle))
+    c = assert_agree(puzzle)
+    if plan.structure.others:
+        assert vkernel.applicable(plan) is None
+    assert c.status is Status.UNIQUE
+
+
+def _iss_examples_with_other_constraints():
+    from cpsudoku.bench.iss import expressed, load_puzzles, recorded_solution
+
+    out = []
+    for entry in load_puzzles("examples"):
+        puzzle, why = expressed(entry)
+        if puzzle is not None and compile_model(build_model(puzzle)).structure.others:
+            out.append(pytest.param(puzzle, recorded_solution(entry["solution"], puzzle.size),
+                                    id=entry["name"][:30]))
+    return out
+
+
+@needs_vkernel
+@pytest.mark.parametrize("puzzle, expected", _iss_examples_with_other_constraints())
+def test_iss_examples_unique_with_their_recorded_solution(puzzle, expected):
+    result = solve(puzzle, "native", max_solutions=2, time_limit=60)
+    assert result.stats["kernel"] == "c"
+    assert result.status is Status.UNIQUE and result.solution == expected
+
+
+# --- random variant models over a solved grid ------------------------------
+
+@dataclass(frozen=True)
+class Extra:
+    """A rule made of ready constraints (what a variant rule yields)."""
+
+    cons: tuple
+    name: str = "extra"
+
+    def constraints(self, geometry):
+        return self.cons
+
+
+def solved_grid(size: int, rng: random.Random) -> tuple[int, ...]:
+    plan = compile_model(build_model(Puzzle(boxed(size, BOXES[size]), (0,) * size * size)))
+
+    def pick(cell, mask):
+        bits = [1 << i for i in range(size) if mask >> i & 1]
+        return rng.choice(bits)
+
+    return fast.solve(plan, pick=pick)[0][0]
+
+
+def neighbours(cell: int, n: int) -> list[int]:
+    r, c = divmod(cell, n)
+    return [(r + dr) * n + c + dc for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))
+            if 0 <= r + dr < n and 0 <= c + dc < n]
+
+
+def path(n: int, rng: random.Random, length: int) -> tuple[int, ...]:
+    cells = [rng.randrange(n * n)]
+    while len(cells) < length:
+        options = [c for c in neighbours(cells[-1], n) if c not in cells]
+        if not options:
+            break
+        cells.append(rng.choice(options))
+    return tuple(cells)
+
+
+def differ_automaton(n: int, gap: int) -> Automaton:
+    """Adjacent values differ by at least `gap` (German whispers when n = 9, gap = 5)."""
+    return Automaton.build(0, lambda last, v: v if last == 0 or abs(v - last) >= gap else None,
+                           lambda s: True, range(1, n + 1))
+
+
+def random_constraints(sol, n: int, rng: random.Random, count: int) -> tuple:
+    """Constraints the solution satisfies: cages, weighted sums, thermometers,
+    dot tables and automata, each on random cells."""
+    out: list = []
+    for _ in range(count):
+        kind = rng.choice(("cage", "sum", "less", "table", "regular"))
+        cells = path(n, rng, rng.randint(2, min(5, n)))
+        values = [sol[c] for c in cells]
+        if kind == "cage" and len(set(values)) == len(values):
+            out.append(AllDifferent(cells))
+            out.append(Sum(cells, total=sum(values)))
+        elif kind == "sum":
+            weights = tuple(rng.choice((-2, -1, 1, 1, 2, 10)) for _ in cells)
+            out.append(Sum(cells, total=sum(w * v for w, v in zip(weights, values)),
+                           coeffs=weights))
+        elif kind == "less" and len(set(values)) == len(values):
+            out.append(Less(tuple(sorted(cells, key=lambda c: sol[c]))))
+        elif kind == "table":
+            a, b = cells[:2]
+            gap = abs(sol[a] - sol[b])
+            out.append(Allowed((a, b), tuple((x, y) for x in range(1, n + 1)
+                                             for y in range(1, n + 1) if abs(x - y) == gap)))
+        elif kind == "regular":
+            gap = min(abs(x - y) for x, y in zip(values, values[1:]))
+            out.append(Regular(cells, automaton=differ_automaton(n, gap)))
+    return tuple(out)
+
+
+@needs_vkernel
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2 ** 32 - 1), size=st.sampled_from((4, 6, 9)),
+       count=st.integers(1, 10), clue_share=st.floats(0.0, 0.5))
+def test_random_variant_models_agree_with_python_and_cpsat(seed, size, count, clue_share):
+    rng = random.Random(seed)
+    sol = solved_grid(size, rng)
+    givens = tuple(v if rng.random() < clue_share else 0 for v in sol)
+    extra = random_constraints(sol, size, rng, count)
+    puzzle = Puzzle(boxed(size, BOXES[size]), givens, rules=(Extra(extra),) if extra else ())
+    if not compile_model(build_model(puzzle)).structure.others:
+        return
+    c = assert_agree(puzzle)
+    assert c.solutions  # the grid they were built on is one
+
+
+@needs_vkernel
+def test_an_unsatisfiable_variant_says_so_in_both_engines():
+    sol = solved_grid(4, random.Random(3))
+    cage = (0, 1)
+    bad_total = Sum(cage, total=sol[0] + sol[1] + 100)
+    puzzle = Puzzle(boxed(4, (2, 2)), (0,) * 16, rules=(Extra((bad_total,)),))
+    c, py, sat = solutions_three_ways(puzzle)
+    assert c.status is py.status is sat.status is Status.UNSOLVABLE
+
+
+# --- choices, deadline and the boundary ------------------------------------
+
+def barbed_cross():
+    from cpsudoku.bench.iss import expressed, load_puzzles
+
+    return expressed(load_puzzles("examples", name="Barbed Cross")[0])[0]
+
+
+@needs_vkernel
+@pytest.mark.parametrize("choice", sorted(vkernel.CHOICES))
+def test_every_branching_choice_finds_the_same_solutions(choice):
+    path_ = ROOT / "examples" / "variants" / "killer.toml"
+    puzzle = parse(path_.read_text(encoding="utf-8"), source=str(path_))[0]
+    plan = compile_model(build_model(puzzle))
+    sols, exhausted, timed_out, stats = vkernel.solve(plan, 3, None, True, choice)
+    assert exhausted and not timed_out and len(sols) == 1
+    assert sols == solve(puzzle, "native", kernel="python").solutions
+    assert stats["nodes"] >= 1 and stats["passes"] >= 1
+
+
+@needs_vkernel
+def test_a_deadline_already_past_stops_the_search():
+    plan = compile_model(build_model(barbed_cross()))
+    sols, exhausted, timed_out, _ = vkernel.solve(plan, 2, time.monotonic() - 1)
+    assert timed_out and not exhausted and len(sols) < 2
+
+
+@needs_vkernel
+def test_the_native_backend_takes_it_unless_told_python():
+    path_ = ROOT / "examples" / "variants" / "little-killer.toml"
+    puzzle = parse(path_.read_text(encoding="utf-8"), source=str(path_))[0]
+    assert solve(puzzle, "native", max_solutions=2).stats["kernel"] == "c"
+    assert solve(puzzle, "native", max_solutions=2, kernel="python").stats["kernel"] == "python"
+
+
+def good_parts(size: int = 4):
+    plan = compile_model(build_model(Puzzle(boxed(size, BOXES[size]), (0,) * size * size)))
+    return plan, (plan.size, plan.units, plan.peers, plan.intersections)
+
+
+@needs_vkernel
+@pytest.mark.parametrize("constraint, message", [
+    ((9, (0, 1), (), 0), "unknown kind"),
+    ((0, (0, 99), (1, 1), 3), "out of range"),
+    ((0, (0, 1), (1,), 3), "one weight per cell"),
+    ((3, (0, 1), (1, 2, 3), 0), "whole rows"),
+    ((1, (0, 1), (1 << 9,), 3), "beyond the grid"),
+    ((4, (0, 1), (2, 5, 0), 0), "malformed automaton"),
+    ((4, (0, 1), (2, 0, 1, 7), 0), "accepting state out of range"),
+    ((4, (0, 1), (2, 0, 1, 1, 0, 1, 9), 0), "transition's state out of range"),
+    ((0, (0, 1), (1, 1)), "not \\(kind, cells, data, total\\)"),
+])
+def test_bad_constraints_are_refused_by_name(constraint, message):
+    _, parts = good_parts()
+    with pytest.raises(ValueError, match=message):
+        vkernel._vkernel.VKernel(*parts, [constraint])
+
+
+@needs_vkernel
+def test_bad_domains_and_arguments_are_refused():
+    plan, parts = good_parts()
+    k = vkernel._vkernel.VKernel(*parts, [])
+    with pytest.raises(ValueError, match="16 cells"):
+        k.solve([15] * 3)
+    with pytest.raises(ValueError, match="values beyond"):
+        k.solve([1 << 7] * 16)
+    with pytest.raises(ValueError, match="max_solutions"):
+        k.solve(plan.domains, 0)
+    with pytest.raises(ValueError, match="choice"):
+        k.solve(plan.domains, 1, None, 0, 7)
+    sols, exhausted, timed_out, _ = k.solve(plan.domains, 3)
+    assert len(sols) == 3 and not exhausted and not timed_out
