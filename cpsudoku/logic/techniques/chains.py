@@ -69,8 +69,12 @@ class Graph:
                     strong.setdefault((c, a), []).append((c, b))
                     strong.setdefault((c, b), []).append((c, a))
         for house in houses if x else ():
-            for v in range(1, n + 1):
-                pos = state.positions(house, v)
+            places: dict[int, list[int]] = {}
+            for c in house.cells:
+                for v in bit_values(cand[c]):
+                    places.setdefault(v, []).append(c)
+            for v in sorted(places):
+                pos = places[v]
                 if len(pos) == 2:
                     p, q = pos
                     strong.setdefault((p, v), []).append((q, v))

@@ -20,16 +20,20 @@ Found = list[tuple[Lit, tuple[Lit, ...]]]  # (removed candidate, the off literal
 
 
 @cache
-def _crossings(layout: Layout) -> tuple[tuple[int, int, frozenset[int]], ...]:
-    """(box, line, their common cells) for every box and row or column that meet."""
+def _crossings(layout: Layout) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """For every box and row or column that meet, both ways round: (their common
+    cells, the base house's other cells, the cover house's other cells)."""
     boxes = [h for h, house in enumerate(layout.houses) if house.kind == "box"]
     lines = [h for h, house in enumerate(layout.houses) if house.kind in ("row", "col")]
     out = []
     for b in boxes:
         for ln in lines:
-            common = frozenset(layout.houses[b].cells) & frozenset(layout.houses[ln].cells)
+            common = set(layout.houses[b].cells) & set(layout.houses[ln].cells)
             if common:
-                out.append((b, ln, common))
+                for base, cover in ((b, ln), (ln, b)):
+                    out.append((tuple(sorted(common)),
+                                tuple(c for c in layout.houses[base].cells if c not in common),
+                                tuple(c for c in layout.houses[cover].cells if c not in common)))
     return tuple(out)
 
 
@@ -42,20 +46,26 @@ def locked_candidates(layout: Layout, source: list[int], cand: list[int]) -> Fou
     """Pointing and claiming; the reasons are the value's struck-out places in the
     house that points (or claims) outside the crossing."""
     out: Found = []
-    houses = layout.houses
-    for b, ln, common in _crossings(layout):
-        for base, cover in ((b, ln), (ln, b)):
-            for v in range(1, layout.size + 1):
-                bit = 1 << (v - 1)
-                places = [c for c in houses[base].cells if cand[c] & bit]
-                if not places or not all(c in common for c in places):
-                    continue
-                removed = [(c, v) for c in houses[cover].cells
-                           if c not in common and cand[c] & bit]
-                why = tuple((c, v) for c in houses[base].cells
-                            if c not in common and _gone(source, cand, c, v))
-                if removed and why:
-                    out.extend((lit, why) for lit in removed)
+    for common, base_out, cover_out in _crossings(layout):
+        inside = 0
+        for c in common:
+            inside |= cand[c]
+        outside = 0
+        for c in base_out:
+            outside |= cand[c]
+        locked = inside & ~outside  # values whose places in the base house are all shared
+        if not locked:
+            continue
+        gone = 0
+        for c in base_out:
+            gone |= source[c] & ~cand[c]
+        covered = 0
+        for c in cover_out:
+            covered |= cand[c]
+        for v in bit_values(locked & gone & covered):
+            bit = 1 << (v - 1)
+            why = tuple((c, v) for c in base_out if _gone(source, cand, c, v))
+            out.extend(((c, v), why) for c in cover_out if cand[c] & bit)
     return out
 
 
