@@ -37,7 +37,7 @@ const points = (names) => names.map((n) => centre(rowCol(n)).join(",")).join(" "
 function candidateXY(n, d) {
   const cols = Math.ceil(Math.sqrt(n)), rows = Math.ceil(n / cols);
   const k = d - 1;
-  return [((k % cols) + 0.5) * (CELL / cols), (Math.floor(k / cols) + 0.5) * (CELL / rows)];
+  return [2 + ((k % cols) + 0.5) * ((CELL - 4) / cols), 2 + (Math.floor(k / cols) + 0.5) * ((CELL - 4) / rows)];
 }
 
 // Corner marks: the corners first, then the edges' middles; a cell holding a cage sum
