@@ -2,12 +2,16 @@
 
 Routes only validate the body and hand it to a job (`jobs.py`): every job parses
 with the one shared parser, solves with `cpsudoku.solve`, checks with
-`cpsudoku.grid.check` and answers with `Result.as_dict`. Heavy jobs run in worker
-processes, light ones in threads (`workers.py`): the event loop only serves.
+`cpsudoku.grid.check` and answers with `Result.as_dict`. Jobs that may run long run in
+worker processes within the request's time limit, cheap ones in threads (`workers.py`):
+the event loop only serves. Every answer to a POST, errors included, carries the
+client's `request_id` and the digest of the puzzle text it answers.
 """
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -22,7 +26,8 @@ from .._version import __version__
 from ..errors import CpsudokuError, UsageError
 from .jobs import Unavailable, optional
 from .limits import BodyLimit
-from .schemas import CheckIn, GenerateIn, GridIn, PuzzleIn, SolveIn
+from .menu import menu
+from .schemas import CheckIn, ErrorOut, GenerateIn, HintIn, PuzzleIn, RateIn, SolveIn
 from .workers import JobError, Workers, http_status
 
 STATIC = Path(__file__).parent / "static"
@@ -37,11 +42,46 @@ def feature_available(module: str) -> bool:
     return True
 
 
-def _error(status: int, message: str, exit_code: int | None = None) -> JSONResponse:
+# The error answers the OpenAPI description names for every POST route.
+ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorOut, "description": "An option that makes no sense: an unknown "
+                                            "backend, a grid that changes a given."},
+    413: {"model": ErrorOut, "description": "A body larger than 1 MB."},
+    422: {"model": ErrorOut, "description": "A body or puzzle that cannot be read, a puzzle "
+                                            "refused (several solutions), or the time limit "
+                                            "passed (exit_code 4)."},
+    501: {"model": ErrorOut, "description": "A feature whose package is not installed."},
+    503: {"model": ErrorOut, "description": "Its worker process died (killed, out of "
+                                            "memory); it has been replaced: try again."},
+}
+
+
+def _error(status: int, message: str, exit_code: int | None = None,
+           tags: dict[str, str] | None = None,
+           headers: Mapping[str, str] | None = None) -> JSONResponse:
     body: dict[str, Any] = {"error": message}
     if exit_code is not None:
         body["exit_code"] = exit_code
-    return JSONResponse(body, status_code=status)
+    body.update(tags or {})
+    return JSONResponse(body, status_code=status, headers=headers)
+
+
+def tags(body) -> dict[str, str]:
+    """What matches an answer to its request: the client's id, the puzzle's digest (the
+    SHA-256 of the puzzle text as sent, in hexadecimal)."""
+    out = {}
+    if body.request_id is not None:
+        out["request_id"] = body.request_id
+    puzzle = getattr(body, "puzzle", None)
+    if puzzle is not None:
+        out["puzzle_digest"] = hashlib.sha256(puzzle.encode()).hexdigest()
+    return out
+
+
+async def until_gone(request: Request) -> None:
+    """Return when the client closes the connection (the body has been read already)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
 
 
 def _validation_line(exc: RequestValidationError) -> str:
@@ -56,7 +96,7 @@ def create_app(workers: Workers | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         import anyio
-        await anyio.to_thread.run_sync(work.warm)
+        await anyio.to_thread.run_sync(work.start)
         yield
         work.close()
 
@@ -79,7 +119,20 @@ def create_app(workers: Workers | None = None) -> FastAPI:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException):
-        return _error(exc.status_code, str(exc.detail))
+        # The headers keep a 405's Allow.
+        return _error(exc.status_code, str(exc.detail), headers=exc.headers)
+
+    async def answer(request: Request, name: str, body, time_limit: float | None = None):
+        """The job's answer with the request's tags; in a worker process when it has a
+        time limit, stopped when its client leaves."""
+        try:
+            if time_limit is None:
+                out = await work.light(name, body)
+            else:
+                out = await work.process(name, body, time_limit, lambda: until_gone(request))
+        except JobError as exc:
+            return _error(exc.status, exc.message, exc.exit_code, tags(body))
+        return {**out, **tags(body)}
 
     @app.get("/", include_in_schema=False)
     async def index():
@@ -102,32 +155,41 @@ def create_app(workers: Workers | None = None) -> FastAPI:
         return {"hint": feature_available("logic"), "rate": feature_available("logic"),
                 "generate": feature_available("generator")}
 
-    @app.post("/api/parse", summary="Parse a puzzle: what the page draws")
-    async def parse_puzzle(body: PuzzleIn):
-        return await work.light("parse", body)
+    @app.get("/api/generate/options", summary="The new-puzzle menu: what can be made in time")
+    async def generate_options():
+        return menu()
 
-    @app.post("/api/solve", summary="Solve: the object of one `solve --format jsonl` line")
-    async def solve_puzzle(body: SolveIn):
-        return await work.heavy("solve", body)
+    @app.post("/api/parse", summary="Parse a puzzle: what the page draws", responses=ERRORS)
+    async def parse_puzzle(body: PuzzleIn, request: Request):
+        return await answer(request, "parse", body)
 
-    @app.post("/api/check", summary="Conflicts in a grid; with solution=true the wrong entries")
-    async def check_grid(body: CheckIn):
-        return await (work.heavy if body.solution else work.light)("check", body)
+    @app.post("/api/solve", summary="Solve: the object of one `solve --format jsonl` line",
+              responses=ERRORS)
+    async def solve_puzzle(body: SolveIn, request: Request):
+        return await answer(request, "solve", body, body.time_limit)
 
-    @app.post("/api/hint", summary="The next human step (501 without cpsudoku.logic)")
-    async def hint(body: GridIn):
+    @app.post("/api/check", summary="Conflicts in a grid; with solution=true the wrong entries",
+              responses=ERRORS)
+    async def check_grid(body: CheckIn, request: Request):
+        return await answer(request, "check", body, body.time_limit if body.solution else None)
+
+    @app.post("/api/hint", summary="The next human step (501 without cpsudoku.logic)",
+              responses=ERRORS)
+    async def hint(body: HintIn, request: Request):
         optional("logic")
-        return await work.heavy("hint", body)
+        return await answer(request, "hint", body, body.time_limit)
 
-    @app.post("/api/rate", summary="Difficulty rating (501 without cpsudoku.logic)")
-    async def rate(body: PuzzleIn):
+    @app.post("/api/rate", summary="Difficulty rating (501 without cpsudoku.logic)",
+              responses=ERRORS)
+    async def rate(body: RateIn, request: Request):
         optional("logic")
-        return await work.heavy("rate", body)
+        return await answer(request, "rate", body, body.time_limit)
 
-    @app.post("/api/generate", summary="A new puzzle (501 without cpsudoku.generator)")
-    async def generate(body: GenerateIn):
+    @app.post("/api/generate", summary="A new puzzle (501 without cpsudoku.generator)",
+              responses=ERRORS)
+    async def generate(body: GenerateIn, request: Request):
         optional("generator")
-        return await work.heavy("generate", body)
+        return await answer(request, "generate", body, body.time_limit)
 
     @app.exception_handler(Unavailable)
     async def _unavailable(request: Request, exc: Unavailable):

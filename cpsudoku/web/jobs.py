@@ -10,7 +10,7 @@ from typing import Any
 from ..errors import UsageError
 from ..grid.puzzle import Puzzle
 from .drawing import describe
-from .schemas import CheckIn, GenerateIn, GridIn, PuzzleIn, SolveIn
+from .schemas import CheckIn, GenerateIn, GridIn, HintIn, PuzzleIn, RateIn, SolveIn
 
 
 class Unavailable(Exception):
@@ -55,22 +55,35 @@ def values_of(body: GridIn, puzzle: Puzzle) -> tuple[int, ...]:
     return grid
 
 
-def ready(_body=None) -> None:
+def ready(_body=None, _limit=None) -> None:
     """Nothing: a worker runs it once so that its imports are done before any request."""
     from .. import api  # noqa: F401
+    for module in ("logic", "generator"):
+        try:
+            optional(module)
+        except Unavailable:
+            pass
 
 
-def parse(body: PuzzleIn) -> dict:
+# Each job takes the body and the seconds left of the request's time limit (None where
+# the work is bounded by the body's size and runs in the server's threads).
+
+def size(body: PuzzleIn, _limit=None) -> int:
+    return load(body).size
+
+
+def parse(body: PuzzleIn, _limit=None) -> dict:
     return describe(load(body))
 
 
-def solve(body: SolveIn) -> dict:
+def solve(body: SolveIn, limit: float | None = None) -> dict:
     from ..api import solve
+    seconds = body.time_limit if limit is None else min(body.time_limit, limit)
     return solve(load(body), body.backend, max_solutions=body.max_solutions,
-                 time_limit=body.time_limit, presolve=body.presolve).as_dict()
+                 time_limit=seconds, presolve=body.presolve).as_dict()
 
 
-def check(body: CheckIn) -> dict:
+def check(body: CheckIn, limit: float | None = None) -> dict:
     """Conflicts among the entries (the independent checker), completion, the simple
     candidates on request, and with `solution` the entries that differ from the solution."""
     from ..grid.check import conflicts, is_solution
@@ -89,7 +102,7 @@ def check(body: CheckIn) -> dict:
         out["candidates"] = candidates(puzzle, grid)
     if body.solution:
         from ..api import solve
-        result = solve(puzzle, max_solutions=2, time_limit=10)
+        result = solve(puzzle, max_solutions=2, time_limit=limit or body.time_limit)
         out["status"] = result.status.value
         if result.solution is not None and result.status.value == "unique":
             out["wrong"] = [name(c) for c, (v, s) in enumerate(zip(grid, result.solution))
@@ -97,22 +110,22 @@ def check(body: CheckIn) -> dict:
     return out
 
 
-def hint(body: GridIn) -> dict:
+def hint(body: HintIn, limit: float | None = None) -> dict:
     logic = optional("logic")
     puzzle = load(body)
     state = values_of(body, puzzle) if body.grid is not None else None
-    found = logic.hint(puzzle, state=state)
+    found = logic.hint(puzzle, state=state, time_limit=limit or body.time_limit)
     from ..logic.words import describe
     return {"step": found.step.as_dict() if found.step is not None else None,
             "words": describe(found.step) if found.step is not None else None,
             "wrong": list(found.wrong)}
 
 
-def rate(body: PuzzleIn) -> dict:
-    return optional("logic").rate(load(body)).as_dict()
+def rate(body: RateIn, limit: float | None = None) -> dict:
+    return optional("logic").rate(load(body), time_limit=limit or body.time_limit).as_dict()
 
 
-def generate(body: GenerateIn) -> dict:
+def generate(body: GenerateIn, limit: float | None = None) -> dict:
     """Generate with the generator's own options; the page receives it as /api/parse does."""
     generator = optional("generator")
     from ..rules import by_names
@@ -121,7 +134,7 @@ def generate(body: GenerateIn) -> dict:
     rules = () if variant in kinds else tuple(by_names(variant))
     made = generator.generate(size=body.size, box=body.box, symmetry=body.symmetry,
                               difficulty=body.difficulty, rules=rules, seed=body.seed,
-                              time_limit=body.time_limit, **kinds.get(variant, {}))
+                              time_limit=limit or body.time_limit, **kinds.get(variant, {}))
     out = describe(made.puzzle)
     out["seed"] = made.seed
     rating = made.rating

@@ -1,10 +1,17 @@
 """Serving the app with uvicorn on a socket bound before start, so the address printed
-is the one listening (port 0 picks a free port)."""
+is the one listening (port 0 picks a free port).
+
+SIGTERM and SIGINT stop the server at once: every worker process is killed (busy or
+not) and the process exits with 128 + the signal's number, without uvicorn's graceful
+wait for the requests in flight (which hung behind a busy worker and printed tracebacks).
+"""
 
 from __future__ import annotations
 
 import contextlib
+import os
 import socket
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -43,28 +50,39 @@ def serve(host: str = "127.0.0.1", port: int = 0,
     import uvicorn
 
     from .app import create_app
+    from .workers import Workers
     sock = bind(host, port)
-    config = uvicorn.Config(create_app(), log_level=log_level, timeout_graceful_shutdown=2)
-    server = uvicorn.Server(config)
+    work = Workers()
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame) -> None:
+            work.close()
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(128 + sig)  # 143 on SIGTERM, 130 on SIGINT
+
+    server = Server(uvicorn.Config(create_app(work), log_level=log_level))
     if ready is not None:
         ready(url_of(sock))
     try:
         server.run(sockets=[sock])
     finally:
+        work.close()
         sock.close()
 
 
 @contextlib.contextmanager
 def running(host: str = "127.0.0.1", port: int = 0) -> Iterator[str]:
     """The server in a background thread for the `with` block; yields its address
-    (used by the browser tests and the benchmark). Its worker processes start from a
-    fresh interpreter that imports the main module: a script must guard its own code
-    with `if __name__ == "__main__":`."""
+    (used by the browser tests and the benchmark)."""
     import uvicorn
 
     from .app import create_app
+    from .workers import Workers
     sock = bind(host, port)
-    server = uvicorn.Server(uvicorn.Config(create_app(), log_level="warning"))
+    work = Workers()
+    server = uvicorn.Server(uvicorn.Config(create_app(work), log_level="warning",
+                                           timeout_graceful_shutdown=1))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30
@@ -77,6 +95,7 @@ def running(host: str = "127.0.0.1", port: int = 0) -> Iterator[str]:
     try:
         yield url_of(sock)
     finally:
+        work.close()  # requests in flight end now, so the server stops at once
         server.should_exit = True
         thread.join(timeout=10)
         sock.close()

@@ -1,20 +1,36 @@
-"""Where the jobs run. Solving, hints, ratings and generation go to worker processes:
-a solver holding the GIL (or a C extension that does not release it) cannot then stall
-the event loop that serves the page. Cheap jobs (parse, conflicts) run in threads of
-their own, so they never wait behind a queue of solves."""
+"""Where each job runs, and for how long, so that a cheap answer never waits behind an
+expensive one:
+
+- threads of the server: parsing and conflict checks (work bounded by the body's size);
+- the quick lane, warm processes: what takes milliseconds on a grid up to 9x9 (a solve
+  with a quick backend, a check against the solution, a new puzzle without a
+  difficulty target);
+- the heavy lane, warm processes at a lower CPU priority: hints and ratings (a step
+  may need a chain search of seconds), the other backends, generating to a difficulty
+  (generate and rate until one falls in the band), and anything on a bigger grid.
+
+Every process job has a time limit counted from its arrival: the engine is told what is
+left of it, and a worker still busy a moment after it is killed and replaced, as is the
+worker of a request whose client has gone (`lanes.py`).
+"""
 
 from __future__ import annotations
 
-import multiprocessing
-import os
-import signal
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import anyio
 
-from ..errors import BackendError, CpsudokuError, ModelError, ParseError, UsageError
+from ..errors import BackendError, CpsudokuError, ExitCode, ModelError, ParseError, UsageError
 from . import jobs
+from .lanes import Lane, Ticket, TimedOut, Withdrawn, WorkerDied
+
+JOB = f"{__name__}:job"
+PRELOAD = (__name__,)
+QUICK_SIZE = 9  # the largest grid whose requests go to the quick lane
+QUICK_BACKENDS = frozenset({"native", "dlx"})  # milliseconds on any 9x9
+HEAVY_NICE = 10
+WITHDRAWN = 499  # the client closed the connection: nobody reads this answer
 
 # Each error class the CLI turns into an exit code becomes one HTTP status here.
 HTTP_STATUS: dict[type[CpsudokuError], int] = {
@@ -40,14 +56,20 @@ class JobError(Exception):
         self.status, self.message, self.exit_code = status, message, exit_code
 
 
-def run(name: str, body):
-    """Run jobs.NAME(body) and return ("ok", result) or ("error", status, message, code)."""
+def run(name: str, body, limit: float | None = None):
+    """Run jobs.NAME(body, limit) and return ("ok", result) or ("error", status, message,
+    exit code)."""
     try:
-        return ("ok", getattr(jobs, name)(body))
+        return ("ok", getattr(jobs, name)(body, limit))
     except jobs.Unavailable as exc:
         return ("error", 501, str(exc), None)
     except CpsudokuError as exc:
         return ("error", http_status(exc), str(exc), exc.exit_code)
+
+
+def job(payload: tuple[str, Any, float | None], send) -> Any:
+    """The worker processes' entry point (a solver_process job)."""
+    return run(*payload)
 
 
 def _unpack(answer):
@@ -56,51 +78,80 @@ def _unpack(answer):
     raise JobError(*answer[1:])
 
 
-def _leave_signals_to_the_server() -> None:
-    """Ctrl-C reaches the whole process group; the server alone decides what stops (a
-    worker took it as KeyboardInterrupt and printed a traceback)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+def is_quick(name: str, body, size: int) -> bool:
+    """Whether a process job belongs to the quick lane (see the module's docstring)."""
+    if name in ("hint", "rate") or size > QUICK_SIZE:
+        return False
+    if name == "generate":
+        return not body.difficulty
+    return name != "solve" or body.backend in QUICK_BACKENDS
 
 
 class Workers:
-    def __init__(self, processes: int | None = None):
-        self.processes = processes or max(2, os.cpu_count() or 2)
-        self._pool: ProcessPoolExecutor | None = None
-        self._light = anyio.CapacityLimiter(8)
+    def __init__(self, quick: int = 2, heavy: int = 3):
+        self.quick = Lane("quick", quick, PRELOAD)
+        self.heavy = Lane("heavy", heavy, PRELOAD, nice=HEAVY_NICE)
+        # Requests waiting for a lane's worker wait in threads of that lane's own: a
+        # queue of heavy requests never holds the threads light ones need.
+        self._threads = {"light": 8, "quick": 64, "heavy": 32}
+        self._limiters: dict[str, anyio.CapacityLimiter] = {}
 
-    def pool(self) -> ProcessPoolExecutor:
-        if self._pool is None:
-            # forkserver: workers start from a clean process, not a copy of this threaded one.
-            context = multiprocessing.get_context("forkserver")
-            context.set_forkserver_preload(["cpsudoku.web.jobs"])
-            self._pool = ProcessPoolExecutor(self.processes, mp_context=context,
-                                             initializer=_leave_signals_to_the_server)
-        return self._pool
+    def start(self) -> None:
+        """Start every worker now, and wait until each has imported what jobs need."""
+        def warm(worker) -> None:
+            list(worker.run(JOB, ("ready", None, None), None))
+        self.quick.start(warm)
+        self.heavy.start(warm)
 
-    def warm(self) -> None:
-        """Start every worker now rather than on the first request."""
-        pool = self.pool()
-        for future in [pool.submit(run, "ready", None) for _ in range(self.processes)]:
-            future.result()
+    def pids(self) -> list[int]:
+        """Every worker process's id (the processes this server started)."""
+        return self.quick.pids() + self.heavy.pids()
 
-    async def heavy(self, name: str, body):
-        import asyncio
-        loop = asyncio.get_running_loop()
-        pool = self.pool()
-        try:
-            answer = await loop.run_in_executor(pool, run, name, body)
-        except BrokenProcessPool:
-            # A worker died (killed, out of memory): later requests get a fresh pool.
-            if self._pool is pool:
-                self._pool = None
-            raise JobError(503, f"the {name} worker stopped unexpectedly; try again",
-                           None) from None
-        return _unpack(answer)
+    def _limiter(self, lane: str) -> anyio.CapacityLimiter:
+        if lane not in self._limiters:
+            self._limiters[lane] = anyio.CapacityLimiter(self._threads[lane])
+        return self._limiters[lane]
 
     async def light(self, name: str, body):
-        return _unpack(await anyio.to_thread.run_sync(run, name, body, limiter=self._light))
+        return _unpack(await anyio.to_thread.run_sync(run, name, body,
+                                                      limiter=self._limiter("light")))
+
+    async def process(self, name: str, body, time_limit: float,
+                      gone: Callable[[], Awaitable[None]] | None = None):
+        """Run a job in a worker process within `time_limit` seconds, stopped early when
+        `gone()` returns (the client left). The lane follows from the puzzle's size,
+        read here by the shared parser (a bad puzzle is answered without a worker)."""
+        size = body.size if name == "generate" else \
+            await self.light("size", body)
+        lane = self.quick if is_quick(name, body, size) else self.heavy
+        ticket = Ticket(time_limit)
+
+        def call():
+            return lane.run(ticket, JOB, lambda left: (name, body, round(max(left, 0.1), 1)))
+
+        failure: Exception | None = None
+        async with anyio.create_task_group() as group:
+            if gone is not None:
+                async def watch() -> None:
+                    await gone()
+                    ticket.withdraw()
+                group.start_soon(watch)
+            try:
+                answer = await anyio.to_thread.run_sync(call, limiter=self._limiter(lane.name),
+                                                        abandon_on_cancel=True)
+            except (TimedOut, WorkerDied, Withdrawn) as exc:
+                failure = exc
+            group.cancel_scope.cancel()
+        if isinstance(failure, TimedOut):
+            raise JobError(422, f"{name}: not finished within the time limit "
+                                f"({time_limit:g} s)", ExitCode.TIMEOUT)
+        if isinstance(failure, WorkerDied):
+            raise JobError(503, f"the {name} worker stopped unexpectedly; try again", None)
+        if isinstance(failure, Withdrawn):
+            raise JobError(WITHDRAWN, f"{name}: withdrawn", None)
+        return _unpack(answer)
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        """Kill every worker at once, busy or not."""
+        self.quick.close()
+        self.heavy.close()

@@ -5,6 +5,7 @@ start-up warms), the play command, or a worker pool of its own."""
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import json
 import os
@@ -77,7 +78,7 @@ def test_solve_returns_the_jsonl_object(client, backend):
     assert answer.status_code == 200
     got = answer.json()
     expected = solve(parse_one(INKALA, source="puzzle"), backend, max_solutions=2).as_dict()
-    assert set(got) == set(expected)
+    assert set(got) == set(expected) | {"puzzle_digest"}
     for key in ("status", "solutions", "backend", "puzzle"):
         assert got[key] == expected[key]
     assert got["status"] == "unique" and got["stats"]["timed_out"] is False
@@ -142,8 +143,32 @@ def test_request_body_is_capped(client):
 
 def test_unknown_route_and_method(client):
     assert client.get("/api/nothing").status_code == 404
-    assert client.get("/api/solve").status_code == 405
-    assert "error" in client.get("/api/nothing").json()
+    wrong = client.get("/api/solve")
+    assert wrong.status_code == 405 and wrong.headers["allow"] == "POST"
+    assert "error" in wrong.json() and "error" in client.get("/api/nothing").json()
+
+
+@pytest.mark.parametrize("path, body", [
+    ("/api/solve", {"puzzle": INKALA}),
+    ("/api/parse", {"puzzle": INKALA}),
+    ("/api/check", {"puzzle": INKALA, "solution": True}),
+    ("/api/parse", {"puzzle": "12x4"}),  # an error answer is tagged too
+])
+def test_answers_carry_the_request_id_and_puzzle_digest(client, path, body):
+    got = client.post(path, json={**body, "request_id": "page-7"}).json()
+    assert got["request_id"] == "page-7"
+    assert got["puzzle_digest"] == hashlib.sha256(body["puzzle"].encode()).hexdigest()
+
+
+def test_openapi_documents_the_error_answers(client):
+    spec = client.get("/openapi.json").json()
+    for path in ("/api/solve", "/api/parse", "/api/check", "/api/hint", "/api/rate",
+                 "/api/generate"):
+        responses = spec["paths"][path]["post"]["responses"]
+        assert {"400", "422", "501"} <= set(responses), path
+        schema = responses["400"]["content"]["application/json"]["schema"]
+        assert schema == {"$ref": "#/components/schemas/ErrorOut"}
+    assert "error" in spec["components"]["schemas"]["ErrorOut"]["required"]
 
 
 def test_parse_classic(client):
@@ -176,7 +201,8 @@ def test_parse_fpuzzles_file_and_link(client):
     by_link = client.post("/api/parse", json={"puzzle": link}).json()
     unpacked = json.loads(decompress_from_base64(TINY_LINK))
     assert by_link["size"] == unpacked["size"]
-    assert client.post("/api/parse", json={"puzzle": by_link["text"]}).json() == by_link
+    again = client.post("/api/parse", json={"puzzle": by_link["text"]}).json()
+    assert {**again, "puzzle_digest": None} == {**by_link, "puzzle_digest": None}
 
 
 def test_parse_jigsaw_regions(client):
@@ -209,7 +235,8 @@ def test_check_conflicts_wrong_and_solved(client):
     assert got["status"] == "unique" and got["wrong"] == [f"r{b // 9 + 1}c{b % 9 + 1}"]
 
     got = client.post("/api/check", json={"puzzle": INKALA, "grid": solution}).json()
-    assert got == {"conflicts": [], "complete": True, "solved": True}
+    assert got == {"conflicts": [], "complete": True, "solved": True,
+                   "puzzle_digest": hashlib.sha256(INKALA.encode()).hexdigest()}
 
 
 def test_check_candidates(client):
@@ -275,8 +302,24 @@ def test_hint_names_a_step_and_wrong_cells(client):
 
 @needs_logic
 def test_rate(client):
-    got = client.post("/api/rate", json={"puzzle": INKALA}).json()
+    # Singles only: rated in milliseconds.
+    easy = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
+    got = client.post("/api/rate", json={"puzzle": easy}).json()
+    assert 1.0 <= got["ep"] <= got["er"] <= 2.3 and got["level"] == "easy"
+
+
+@needs_logic
+@pytest.mark.slow
+def test_rate_inkala(client):
+    got = client.post("/api/rate", json={"puzzle": INKALA, "time_limit": 60}).json()
     assert got["er"] >= got["ep"] > 0 and got["level"]
+
+
+@needs_logic
+def test_rate_past_its_time_limit_is_a_timeout(client):
+    answer = client.post("/api/rate", json={"puzzle": INKALA, "time_limit": 0.5})
+    assert answer.status_code == 422 and answer.json()["exit_code"] == 4
+    assert "time limit" in answer.json()["error"]
 
 
 @needs_logic
@@ -331,15 +374,16 @@ def test_a_dead_worker_is_replaced():
 
     from cpsudoku.web.schemas import SolveIn
     from cpsudoku.web.workers import JobError, Workers
-    work = Workers(processes=1)
+    work = Workers(quick=1, heavy=1)
+    work.start()
     try:
-        pool = work.pool()
-        pool.submit(os._exit, 1)  # a worker that dies, as if killed
+        before = work.quick.pids()
         body = SolveIn(puzzle=INKALA)
+        os.kill(before[0], signal.SIGKILL)  # as if killed from outside, or out of memory
         with pytest.raises(JobError) as died:
-            for _ in range(3):  # the pool notices the death on one of the next calls
-                asyncio.run(work.heavy("solve", body))
+            asyncio.run(work.process("solve", body, 10))
         assert died.value.status == 503
-        assert asyncio.run(work.heavy("solve", body))["status"] == "solved"
+        assert work.quick.pids() != before
+        assert asyncio.run(work.process("solve", body, 10))["status"] == "solved"
     finally:
         work.close()
