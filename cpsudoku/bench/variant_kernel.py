@@ -32,8 +32,9 @@ from ..model import build_model
 from ..result import Status
 from . import iss
 
-SOLVERS: tuple[tuple[str, str, dict], ...] = (("C", "native", {"kernel": "c"}), ("Python", "native", {"kernel": "python"}),
-                                                ("cpsat", "cpsat", {}))
+SOLVERS: tuple[tuple[str, str, dict], ...] = (
+    ("C", "native", {"kernel": "c"}), ("Python", "native", {"kernel": "python"}),
+    ("cpsat", "cpsat", {}))
 VARIANTS = Path(__file__).resolve().parents[2] / "examples" / "variants"
 
 
