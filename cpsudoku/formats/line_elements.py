@@ -8,9 +8,10 @@ from ..rules.linerules import LINE_RULES, Line, LineRule
 from .fields import cell_list, listed, whole
 
 LINE_KEYS = tuple(cls.key for cls in LINE_RULES)
+KEYS = LINE_KEYS  # as every element family names them (see families)
 
 
-def line_rules(data: dict, size: int) -> list[LineRule]:
+def rules(data: dict, size: int) -> list[LineRule]:
     """The line rules whose keys `data` holds."""
     out: list[LineRule] = []
     for cls in LINE_RULES:

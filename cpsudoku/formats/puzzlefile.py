@@ -100,11 +100,10 @@ from ..grid.puzzle import Puzzle
 from ..grid.symbols import ALPHABET, line, value_of
 from ..rules import cells as cellrefs
 from ..validate import parse_box
-from . import records
+from . import families, records
 from .fields import ELEMENT_KEYS, PUZZLE_KEYS, box_or_none, cell_list, listed, reading, whole
 from .fpuzzles import from_fpuzzles, is_fpuzzles, unpack_link
 from .grids import read_grids
-from .line_elements import LINE_KEYS, line_rules
 from .notation import read_notation
 from .safeload import check_bounds, toml_value
 
@@ -228,14 +227,14 @@ def _from_dict(data: dict, source: str) -> Puzzle:
     if "puzzles" in data:
         raise ModelError("'puzzles' inside a puzzle: a file lists puzzles at its top level")
     for key, value in data.items():
-        if key in PUZZLE_KEYS or key in ELEMENT_KEYS or key in LINE_KEYS:
+        if key in PUZZLE_KEYS or key in ELEMENT_KEYS or key in families.KEYS:
             continue
         if isinstance(value, (list, dict)):
-            near = difflib.get_close_matches(key.lower(), ELEMENT_KEYS + LINE_KEYS, 1, 0.75)
+            near = difflib.get_close_matches(key.lower(), ELEMENT_KEYS + families.KEYS, 1, 0.75)
             hint = f"; did you mean {near[0]!r}?" if near else ""
             raise ModelError(f"unknown element {key!r}{hint} (known: "
-                             f"{', '.join(ELEMENT_KEYS + LINE_KEYS)})")
-        near = difflib.get_close_matches(key.lower(), PUZZLE_KEYS + ELEMENT_KEYS + LINE_KEYS,
+                             f"{', '.join(ELEMENT_KEYS + families.KEYS)})")
+        near = difflib.get_close_matches(key.lower(), PUZZLE_KEYS + ELEMENT_KEYS + families.KEYS,
                                          1, 0.75)
         if near:  # a misspelt key would otherwise be kept as metadata and its meaning lost
             raise ModelError(f"unknown key {key!r}; did you mean {near[0]!r}?")
@@ -393,7 +392,7 @@ def _elements(data: dict, size: int) -> list:
         regions = [cell_list(r, size, f"extra region {i}")
                    for i, r in enumerate(listed(data["extra_regions"], "extra_regions"), 1)]
         out.append(R.ExtraRegions(regions))
-    out.extend(line_rules(data, size))
+    out.extend(families.rules(data, size))
     return out
 
 

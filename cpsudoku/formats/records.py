@@ -19,11 +19,11 @@ from typing import Any
 from ..errors import ModelError
 from ..grid.puzzle import Puzzle
 from ..grid.symbols import value_of
+from .families import KEYS as FAMILY_KEYS
 from .fields import ELEMENT_KEYS
-from .line_elements import LINE_KEYS
 
 # The puzzle file's keys a record may carry besides its `puzzle` line.
-_SHAPE_KEYS = ("name", "size", "box", "regions", "rules", *ELEMENT_KEYS, *LINE_KEYS)
+_SHAPE_KEYS = ("name", "size", "box", "regions", "rules", *ELEMENT_KEYS, *FAMILY_KEYS)
 
 # What a record is, told by the fields only that command writes (first match wins), and
 # what to pipe instead when it carries no puzzle.

@@ -1,0 +1,18 @@
+"""The element families a puzzle file may hold beyond the classic elements of
+`puzzlefile` (cages, arrows, dots ...): each family is a module with its puzzle-file
+`KEYS` and `rules(data, size)`, the rules whose keys `data` holds. A new family is one
+module and one line in FAMILIES; the puzzle-file reader, its "unknown element" messages
+and the record reader all take their keys from here."""
+
+from __future__ import annotations
+
+from . import line_elements
+
+FAMILIES = (line_elements,)
+
+KEYS: tuple[str, ...] = tuple(key for family in FAMILIES for key in family.KEYS)
+
+
+def rules(data: dict, size: int) -> list:
+    """Every family's rules from a puzzle file's `data`, in FAMILIES order."""
+    return [rule for family in FAMILIES for rule in family.rules(data, size)]
