@@ -15,8 +15,12 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
 
 from ..errors import UsageError
+
+if TYPE_CHECKING:
+    from .workers import Workers
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -72,15 +76,16 @@ def serve(host: str = "127.0.0.1", port: int = 0,
 
 
 @contextlib.contextmanager
-def running(host: str = "127.0.0.1", port: int = 0) -> Iterator[str]:
+def running(host: str = "127.0.0.1", port: int = 0,
+            workers: Workers | None = None) -> Iterator[str]:
     """The server in a background thread for the `with` block; yields its address
-    (used by the browser tests and the benchmark)."""
+    (used by the browser tests and the benchmark); `workers` to watch its processes."""
     import uvicorn
 
     from .app import create_app
     from .workers import Workers
     sock = bind(host, port)
-    work = Workers()
+    work = workers or Workers()
     server = uvicorn.Server(uvicorn.Config(create_app(work), log_level="warning",
                                            timeout_graceful_shutdown=1))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
