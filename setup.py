@@ -11,7 +11,7 @@ import sys
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
-NOTE = ("cpsudoku: note: a C kernel was not built ({}); the native backend uses its "
+NOTE = ("cpsudoku: note: the C kernel was not built ({}); the native backend uses its "
         "pure-Python engine")
 
 

@@ -126,7 +126,7 @@ class NativeBackend(Backend):
         if use_c:
             kernel.kernel_of(plan)
         elif use_vc:
-            vkernel.vkernel_of(plan)
+            vkernel.vkernel_of(plan, model.constraints)
         elif not general_path:
             try:
                 fast.make_propagate(plan, bool(locked), request.deadline)
@@ -140,7 +140,8 @@ class NativeBackend(Backend):
             trace = None
         elif use_vc:
             solutions, exhausted, timed_out, stats = vkernel.solve(
-                plan, request.max_solutions, request.deadline, locked)
+                plan, request.max_solutions, request.deadline, locked,
+                constraints=model.constraints)
             trace = None
         elif general_path:
             engine = general.GeneralSearch(plan, model.puzzle.givens,

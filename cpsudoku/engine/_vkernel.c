@@ -10,8 +10,10 @@
  *   SUM      data = weights; sum(w_i * x_i) == total. Domain-consistent by a
  *            dynamic programme over reachable partial totals (bitsets), bounds
  *            when the totals span more than SUM_WORDS * 64 values.
- *   CAGE     data = the value sets (masks) of a distinct-value sum: a value
- *            stays while some set fitting every cell's candidates holds it.
+ *   CAGE     data = the value sets (masks) that cells all different may take
+ *            (a killer cage's, a renban line's): a value stays while some set
+ *            fitting every cell's candidates holds it, and a value every such
+ *            set holds goes to the one cell left for it.
  *   LESS     x0 < x1 < ...: bounds forward and backward.
  *   TABLE    data = the allowed tuples, flattened: generalized arc consistency.
  *   REGULAR  data = (states, start, k, k accepting states, then (state,
@@ -50,6 +52,9 @@ typedef struct {
     /* CAGE: value sets; TABLE: rows of value bits (len bits per row) */
     uint32_t *masks;
     int nmasks;
+    /* TABLE over two distinct cells: per value of each cell, the other's values
+     * it allows (2 * MAX_VALUES masks), so a pass costs 2n steps, not the rows */
+    uint32_t *pair;
     /* REGULAR */
     int nstates, sw, start;
     uint64_t *accepting;
@@ -181,6 +186,7 @@ static void free_con(Con *c)
     free(c->cells);
     free(c->weights);
     free(c->masks);
+    free(c->pair);
     free(c->accepting);
     free(c->tstart);
     free(c->tbit);
@@ -268,6 +274,18 @@ static int build_masks(Con *c, const int64_t *data, Py_ssize_t nd, int n, int in
     }
     c->nmasks = kept;
     c->exact = 1;
+    if (c->len == 2 && c->cells[0] != c->cells[1]) {
+        c->pair = calloc(2 * MAX_VALUES, sizeof(uint32_t));
+        if (!c->pair) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        for (int r = 0; r < kept; r++) {
+            uint32_t a = c->masks[2 * r], b = c->masks[2 * r + 1];
+            c->pair[__builtin_ctz(a)] |= b;
+            c->pair[MAX_VALUES + __builtin_ctz(b)] |= a;
+        }
+    }
     return 0;
 }
 
@@ -799,7 +817,7 @@ static int sum_bounds(Search *S, uint32_t *s, const Con *c)
 /* Distinct values adding up to the total: the sets that fit every cell. */
 static int cage(Search *S, uint32_t *s, const Con *c)
 {
-    uint32_t *d = S->support, uni = 0, support = 0;
+    uint32_t *d = S->support, uni = 0, support = 0, required = 0xffffffffu;
     for (int i = 0; i < c->len; i++) {
         d[i] = domain(S, s, c->cells[i]);
         uni |= d[i];
@@ -811,14 +829,31 @@ static int cage(Search *S, uint32_t *s, const Con *c)
         int fits = 1;
         for (int i = 0; i < c->len && fits; i++)
             fits = (d[i] & set) != 0;
-        if (fits)
+        if (fits) {
             support |= set;
+            required &= set;
+        }
     }
     if (!support)
         return -1;
     for (int i = 0; i < c->len; i++)
         if (restrict_to(S, s, c->cells[i], support) < 0)
             return -1;
+    /* a value every fitting set holds goes in one of the cells: if only one
+     * can take it, that cell is it (a hidden single of the cage) */
+    for (uint32_t m = required; m; m &= m - 1) {
+        uint32_t v = m & (~m + 1);
+        int at = -1, places = 0;
+        for (int i = 0; i < c->len && places < 2; i++)
+            if (domain(S, s, c->cells[i]) & v) {
+                at = i;
+                places++;
+            }
+        if (!places)
+            return -1;
+        if (places == 1 && restrict_to(S, s, c->cells[at], v) < 0)
+            return -1;
+    }
     return 0;
 }
 
@@ -838,6 +873,21 @@ static int less(Search *S, uint32_t *s, const Con *c)
             return -1;
         high = 32 - __builtin_clz(domain(S, s, c->cells[i]));
     }
+    return 0;
+}
+
+/* A table over two cells: a value stays while the other cell has a partner for it. */
+static int pair_table(Search *S, uint32_t *s, const Con *c)
+{
+    const int a = c->cells[0], b = c->cells[1];
+    const uint32_t da = domain(S, s, a), db = domain(S, s, b);
+    uint32_t keep_a = 0, keep_b = 0;
+    for (uint32_t m = db; m; m &= m - 1)
+        keep_a |= c->pair[MAX_VALUES + __builtin_ctz(m)];
+    for (uint32_t m = da; m; m &= m - 1)
+        keep_b |= c->pair[__builtin_ctz(m)];
+    if (restrict_to(S, s, a, keep_a) < 0 || restrict_to(S, s, b, keep_b) < 0)
+        return -1;
     return 0;
 }
 
@@ -937,7 +987,7 @@ static int run_pass(Search *S, uint32_t *s, const Con *c)
     case K_LESS:
         return less(S, s, c);
     case K_TABLE:
-        return table(S, s, c);
+        return c->pair ? pair_table(S, s, c) : table(S, s, c);
     default:
         return regular(S, s, c);
     }
@@ -1132,8 +1182,9 @@ static int choose(Search *S, const uint32_t *cands, uint32_t *bit)
             }
         }
     }
-    if (best >= 0)
-        *bit = cands[best] & (~cands[best] + 1);
+    if (best < 0)
+        return -1;
+    *bit = cands[best] & (~cands[best] + 1);
     return best;
 }
 

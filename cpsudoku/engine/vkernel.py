@@ -11,16 +11,24 @@ plan's other constraints, each flattened to (kind, cells, data, total):
 - a regular constraint (line rules): its automaton's states, start, accepting
   states and transitions.
 
+Beside them, `implied_sets` gives an all-different group smaller than a unit
+whose every pair of cells is bound by a two-cell table (a renban line: pairwise
+distinct and close) the value sets it can take, searched like a cage's: a value
+every set holds must go to the one cell left for it, which pairwise tables
+alone never see (a five-cell renban on 1..9 always holds a 5).
+
 Same interface as `kernel.solve`; the extension is optional (`available()`).
 """
 
 from __future__ import annotations
 
+import itertools
 import time
+from math import comb
 
-from ..grid.constraints import Allowed, Less, Regular, Sum
-from .plan import Plan
-from .propagators import DistinctSum
+from ..grid.constraints import AllDifferent, Allowed, Less, Regular, Sum
+from .plan import Plan, mask_of
+from .propagators import MAX_COMBINATIONS, DistinctSum
 
 try:
     from . import _vkernel  # type: ignore[attr-defined]
@@ -78,22 +86,57 @@ def flat(con, structure) -> tuple[int, tuple[int, ...], tuple[int, ...], int]:
     raise TypeError(f"no compiled propagator for {con.kind} constraints")
 
 
-def vkernel_of(plan: Plan):
-    """The structure's kernel (checked and built by the extension once)."""
+def implied_sets(n: int, constraints) -> list[tuple[int, tuple[int, ...], tuple[int, ...], int]]:
+    """Cage-like value sets of the all-different groups smaller than a unit whose
+    every pair of cells a two-cell table binds: the sets of distinct values every
+    pair of which some table of the group allows (a sound superset)."""
+    assert _vkernel is not None
+    pairs: dict[frozenset, frozenset] = {}  # two cells -> the unordered value pairs allowed
+    for con in constraints:
+        if isinstance(con, Allowed) and len(con.cells) == 2 and con.cells[0] != con.cells[1]:
+            key = frozenset(con.cells)
+            allowed = frozenset(frozenset(t) for t in con.tuples)
+            pairs[key] = pairs[key] & allowed if key in pairs else allowed
+    out = []
+    for con in constraints:
+        cells = con.cells
+        k = len(cells)
+        if (not isinstance(con, AllDifferent) or not 2 < k < n or len(set(cells)) != k
+                or comb(n, k) > MAX_COMBINATIONS):
+            continue
+        keys = [frozenset(p) for p in itertools.combinations(cells, 2)]
+        if not all(key in pairs for key in keys):
+            continue
+        fine = frozenset().union(*(pairs[key] for key in keys))
+        sets = tuple(mask_of(values) for values in itertools.combinations(range(1, n + 1), k)
+                     if all(frozenset(p) in fine for p in itertools.combinations(values, 2)))
+        if len(sets) < comb(n, k):
+            out.append((_vkernel.CAGE, cells, sets, 0))
+    return out
+
+
+def vkernel_of(plan: Plan, constraints=None):
+    """The structure's kernel (checked and built by the extension once); `constraints`,
+    the model's (those the structure was made from), add the implied value sets of
+    its groups (`implied_sets`)."""
     assert _vkernel is not None
     s = plan.structure
-    return s.once("vkernel", lambda: _vkernel.VKernel(
-        s.size, s.units, s.peers, s.intersections, [flat(con, s) for con in s.others]))
+    key = "vkernel" if constraints is None else "vkernel with sets"
+    return s.once(key, lambda: _vkernel.VKernel(
+        s.size, s.units, s.peers, s.intersections,
+        [flat(con, s) for con in s.others] + implied_sets(s.size, constraints or ())))
 
 
 def solve(plan: Plan, max_solutions: int = 1, deadline: float | None = None,
-          locked: bool | int = False, choice: str = DEFAULT_CHOICE):
+          locked: bool | int = False, choice: str = DEFAULT_CHOICE, constraints=None):
     """As `kernel.solve`: returns (solutions, exhausted, timed_out, stats).
 
     `choice`: the branching cell, "fewest" candidates (the first found),
     "fewest-conflicts" (ties broken by how often a cell took part in a failure)
-    or "conflicts" (the most failures per candidate)."""
+    or "conflicts" (the most failures per candidate). `constraints`: as for
+    `vkernel_of`."""
     locked_depth = (1 << 30 if locked else 0) if isinstance(locked, bool) else locked
     time_limit = None if deadline is None else max(0.0, deadline - time.monotonic())
-    return vkernel_of(plan).solve(plan.domains, min(max_solutions, 1 << 62), time_limit,
-                                  min(locked_depth, 1 << 30), CHOICES[choice])
+    return vkernel_of(plan, constraints).solve(
+        plan.domains, min(max_solutions, 1 << 62), time_limit, min(locked_depth, 1 << 30),
+        CHOICES[choice])
