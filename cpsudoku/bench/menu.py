@@ -52,15 +52,22 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--limit", type=float, default=6.0, help="seconds per puzzle")
     parser.add_argument("--sizes", default="", help="e.g. 9,16 (default: every size)")
+    parser.add_argument("--variants", default="", help="e.g. killer,jigsaw (default: all)")
+    parser.add_argument("--difficulties", default="",
+                        help="e.g. any,easy (default: every one the menu could offer)")
     args = parser.parse_args(argv)
     if args.seeds < 1 or not args.limit > 0:
         parser.error("--seeds must be 1 or more and --limit a positive number of seconds")
     sizes = {int(s) for s in args.sizes.split(",") if s.strip()}
+    variants = {v.strip() for v in args.variants.split(",") if v.strip()}
+    difficulties = {d.strip().replace("any", "") for d in args.difficulties.split(",")
+                    if d.strip()}
     offered: dict[tuple[int, str], dict[str, list[str]]] = {}
     print(f"{'size':>4} {'variant':<16} {'difficulty':<10} {'symmetry':<12} "
           f"{'seeds ok':>8} {'median s':>8} {'max s':>6}  note", flush=True)
     for size, variant, difficulty in candidates():
-        if sizes and size not in sizes:
+        if (sizes and size not in sizes or variants and variant not in variants
+                or difficulties and difficulty not in difficulties):
             continue
         for symmetry in SYMMETRIES:
             times, outcome = measure(size, variant, difficulty, symmetry, args.seeds,

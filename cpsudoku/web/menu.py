@@ -17,9 +17,91 @@ SYMMETRIES = ("none", "rot180", "rot90", "mirror", "flip", "diagonal", "antidiag
               "dihedral")
 RATED_SIZES = (9,)  # the rating scale is Sudoku Explainer's, made for 9x9
 
-# (size, variant) -> difficulty ("" for any) -> the symmetries offered with it.
-# Measured by python -m cpsudoku.bench.menu --seeds 3 --limit 6 (docs/play.md).
-OFFERED: dict[tuple[int, str], dict[str, tuple[str, ...]]] = {}
+# (size, variant) -> difficulty ("" for any) -> the symmetries offered with it (SYMMETRIES:
+# every one).
+# Measured by python -m cpsudoku.bench.menu --seeds 3 --limit 6 (docs/play.md): every
+# seed made a puzzle within 6 s, under the page's 20 s.
+OFFERED: dict[tuple[int, str], dict[str, tuple[str, ...]]] = {
+    (4, 'classic'): {
+        '': SYMMETRIES,
+    },
+    (4, 'diagonal'): {
+        '': SYMMETRIES,
+    },
+    (4, 'anti-knight'): {
+        '': SYMMETRIES,
+    },
+    (4, 'windoku'): {
+        '': SYMMETRIES,
+    },
+    (4, 'jigsaw'): {
+        '': SYMMETRIES,
+    },
+    (4, 'killer'): {
+        '': SYMMETRIES,
+    },
+    (6, 'classic'): {
+        '': SYMMETRIES,
+    },
+    (6, 'diagonal'): {
+        '': SYMMETRIES,
+    },
+    (6, 'anti-knight'): {
+        '': SYMMETRIES,
+    },
+    (6, 'anti-king'): {
+        '': SYMMETRIES,
+    },
+    (6, 'non-consecutive'): {
+        '': SYMMETRIES,
+    },
+    (6, 'jigsaw'): {
+        '': SYMMETRIES,
+    },
+    (6, 'killer'): {
+        '': SYMMETRIES,
+    },
+    (9, 'classic'): {
+        '': SYMMETRIES,
+        'easy': SYMMETRIES,
+        'medium': SYMMETRIES,
+        'hard': SYMMETRIES,
+        'fiendish': SYMMETRIES,
+        'diabolical': SYMMETRIES,
+    },
+    (9, 'diagonal'): {
+        '': SYMMETRIES,
+        'easy': SYMMETRIES,
+        'medium': SYMMETRIES,
+        'diabolical': ('none', 'antidiagonal'),
+    },
+    (9, 'anti-knight'): {
+        '': SYMMETRIES,
+        'easy': ('none', 'rot180', 'rot90', 'flip', 'diagonal', 'antidiagonal', 'dihedral'),
+        'medium': ('none', 'rot90', 'dihedral'),
+    },
+    (9, 'anti-king'): {
+        '': SYMMETRIES,
+    },
+    (9, 'windoku'): {
+        '': SYMMETRIES,
+    },
+    (9, 'jigsaw'): {
+        '': SYMMETRIES,
+    },
+    (9, 'killer'): {
+        '': SYMMETRIES,
+    },
+    (16, 'classic'): {
+        '': SYMMETRIES,
+    },
+    (16, 'diagonal'): {
+        '': ('none', 'rot180', 'mirror', 'diagonal', 'antidiagonal', 'dihedral'),
+    },
+    (16, 'anti-king'): {
+        '': ('none', 'rot180', 'rot90', 'mirror', 'flip', 'diagonal', 'antidiagonal'),
+    },
+}
 
 
 def candidates() -> list[tuple[int, str, str]]:
