@@ -21,6 +21,7 @@ from . import generate  # noqa: F401
 from . import play  # noqa: F401
 from . import compare  # noqa: F401
 from . import bench  # noqa: F401
+from . import convert  # noqa: F401
 from . import catalog  # noqa: F401  (backends, variants)
 # isort: on
 from .app import EXIT_CODES_HELP, app

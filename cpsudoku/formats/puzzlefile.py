@@ -120,6 +120,11 @@ def load(text: str, source: str = "<string>") -> list[Puzzle]:
     s = text.strip()
     if s.startswith("{") or (s.startswith("[") and not _TOML_TABLE.match(s)):
         return _load_json(text, source)  # first: a JSON record may hold a link
+    if len(_LINK.findall(s)) > 1:  # links one a line: each line its puzzle
+        return [puzzle for number, text_line in enumerate(text.splitlines(), 1)
+                if (found := _LINK.search(text_line))
+                for puzzle in _objects(unpack_link(found.group(1), f"{source}:{number}"),
+                                       f"{source}:{number}")]
     link = _LINK.search(s)
     if link or (_BASE64.match(s) and not s.isdigit() and "\n" not in s):
         payload = link.group(1) if link else s

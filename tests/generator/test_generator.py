@@ -18,11 +18,13 @@ from typer.testing import CliRunner
 from cpsudoku import backends, count, generate, is_solution, solve
 from cpsudoku.cli import app
 from cpsudoku.errors import BackendError, ExitCode, UsageError
+from cpsudoku.formats.fpuzzles_write import link
+from cpsudoku.formats.fpuzzles_write import to_fpuzzles as fpuzzles
 from cpsudoku.formats.lzstring import compress_to_base64, decompress_from_base64
 from cpsudoku.formats.puzzlefile import load
 from cpsudoku.generator import SYMMETRIES, generate_many
 from cpsudoku.generator.jigsaw import connected
-from cpsudoku.generator.output import fpuzzles, link, render
+from cpsudoku.generator.output import render
 from cpsudoku.generator.symmetry import is_symmetric, orbits
 from cpsudoku.grid.puzzle import Puzzle
 
