@@ -7,9 +7,11 @@
  * all-different units, peers and intersections of a plan, plus its other
  * constraints as flat arrays, one (kind, cells, data, total) per constraint:
  *
- *   SUM      data = weights; sum(w_i * x_i) == total. Domain-consistent by a
- *            dynamic programme over reachable partial totals (bitsets), bounds
- *            when the totals span more than SUM_WORDS * 64 values.
+ *   SUM      data = weights [, groups, their sizes]; sum(w_i * x_i) == total.
+ *            A dynamic programme over reachable partial totals (bitsets), group
+ *            by group: a lone cell by its values, a group of cells that all
+ *            differ by its value sets; bounds when the totals span more than
+ *            SUM_WORDS * 64 values.
  *   CAGE     data = the value sets (masks) that cells all different may take
  *            (a killer cage's, a renban line's): a value stays while some set
  *            fitting every cell's candidates holds it, and a value every such
@@ -49,6 +51,11 @@ typedef struct {
     int64_t *weights;
     int64_t base;     /* total minus every term's smallest contribution */
     int words;        /* bitset words of the partial totals (0: bounds only) */
+    int ngroups;      /* runs of cells that must all differ, with one weight */
+    int *gstart;      /* ngroups + 1 offsets into cells */
+    int *cstart;      /* ngroups + 1 offsets into combos: a group's value sets */
+    uint32_t *combos;
+    int64_t *combo_up; /* each value set's lift: its total less the group's smallest */
     /* CAGE: value sets; TABLE: rows of value bits (len bits per row) */
     uint32_t *masks;
     int nmasks;
@@ -75,6 +82,7 @@ typedef struct {
     int *cc_start, *cc; /* cell -> its constraints */
     size_t scratch_words; /* 64-bit words the largest pass needs */
     int max_len;
+    size_t max_options;   /* the most options a sum lists in one pass */
 } VKernel;
 
 static inline int popcount32(uint32_t x) { return __builtin_popcount(x); }
@@ -185,6 +193,10 @@ static void free_con(Con *c)
 {
     free(c->cells);
     free(c->weights);
+    free(c->gstart);
+    free(c->cstart);
+    free(c->combos);
+    free(c->combo_up);
     free(c->masks);
     free(c->pair);
     free(c->accepting);
@@ -216,23 +228,78 @@ static int bad(const char *format, int index)
     return -1;
 }
 
+/* A term's contribution above its smallest: w*x - min(w, w*n), for value x. */
+static inline int64_t lift(int64_t w, int x, int n) { return w > 0 ? w * (x - 1) : w * (x - n); }
+
+/* A group's contribution above its smallest, for the value set m of its k cells. */
+static inline int64_t lift_set(int64_t w, uint32_t m, int k, int n)
+{
+    int64_t total = 0;
+    for (; m; m &= m - 1)
+        total += __builtin_ctz(m) + 1;
+    return w > 0 ? w * (total - k) : w * (total - (int64_t)k * n);
+}
+
+/* data: one weight per cell, optionally followed by the number of groups and
+ * their sizes (the cells in group order); a group of two or more cells holds
+ * cells that all differ, with one weight, searched by its value sets. */
 static int build_sum(Con *c, const int64_t *data, Py_ssize_t nd, int n, int index)
 {
-    if (nd != c->len)
-        return bad("constraint %d: a sum needs one weight per cell", index);
-    c->weights = malloc((size_t)(c->len ? c->len : 1) * sizeof(int64_t));
-    if (!c->weights) {
+    const int len = c->len;
+    if (nd < len || (nd > len && (data[len] < 1 || data[len] > len ||
+                                  nd != len + 1 + data[len])))
+        return bad("constraint %d: a sum needs one weight per cell (and its groups)", index);
+    c->ngroups = nd > len ? (int)data[len] : len;
+    c->weights = malloc((size_t)(len ? len : 1) * sizeof(int64_t));
+    c->gstart = malloc(((size_t)c->ngroups + 1) * sizeof(int));
+    c->cstart = calloc((size_t)c->ngroups + 1, sizeof(int));
+    if (!c->weights || !c->gstart || !c->cstart) {
         PyErr_NoMemory();
         return -1;
     }
     int64_t span = 0, base = c->total;
-    for (int i = 0; i < c->len; i++) {
+    for (int i = 0; i < len; i++) {
         int64_t w = data[i];
         if (w > 1000000 || w < -1000000)
             return bad("constraint %d: a weight beyond one million", index);
         c->weights[i] = w;
         base -= w > 0 ? w : w * n; /* the term's smallest contribution */
         span += (w > 0 ? w : -w) * (n - 1);
+    }
+    c->gstart[0] = 0;
+    size_t ncombos = 0;
+    for (int g = 0; g < c->ngroups; g++) {
+        int64_t size = nd > len ? data[len + 1 + g] : 1;
+        if (size < 1 || c->gstart[g] + size > len)
+            return bad("constraint %d: group sizes that do not add up to the cells", index);
+        c->gstart[g + 1] = c->gstart[g] + (int)size;
+        for (int i = c->gstart[g] + 1; i < c->gstart[g + 1]; i++)
+            if (c->weights[i] != c->weights[c->gstart[g]])
+                return bad("constraint %d: a group with two weights", index);
+        if (size > 1) {
+            if (n > 16 || size > n)
+                return bad("constraint %d: a group too large for its value sets", index);
+            for (uint32_t m = 0; m < (1u << n); m++)
+                ncombos += popcount32(m) == size;
+        }
+    }
+    if (c->gstart[c->ngroups] != len)
+        return bad("constraint %d: group sizes that do not add up to the cells", index);
+    c->combos = malloc((ncombos ? ncombos : 1) * sizeof(uint32_t));
+    c->combo_up = malloc((ncombos ? ncombos : 1) * sizeof(int64_t));
+    if (!c->combos || !c->combo_up) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    int at = 0;
+    for (int g = 0; g < c->ngroups; g++) {
+        int size = c->gstart[g + 1] - c->gstart[g];
+        for (uint32_t m = 0; size > 1 && m < (1u << n); m++)
+            if (popcount32(m) == size) {
+                c->combo_up[at] = lift_set(c->weights[c->gstart[g]], m, size, n);
+                c->combos[at++] = m;
+            }
+        c->cstart[g + 1] = at;
     }
     c->base = base;
     c->words = span / 64 + 1 <= SUM_WORDS ? (int)(span / 64 + 1) : 0;
@@ -530,6 +597,14 @@ static int VKernel_init(VKernel *self, PyObject *args, PyObject *kwds)
                       : c->kind == K_REGULAR ? ((size_t)c->len + 3) * (size_t)c->sw : 0;
         if (need > scratch)
             scratch = need;
+        if (c->kind == K_SUM) {
+            size_t options = 0;
+            for (int g = 0; g < c->ngroups; g++)
+                options += c->gstart[g + 1] - c->gstart[g] == 1
+                               ? (size_t)self->n : (size_t)(c->cstart[g + 1] - c->cstart[g]);
+            if (options > self->max_options)
+                self->max_options = options;
+        }
     }
     self->scratch_words = scratch;
     for (int c = 0; c < ncells; c++)
@@ -579,6 +654,9 @@ typedef struct {
     int *ring, rhead, rn;
     int running;           /* the constraint whose pass is running, or -1 */
     uint32_t *support;     /* max_len masks */
+    uint32_t *opts;        /* a sum's options (values or value sets), group by group */
+    int64_t *ups;          /* and their lifts */
+    int *option_at;        /* max_len + 1 offsets into them */
     uint64_t *bits;        /* scratch bitsets for sums and automata */
     uint32_t *conflicts;   /* per cell: failures it took part in */
     int choice, locked_depth;
@@ -709,46 +787,81 @@ static int meets_up(const uint64_t *a, const uint64_t *b, int w, int64_t k)
     return 0;
 }
 
-/* A term's contribution above its smallest: w*x - min(w, w*n), for value x. */
-static inline int64_t lift(int64_t w, int x, int n) { return w > 0 ? w * (x - 1) : w * (x - n); }
+/* The options of group g, appended at opts/ups: each value bit of a lone cell's
+ * domain, or each value set of the group that fits every cell's candidates,
+ * with its lift. Returns how many. */
+static int options(Search *S, const uint32_t *s, const Con *c, int g, uint32_t *opts,
+                   int64_t *ups)
+{
+    const int n = S->k->n, first = c->gstart[g], k = c->gstart[g + 1] - first;
+    const int64_t w = c->weights[first];
+    int count = 0;
+    if (k == 1) {
+        for (uint32_t d = domain(S, s, c->cells[first]); d; d &= d - 1) {
+            opts[count] = d & (~d + 1);
+            ups[count++] = lift(w, __builtin_ctz(d) + 1, n);
+        }
+        return count;
+    }
+    uint32_t any = 0, d[MAX_VALUES];
+    for (int i = 0; i < k; i++)
+        any |= d[i] = domain(S, s, c->cells[first + i]);
+    for (int j = c->cstart[g]; j < c->cstart[g + 1]; j++) {
+        uint32_t m = c->combos[j];
+        if (m & ~any)
+            continue;
+        int fits = 1;
+        for (int i = 0; i < k && fits; i++)
+            fits = (d[i] & m) != 0;
+        if (fits) {
+            opts[count] = m;
+            ups[count++] = c->combo_up[j];
+        }
+    }
+    return count;
+}
 
-/* Exact: forward, the partial totals each prefix can reach; backward, those from
- * which the rest can still reach the total; a value stays if it links the two. */
+/* Exact over groups: forward, the partial totals each prefix of groups can
+ * reach; backward, those from which the rest can still reach the total; a value
+ * (or a group's value set) stays if it links the two. */
 static int sum_exact(Search *S, uint32_t *s, const Con *c)
 {
-    const int n = S->k->n, w = c->words, len = c->len;
+    const int w = c->words, ng = c->ngroups;
     if (c->base < 0 || c->base >= (int64_t)w * 64)
         return -1;
-    uint64_t *fw = S->bits; /* (len + 1) layers */
-    uint64_t *back = fw + (size_t)(len + 1) * w, *prev = back + w;
-    memset(fw, 0, (size_t)(len + 1) * w * sizeof(uint64_t));
+    uint64_t *fw = S->bits; /* (ngroups + 1) layers */
+    uint64_t *back = fw + (size_t)(ng + 1) * w, *prev = back + w;
+    int *at = S->option_at; /* ngroups + 1 offsets into the options */
+    memset(fw, 0, (size_t)(ng + 1) * w * sizeof(uint64_t));
     fw[0] = 1;
-    for (int i = 0; i < len; i++) {
-        uint32_t d = domain(S, s, c->cells[i]);
-        for (uint32_t m = d; m; m &= m - 1)
-            or_up(fw + (size_t)(i + 1) * w, fw + (size_t)i * w, w,
-                  lift(c->weights[i], __builtin_ctz(m) + 1, n));
+    at[0] = 0;
+    for (int g = 0; g < ng; g++) {
+        int count = options(S, s, c, g, S->opts + at[g], S->ups + at[g]);
+        if (!count)
+            return -1;
+        at[g + 1] = at[g] + count;
+        for (int j = at[g]; j < at[g + 1]; j++)
+            or_up(fw + (size_t)(g + 1) * w, fw + (size_t)g * w, w, S->ups[j]);
     }
-    if (!(fw[(size_t)len * w + c->base / 64] >> (c->base % 64) & 1))
+    if (!(fw[(size_t)ng * w + c->base / 64] >> (c->base % 64) & 1))
         return -1;
     memset(back, 0, (size_t)w * sizeof(uint64_t));
     back[c->base / 64] = 1ull << (c->base % 64);
-    for (int i = len - 1; i >= 0; i--) {
-        uint32_t d = domain(S, s, c->cells[i]), kept = 0;
+    for (int g = ng - 1; g >= 0; g--) {
+        uint32_t kept = 0;
         memcpy(prev, back, (size_t)w * sizeof(uint64_t));
         memset(back, 0, (size_t)w * sizeof(uint64_t));
-        for (uint32_t m = d; m; m &= m - 1) {
-            int64_t up = lift(c->weights[i], __builtin_ctz(m) + 1, n);
-            if (meets_up(fw + (size_t)i * w, prev, w, up)) {
-                kept |= m & (~m + 1);
-                or_down(back, prev, w, up);
+        for (int j = at[g]; j < at[g + 1]; j++)
+            if (meets_up(fw + (size_t)g * w, prev, w, S->ups[j])) {
+                kept |= S->opts[j];
+                or_down(back, prev, w, S->ups[j]);
             }
-        }
-        S->support[i] = kept;
+        S->support[g] = kept;
     }
-    for (int i = 0; i < len; i++)
-        if (restrict_to(S, s, c->cells[i], S->support[i]) < 0)
-            return -1;
+    for (int g = 0; g < ng; g++)
+        for (int i = c->gstart[g]; i < c->gstart[g + 1]; i++)
+            if (restrict_to(S, s, c->cells[i], S->support[g]) < 0)
+                return -1;
     return 0;
 }
 
@@ -1272,6 +1385,9 @@ static PyObject *statistics(const Search *S)
 
 static void release(Search *S)
 {
+    free(S->ups);
+    free(S->opts);
+    free(S->option_at);
     free(S->stack);
     free(S->sols);
 }
@@ -1343,8 +1459,12 @@ static PyObject *VKernel_solve(VKernel *self, PyObject *args, PyObject *kwds)
     size_t words = (states + ints + flags + (size_t)ncells * sizeof(uint32_t) +
                     ((size_t)self->max_len + 1) * sizeof(uint32_t) + 7) / 8 + self->scratch_words;
     S.stack = calloc(words + 1, sizeof(uint64_t));
-    if (!S.stack) {
+    S.ups = malloc((self->max_options + 1) * sizeof(int64_t));
+    S.opts = malloc((self->max_options + 1) * sizeof(uint32_t));
+    S.option_at = malloc(((size_t)self->max_len + 2) * sizeof(int));
+    if (!S.stack || !S.ups || !S.opts || !S.option_at) {
         Py_DECREF(dseq);
+        release(&S);
         return PyErr_NoMemory();
     }
     char *at = (char *)S.stack + states;

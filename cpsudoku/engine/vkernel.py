@@ -5,7 +5,10 @@ plan's other constraints, each flattened to (kind, cells, data, total):
 
 - a sum whose cells must all differ (a killer cage): its value sets, the same
   table `propagators.DistinctSum` keeps;
-- any other sum (little killers, arrows, X/V): its weights;
+- any other sum (little killers, arrows, region-sum lines): its weights, its
+  cells ordered in groups that must all differ (cells of one box on a little
+  killer's diagonal) with their sizes, since a group's value sets add up to
+  fewer totals than its cells taken one by one;
 - a less chain (thermometers, greater-than): its cells alone;
 - a table (kropki, anything decomposed): its tuples, flattened;
 - a regular constraint (line rules): its automaton's states, start, accepting
@@ -72,7 +75,10 @@ def flat(con, structure) -> tuple[int, tuple[int, ...], tuple[int, ...], int]:
         combos = DistinctSum.combinations(con, structure)
         if combos is not None:
             return _vkernel.CAGE, con.cells, combos, con.total
-        return _vkernel.SUM, con.cells, con.weights(), con.total
+        cells, weights, sizes = distinct_groups(con, structure)
+        if len(sizes) == len(cells):
+            return _vkernel.SUM, cells, weights, con.total
+        return _vkernel.SUM, cells, weights + (len(sizes),) + sizes, con.total
     if isinstance(con, Less):
         return _vkernel.LESS, con.cells, (), 0
     if isinstance(con, Allowed):
@@ -113,6 +119,30 @@ def implied_sets(n: int, constraints) -> list[tuple[int, tuple[int, ...], tuple[
         if len(sets) < comb(n, k):
             out.append((_vkernel.CAGE, cells, sets, 0))
     return out
+
+
+MAX_GROUP_VALUES = 16  # the kernel lists a group's value sets for grids up to 16x16
+
+
+def distinct_groups(con: Sum, structure) -> tuple[tuple[int, ...], tuple[int, ...],
+                                                  tuple[int, ...]]:
+    """The sum's cells and weights reordered in groups, each of cells that are all
+    peers with one weight (first fit, in the sum's order), and the group sizes."""
+    groups: list[list[tuple[int, int]]] = []
+    peers = structure.peers
+    for cell, weight in zip(con.cells, con.weights()):
+        for group in groups:
+            if (structure.size <= MAX_GROUP_VALUES and group[0][1] == weight
+                    and len(group) < structure.size
+                    and comb(structure.size, len(group) + 1) <= MAX_COMBINATIONS
+                    and all(other in peers[cell] for other, _ in group)):
+                group.append((cell, weight))
+                break
+        else:
+            groups.append([(cell, weight)])
+    flat_ = [term for group in groups for term in group]
+    return (tuple(c for c, _ in flat_), tuple(w for _, w in flat_),
+            tuple(len(group) for group in groups))
 
 
 def vkernel_of(plan: Plan, constraints=None):

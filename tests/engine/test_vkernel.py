@@ -157,7 +157,7 @@ def random_constraints(sol, n: int, rng: random.Random, count: int) -> tuple:
 
 
 @needs_vkernel
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2 ** 32 - 1), size=st.sampled_from((4, 6, 9)),
        count=st.integers(1, 10), clue_share=st.floats(0.0, 0.5))
 def test_random_variant_models_agree_with_python_and_cpsat(seed, size, count, clue_share):
@@ -170,6 +170,17 @@ def test_random_variant_models_agree_with_python_and_cpsat(seed, size, count, cl
         return
     c = assert_agree(puzzle)
     assert c.solutions  # the grid they were built on is one
+
+
+@needs_vkernel
+def test_a_sum_groups_cells_that_must_differ_and_share_a_weight():
+    plan = compile_model(build_model(Puzzle(boxed(9, (3, 3)), (0,) * 81)))
+    # r1c1 and r1c2 share a row and a box; r5c5 is no peer of them; r2c1 has its own weight
+    con = Sum((0, 40, 1, 9), total=20, coeffs=(1, 1, 1, 2))
+    cells, weights, sizes = vkernel.distinct_groups(con, plan.structure)
+    assert (cells, weights, sizes) == ((0, 1, 40, 9), (1, 1, 1, 2), (2, 1, 1))
+    kind, _, data, total = vkernel.flat(con, plan.structure)
+    assert data == weights + (3,) + sizes and total == 20
 
 
 @needs_vkernel
@@ -227,6 +238,9 @@ def good_parts(size: int = 4):
     ((9, (0, 1), (), 0), "unknown kind"),
     ((0, (0, 99), (1, 1), 3), "out of range"),
     ((0, (0, 1), (1,), 3), "one weight per cell"),
+    ((0, (0, 1), (1, 1, 5), 3), "one weight per cell \\(and its groups\\)"),
+    ((0, (0, 1, 2), (1, 1, 1, 2, 1, 1), 3), "do not add up"),
+    ((0, (0, 1), (1, 2, 1, 2), 3), "a group with two weights"),
     ((3, (0, 1), (1, 2, 3), 0), "whole rows"),
     ((1, (0, 1), (1 << 9,), 3), "beyond the grid"),
     ((4, (0, 1), (2, 5, 0), 0), "malformed automaton"),
