@@ -52,6 +52,36 @@ def graph(state: State, y: bool, x: bool = True) -> Graph:
     return g
 
 
+class _Weak(dict):
+    """On literal -> the off literals it forces: its cell's other candidates (y links)
+    and the value's other places among its peers."""
+
+    def __init__(self, cand: list[int], peers, y: bool):
+        super().__init__()
+        self.cand, self.peers, self.y = cand, peers, y
+
+    def __missing__(self, lit):
+        c, v = lit
+        cand = self.cand
+        offs = [(c, w) for w in bit_values(cand[c]) if w != v] if self.y else []
+        bit = 1 << (v - 1)
+        offs.extend((p, v) for p in self.peers[c] if cand[p] & bit)
+        self[lit] = offs
+        return offs
+
+
+class _Sorted(dict):
+    """The same links, in candidate order."""
+
+    def __init__(self, weak: _Weak):
+        super().__init__()
+        self.weak = weak
+
+    def __missing__(self, lit):
+        found = self[lit] = sorted(self.weak[lit])
+        return found
+
+
 class Graph:
     """Static implications between on-literals (on -> off -> on), per state."""
 
@@ -80,24 +110,16 @@ class Graph:
                     strong.setdefault((p, v), []).append((q, v))
                     strong.setdefault((q, v), []).append((p, v))
         self.strong = strong
-        # weak: on literal -> off literals it forces
-        weak: dict[tuple[int, int], list[tuple[int, int]]] = {}
-        for c, v in self.ons:
-            offs = [(c, w) for w in bit_values(cand[c]) if w != v] if y else []
-            bit = 1 << (v - 1)
-            offs.extend((p, v) for p in peers[c] if cand[p] & bit)
-            weak[(c, v)] = offs
-        self.weak = weak
+        # weak: on literal -> off literals it forces (built as the searches reach them)
+        self.weak = _Weak(cand, peers, y)
         self._reached: dict = {}
         # the way back: off literals that force an on literal, on literals that force an off
         self.forced_by: dict[tuple[int, int], list[tuple[int, int]]] = {}
         for off, ons in strong.items():
             for on in ons:
                 self.forced_by.setdefault(on, []).append(off)
-        self.turned_off_by: dict[tuple[int, int], list[tuple[int, int]]] = {}
-        for on, offs in weak.items():
-            for off in offs:
-                self.turned_off_by.setdefault(off, []).append(on)
+        # weak links go both ways: what turns an off literal off is what it turns off
+        self.turned_off_by = _Sorted(self.weak)
 
     def reach_from_on(self, start):
         """BFS over on-literals from an on literal: on -> (distance in on-hops, parent, via).
@@ -183,7 +205,6 @@ def forcing_chain_paths(state: State, y: bool, base: float, name: str):
     found = []
     for src in g.ons:
         c, v = src
-        weak = set(g.weak[src])
         # on => own off: some literal reached from src turns src off
         dist, parent = g.reach_from_on(src)
         best = None
@@ -208,7 +229,6 @@ def forcing_chain_paths(state: State, y: bool, base: float, name: str):
             found.append((base + length_term(cx), cx, make_step(
                 name, base + length_term(cx), n, what=" -> ".join(names), placements=[src],
                 cells=[c], chain=[path_branch(names)]), _path_lits(parent, src, (src, False))))
-        del weak
     found.sort(key=lambda t: (t[0], t[1]))
     return found
 
@@ -231,7 +251,7 @@ def cycles(state: State, x: bool, y: bool, base: float, name: str):
             continue
         dist, parent = g.reach_from_on(src)
         for off in back:
-            for b in g.turned_off_by.get(off, ()):
+            for b in g.turned_off_by[off]:
                 if not dist.get(b):
                     continue
                 path = [src, off]  # walk back from b to src: on, off, on, off ... on
