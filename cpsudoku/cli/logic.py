@@ -112,7 +112,7 @@ def explain(
                 step = solver.advance(state, len(steps) + 1)
                 steps.append(step)
                 if fmt is StepFormat.jsonl:
-                    out.write(json.dumps({"index": index, **step.as_dict()}))
+                    out.write(json.dumps({"index": index, "source": label, **step.as_dict()}))
                 elif fmt is StepFormat.pretty:
                     out.write(f"{step.number:4d}. [{step.rating:.1f}] {step.text}")
                     for line in chain_lines(step.chain, " " * 10):  # each chain, indented
@@ -121,8 +121,10 @@ def explain(
             done = Explanation(steps, state.solved(), list(state.values))
             if fmt is StepFormat.json:
                 out.write(json.dumps({"index": index, "source": label,
-                                      **puzzle_fields(puzzle), "solved": done.solved,
-                                      "steps": done.as_dicts()}, indent=2))
+                                      **puzzle_fields(puzzle),
+                                      "status": "solved" if done.solved else "timeout",
+                                      "solved": done.solved, "steps": done.as_dicts()},
+                                     indent=2))
             elif fmt is StepFormat.pretty:
                 er = max((s.rating for s in steps), default=0.0)
                 status = "solved" if done.solved else "stopped (time limit)"
@@ -178,7 +180,11 @@ def hint(
         for line in chain_lines(result.step.chain if result.step else [], "    "):
             typer.echo(line)
     else:
-        typer.echo(json.dumps(result.as_dict(), indent=2 if fmt is StepFormat.json else None))
+        from ..formats.write import puzzle_fields
+        status = "wrong" if result.wrong else "step" if result.step else "solved"
+        record = {"index": 0, "source": loaded[0].source or puzzle,
+                  **puzzle_fields(loaded[0]), "status": status, **result.as_dict()}
+        typer.echo(json.dumps(record, indent=2 if fmt is StepFormat.json else None))
     raise typer.Exit(ExitCode.NOT_UNIQUE if result.wrong else ExitCode.OK)
 
 

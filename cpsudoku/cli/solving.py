@@ -192,8 +192,9 @@ def check(
             record = {"index": index, "source": label, **puzzle_fields(origin or grid)}
             if origin is not None:
                 record["checked"] = grid.line()
-            record.update(valid=not problems, complete=not problems and not empty,
-                          empty=empty, conflicts=problems)
+            status = "conflicts" if problems else "incomplete" if empty else "valid"
+            record.update(status=status, valid=not problems,
+                          complete=not problems and not empty, empty=empty, conflicts=problems)
             if stream is not None:
                 stream.add(json.dumps(record, indent=2))
             else:

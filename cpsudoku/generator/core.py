@@ -58,7 +58,9 @@ class Generated:
 
     def as_dict(self) -> dict[str, Any]:
         from ..grid.symbols import line
-        out: dict[str, Any] = {"index": self.index, "seed": self.seed,
+        out: dict[str, Any] = {"index": self.index,
+                               "source": f"generated seed {self.seed} #{self.index + 1}",
+                               "status": "generated", "seed": self.seed,
                                "puzzle": self.puzzle.line(), "solution": line(self.solution),
                                "clues": self.clues, "symmetry": self.symmetry}
         if self.rating is not None:

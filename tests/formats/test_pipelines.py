@@ -34,9 +34,9 @@ GENERATE = {"classic": ["--seed", "3"],
             "jigsaw": ["--jigsaw", "--size", "6", "--seed", "5"]}
 CARRIERS = [("solve", "json"), ("solve", "jsonl"), ("count", "json"), ("count", "jsonl"),
             ("check", "json"), ("check", "jsonl"), ("rate", "json"), ("rate", "jsonl"),
-            ("explain", "json"), ("generate", "json"), ("generate", "jsonl")]
-REFUSED = [("explain", "jsonl", "an explain step record"), ("hint", "json", "a hint record"),
-           ("hint", "jsonl", "a hint record"), ("compare", "json", "a compare report")]
+            ("explain", "json"), ("hint", "json"), ("hint", "jsonl"), ("generate", "json"),
+            ("generate", "jsonl")]
+REFUSED = [("explain", "jsonl", "an explain step record"), ("compare", "json", "a compare report")]
 CONSUMERS = ["solve", "count", "check", "rate", "compare"]
 
 
