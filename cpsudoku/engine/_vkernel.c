@@ -806,6 +806,20 @@ static int options(Search *S, const uint32_t *s, const Con *c, int g, uint32_t *
     uint32_t any = 0, d[MAX_VALUES];
     for (int i = 0; i < k; i++)
         any |= d[i] = domain(S, s, c->cells[first + i]);
+    if (k == 2) { /* the pairs of values the two cells can take, each set once */
+        for (uint32_t ma = d[0]; ma; ma &= ma - 1) {
+            uint32_t a = ma & (~ma + 1);
+            for (uint32_t mb = d[1] & ~a; mb; mb &= mb - 1) {
+                uint32_t b = mb & (~mb + 1);
+                if (a > b && (d[0] & b) && (d[1] & a))
+                    continue; /* found as (b, a) */
+                opts[count] = a | b;
+                int total = __builtin_ctz(a) + __builtin_ctz(b) + 2;
+                ups[count++] = w > 0 ? w * (total - 2) : w * (total - 2 * n);
+            }
+        }
+        return count;
+    }
     for (int j = c->cstart[g]; j < c->cstart[g + 1]; j++) {
         uint32_t m = c->combos[j];
         if (m & ~any)
@@ -824,8 +838,12 @@ static int options(Search *S, const uint32_t *s, const Con *c, int g, uint32_t *
 /* Exact over groups: forward, the partial totals each prefix of groups can
  * reach; backward, those from which the rest can still reach the total; a value
  * (or a group's value set) stays if it links the two. */
+static int sum_exact_word(Search *S, uint32_t *s, const Con *c);
+
 static int sum_exact(Search *S, uint32_t *s, const Con *c)
 {
+    if (c->words == 1)
+        return sum_exact_word(S, s, c);
     const int w = c->words, ng = c->ngroups;
     if (c->base < 0 || c->base >= (int64_t)w * 64)
         return -1;
@@ -855,6 +873,47 @@ static int sum_exact(Search *S, uint32_t *s, const Con *c)
             if (meets_up(fw + (size_t)g * w, prev, w, S->ups[j])) {
                 kept |= S->opts[j];
                 or_down(back, prev, w, S->ups[j]);
+            }
+        S->support[g] = kept;
+    }
+    for (int g = 0; g < ng; g++)
+        for (int i = c->gstart[g]; i < c->gstart[g + 1]; i++)
+            if (restrict_to(S, s, c->cells[i], S->support[g]) < 0)
+                return -1;
+    return 0;
+}
+
+/* sum_exact when the partial totals fit one word (most sums on 9x9 grids). */
+static int sum_exact_word(Search *S, uint32_t *s, const Con *c)
+{
+    const int ng = c->ngroups;
+    if (c->base < 0 || c->base >= 64)
+        return -1;
+    uint64_t *fw = S->bits;
+    int *at = S->option_at;
+    fw[0] = 1;
+    at[0] = 0;
+    for (int g = 0; g < ng; g++) {
+        int count = options(S, s, c, g, S->opts + at[g], S->ups + at[g]);
+        if (!count)
+            return -1;
+        at[g + 1] = at[g] + count;
+        uint64_t next = 0;
+        for (int j = at[g]; j < at[g + 1]; j++)
+            next |= fw[g] << S->ups[j];
+        fw[g + 1] = next;
+    }
+    uint64_t back = 1ull << c->base;
+    if (!(fw[ng] & back))
+        return -1;
+    for (int g = ng - 1; g >= 0; g--) {
+        uint32_t kept = 0;
+        uint64_t prev = back;
+        back = 0;
+        for (int j = at[g]; j < at[g + 1]; j++)
+            if ((fw[g] << S->ups[j]) & prev) {
+                kept |= S->opts[j];
+                back |= prev >> S->ups[j];
             }
         S->support[g] = kept;
     }
