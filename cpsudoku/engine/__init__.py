@@ -5,6 +5,8 @@
   grids of every size, jigsaw, diagonals): no trace, no per-node overhead.
 - `kernel`: the same hot path compiled (`_kernel.c`, optional C extension),
   used when it is built.
+- `vkernel`: every constraint kind compiled (`_vkernel.c`, optional C
+  extension): the search of models with sums, orderings, tables and automata.
 - `subsets`: what pays on big grids: naked/hidden pairs, dual branching
   (cells and unit-value places), failed-literal probing.
 - `general`: every constraint kind (sum, less, allowed, regular) and the trace.
