@@ -82,7 +82,7 @@ def flat(con, structure) -> tuple[int, tuple[int, ...], tuple[int, ...], int]:
     if isinstance(con, Less):
         return _vkernel.LESS, con.cells, (), 0
     if isinstance(con, Allowed):
-        return _vkernel.TABLE, con.cells, tuple(v for row in con.tuples for v in row), 0
+        return _vkernel.TABLE, con.cells, tuple(itertools.chain.from_iterable(con.tuples)), 0
     if isinstance(con, Regular):
         a = con.automaton
         accepting = tuple(sorted(a.accepting))
@@ -97,19 +97,22 @@ def implied_sets(n: int, constraints) -> list[tuple[int, tuple[int, ...], tuple[
     every pair of cells a two-cell table binds: the sets of distinct values every
     pair of which some table of the group allows (a sound superset)."""
     assert _vkernel is not None
+    groups = [con.cells for con in constraints
+              if isinstance(con, AllDifferent) and 2 < len(con.cells) < n
+              and len(set(con.cells)) == len(con.cells)
+              and comb(n, len(con.cells)) <= MAX_COMBINATIONS]
+    if not groups:  # the common case: no table to read
+        return []
+    wanted = {frozenset(p) for cells in groups for p in itertools.combinations(cells, 2)}
     pairs: dict[frozenset, frozenset] = {}  # two cells -> the unordered value pairs allowed
     for con in constraints:
-        if isinstance(con, Allowed) and len(con.cells) == 2 and con.cells[0] != con.cells[1]:
+        if isinstance(con, Allowed) and len(con.cells) == 2 and frozenset(con.cells) in wanted:
             key = frozenset(con.cells)
             allowed = frozenset(frozenset(t) for t in con.tuples)
             pairs[key] = pairs[key] & allowed if key in pairs else allowed
     out = []
-    for con in constraints:
-        cells = con.cells
+    for cells in groups:
         k = len(cells)
-        if (not isinstance(con, AllDifferent) or not 2 < k < n or len(set(cells)) != k
-                or comb(n, k) > MAX_COMBINATIONS):
-            continue
         keys = [frozenset(p) for p in itertools.combinations(cells, 2)]
         if not all(key in pairs for key in keys):
             continue
