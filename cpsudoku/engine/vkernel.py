@@ -129,20 +129,31 @@ MAX_GROUP_VALUES = 16  # the kernel lists a group's value sets for grids up to 1
 
 def distinct_groups(con: Sum, structure) -> tuple[tuple[int, ...], tuple[int, ...],
                                                   tuple[int, ...]]:
-    """The sum's cells and weights reordered in groups, each of cells that are all
-    peers with one weight (first fit, in the sum's order), and the group sizes."""
+    """The sum's cells and weights reordered in groups of cells that share a unit
+    and a weight (the largest such group first, then the largest of the rest ...;
+    lone cells last, in the sum's order), and the group sizes."""
+    n = structure.size
+    terms = list(zip(con.cells, con.weights()))
     groups: list[list[tuple[int, int]]] = []
-    peers = structure.peers
-    for cell, weight in zip(con.cells, con.weights()):
-        for group in groups:
-            if (structure.size <= MAX_GROUP_VALUES and group[0][1] == weight
-                    and len(group) < structure.size
-                    and comb(structure.size, len(group) + 1) <= MAX_COMBINATIONS
-                    and all(other in peers[cell] for other, _ in group)):
-                group.append((cell, weight))
+    if n <= MAX_GROUP_VALUES and len(set(con.cells)) == len(con.cells):
+        most = max(k for k in range(1, n + 1) if comb(n, k) <= MAX_COMBINATIONS)
+        while True:
+            left = {cell: w for cell, w in terms}
+            best: list[tuple[int, int]] = []
+            for unit in structure.units:
+                by_weight: dict[int, list[tuple[int, int]]] = {}
+                for cell in unit:
+                    if cell in left:
+                        by_weight.setdefault(left[cell], []).append((cell, left[cell]))
+                for group in by_weight.values():
+                    if len(group) > len(best):
+                        best = group[:most]
+            if len(best) < 2:
                 break
-        else:
-            groups.append([(cell, weight)])
+            groups.append(best)
+            taken = {cell for cell, _ in best}
+            terms = [t for t in terms if t[0] not in taken]
+    groups.extend([t] for t in terms)
     flat_ = [term for group in groups for term in group]
     return (tuple(c for c, _ in flat_), tuple(w for _, w in flat_),
             tuple(len(group) for group in groups))
