@@ -77,6 +77,8 @@ typedef struct {
     int *units;        /* nunits * n cells */
     int *cu_start, *cell_units;
     int *peer_start, *peers;
+    int pw;            /* 64-bit words in a set of cells */
+    uint64_t *peer_set; /* ncells * pw: per cell, its peers as a set */
     int *int_start, *int_cells;
     Con *cons;
     int *cc_start, *cc; /* cell -> its constraints */
@@ -211,6 +213,7 @@ static void VKernel_dealloc(VKernel *self)
     free(self->cu_start);
     free(self->cell_units);
     free(self->peer_start);
+    free(self->peer_set);
     free(self->peers);
     free(self->int_start);
     free(self->int_cells);
@@ -528,6 +531,16 @@ static int VKernel_init(VKernel *self, PyObject *args, PyObject *kwds)
         for (int i = self->peer_start[c]; i < self->peer_start[c + 1]; i++)
             if (self->peers[i] == c)
                 return bad("cell %d is listed as its own peer", c);
+    self->pw = (ncells + 63) / 64;
+    self->peer_set = calloc((size_t)ncells * self->pw, sizeof(uint64_t));
+    if (!self->peer_set) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (int c = 0; c < ncells; c++)
+        for (int i = self->peer_start[c]; i < self->peer_start[c + 1]; i++)
+            self->peer_set[(size_t)c * self->pw + self->peers[i] / 64] |=
+                1ull << (self->peers[i] % 64);
 
     /* intersections: (shared, rest a, rest b) flattened into three lists each */
     PyObject *iseq = PySequence_Fast(ints_obj, "intersections must be a sequence");
@@ -657,6 +670,7 @@ typedef struct {
     uint32_t *opts;        /* a sum's options (values or value sets), group by group */
     int64_t *ups;          /* and their lifts */
     int *option_at;        /* max_len + 1 offsets into them */
+    uint64_t *cell_set;    /* a set of cells (pw words) */
     uint64_t *bits;        /* scratch bitsets for sums and automata */
     uint32_t *conflicts;   /* per cell: failures it took part in */
     int choice, locked_depth;
@@ -1012,19 +1026,36 @@ static int cage(Search *S, uint32_t *s, const Con *c)
         if (restrict_to(S, s, c->cells[i], support) < 0)
             return -1;
     /* a value every fitting set holds goes in one of the cells: if only one
-     * can take it, that cell is it (a hidden single of the cage) */
+     * can take it, that cell is it (a hidden single of the cage); else a cell
+     * outside that sees every place left for it cannot hold it */
+    const VKernel *k = S->k;
+    uint64_t *seen = S->cell_set;
     for (uint32_t m = required; m; m &= m - 1) {
         uint32_t v = m & (~m + 1);
         int at = -1, places = 0;
-        for (int i = 0; i < c->len && places < 2; i++)
+        for (int i = 0; i < c->len; i++)
             if (domain(S, s, c->cells[i]) & v) {
+                const uint64_t *peers = k->peer_set + (size_t)c->cells[i] * k->pw;
+                if (places++ == 0)
+                    memcpy(seen, peers, (size_t)k->pw * sizeof(uint64_t));
+                else
+                    for (int wd = 0; wd < k->pw; wd++)
+                        seen[wd] &= peers[wd];
                 at = i;
-                places++;
             }
         if (!places)
             return -1;
-        if (places == 1 && restrict_to(S, s, c->cells[at], v) < 0)
-            return -1;
+        if (places == 1) {
+            if (restrict_to(S, s, c->cells[at], v) < 0)
+                return -1;
+            continue;
+        }
+        for (int wd = 0; wd < k->pw; wd++)
+            for (uint64_t b = seen[wd]; b; b &= b - 1) {
+                int cell = 64 * wd + __builtin_ctzll(b);
+                if ((s[cell] & v) && restrict_to(S, s, cell, ~v) < 0)
+                    return -1;
+            }
     }
     return 0;
 }
@@ -1447,6 +1478,7 @@ static void release(Search *S)
     free(S->ups);
     free(S->opts);
     free(S->option_at);
+    free(S->cell_set);
     free(S->stack);
     free(S->sols);
 }
@@ -1521,7 +1553,8 @@ static PyObject *VKernel_solve(VKernel *self, PyObject *args, PyObject *kwds)
     S.ups = malloc((self->max_options + 1) * sizeof(int64_t));
     S.opts = malloc((self->max_options + 1) * sizeof(uint32_t));
     S.option_at = malloc(((size_t)self->max_len + 2) * sizeof(int));
-    if (!S.stack || !S.ups || !S.opts || !S.option_at) {
+    S.cell_set = malloc((size_t)self->pw * sizeof(uint64_t));
+    if (!S.stack || !S.ups || !S.opts || !S.option_at || !S.cell_set) {
         Py_DECREF(dseq);
         release(&S);
         return PyErr_NoMemory();
