@@ -46,6 +46,9 @@ class CsvReader(Builder):
         assert names is not None  # _kind saw this header
         lower = [n.lower() for n in names]
         puzzle_col = next((lower.index(c) for c in _PUZZLE_COLUMNS if c in lower), None)
+        if puzzle_col is None and {"backend", "solution"} <= set(lower):
+            raise ParseError("compare's rows (--csv: backend, status, solution) carry no "
+                             "puzzle: pipe the puzzles themselves", self.source, start + 1)
         if puzzle_col is None:
             raise ParseError(f"CSV header has no puzzle column (one of "
                              f"{', '.join(_PUZZLE_COLUMNS)}); columns: {', '.join(names)}",

@@ -211,3 +211,13 @@ def test_a_real_shell_pipeline_of_three_commands():
     record = json.loads(done.stdout)
     assert record["status"] == "unique" and record["source"] == str(killer)
     assert_same_puzzle(parse_one(done.stdout), departed("killer", "solve"))
+
+
+def test_compare_csv_rows_are_refused_as_such(tmp_path):
+    rows = tmp_path / "rows.csv"
+    result = invoke(["compare", str(FILES["classic"]), "--backends", "native", "--csv",
+                     str(rows)])
+    assert result.exit_code == 0, result.output
+    refused = invoke(["solve", str(rows)])
+    assert refused.exit_code == ExitCode.BAD_INPUT
+    assert "compare's rows" in refused.output and "carry no puzzle" in refused.output
