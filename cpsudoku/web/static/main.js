@@ -6,6 +6,7 @@
 import { aborted, call, pack, unpack } from "./api.js";
 import { Board, cellName, symbol } from "./board.js";
 import { Game, clock } from "./game.js";
+import { Menu } from "./menu.js";
 
 // Easy puzzles (Project Euler 96, rated 1.2) for `/` when the generator is not installed.
 const EASY = [
@@ -21,6 +22,8 @@ const $ = (sel) => document.querySelector(sel);
 const action = (name) => document.querySelectorAll(`[data-action="${name}"]`);
 
 const board = new Board($("#board"));
+const menu = new Menu({ size: $('[data-role="size"]'), variant: $('[data-role="variant"]'),
+  difficulty: $('[data-role="difficulty"]'), symmetry: $('[data-role="symmetry"]') });
 let puzzle = null; // /api/parse's description
 let game = null;
 let cursor = 0; // the cell the keyboard moves from
@@ -594,7 +597,7 @@ async function start() {
 
 async function features() {
   try {
-    const [have, list] = await Promise.all([call("/api/features"), call("/api/backends")]);
+    const [have, list, made] = await Promise.all([call("/api/features"), call("/api/backends"), menu.load()]);
     backends = list;
     const choice = $('[data-role="backend"]');
     for (const b of list.filter((x) => x.available)) {
@@ -603,7 +606,7 @@ async function features() {
       choice.appendChild(option);
     }
     // Buttons whose server package is absent are disabled, with the reason as their title.
-    for (const [name, on] of [["hint", have.hint], ["rate", have.rate], ["new", have.generate]]) {
+    for (const [name, on] of [["hint", have.hint], ["rate", have.rate], ["new", have.generate && made]]) {
       action(name).forEach((b) => {
         b.disabled = !on;
         if (!on) b.title = "not available in this installation";
@@ -660,12 +663,7 @@ function wire() {
   action("rate")[0].addEventListener("click", rate);
   action("solve")[0].addEventListener("click", solve);
   action("reveal")[0].addEventListener("click", reveal);
-  action("new")[0].addEventListener("click", () => generate({
-    size: Number($('[data-role="size"]').value),
-    symmetry: $('[data-role="symmetry"]').value,
-    difficulty: $('[data-role="difficulty"]').value || null,
-    variant: $('[data-role="variant"]').value,
-  }));
+  action("new")[0].addEventListener("click", () => generate(menu.body()));
   action("load")[0].addEventListener("click", () => loadText($('[data-role="paste"]').value));
   action("restart")[0].addEventListener("click", restart);
   action("share")[0].addEventListener("click", share);
