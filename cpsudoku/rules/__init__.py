@@ -25,6 +25,7 @@ from importlib import resources
 
 from .. import validate
 from ..errors import ArgumentError, ModelError
+from .custom import CUSTOM_RULES
 from .dots import XV, GreaterThan, Kropki, Mark
 from .killer import Cage, Clue, Killer, LittleKiller
 from .linerules import LINE_RULES, Line, LineRule
@@ -50,6 +51,7 @@ ELEMENTS = [
     ("extra_regions", "further groups of cells with no repeated digit"),
     ("regions", "jigsaw: irregular regions replace the boxes"),
 ] + [(cls.key, cls.meaning) for cls in LINE_RULES]
+ELEMENTS += [(cls.key, cls.meaning) for cls in CUSTOM_RULES]
 
 
 def _model_files():

@@ -1,0 +1,94 @@
+"""The puzzle-file keys of rules written as data (see `cpsudoku.rules.custom`):
+
+    relations = [{cells = ["r1c1", "r1c2"], expression = "abs(a - b) >= 5"},
+                 {cells = ["r2c1", "r2c2", "r2c3"], pairs = [[1, 2], [2, 1]], mode = "all"}]
+    regex_lines = [{cells = ["r1c1", "r1c2", "r1c3"], pattern = "1[2-4]+"}]
+    automata = [{cells = [...], start = 0, accepting = [1],
+                 transitions = [[0, 1, 1], [1, 2, 0]]}]
+
+This module reads the shapes (lists, numbers, text) and names the element of a
+malformed one; the rules check what the values mean on the grid."""
+
+from __future__ import annotations
+
+from ..errors import ModelError
+from ..rules.custom import Automata, AutomatonLine, RegexLine, RegexLines, Relation, Relations
+from .fields import cell_list, listed, whole
+
+KEYS = ("relations", "regex_lines", "automata")
+
+
+def rules(data: dict, size: int) -> list:
+    """The custom rules whose keys `data` holds."""
+    out: list = []
+    if "relations" in data:
+        out.append(Relations(tuple(_relation(i, item, size) for i, item
+                              in enumerate(listed(data["relations"], "relations"), 1))))
+    if "regex_lines" in data:
+        out.append(RegexLines(tuple(_regex_line(i, item, size) for i, item
+                               in enumerate(listed(data["regex_lines"], "regex_lines"), 1))))
+    if "automata" in data:
+        out.append(Automata(tuple(_automaton(i, item, size) for i, item
+                             in enumerate(listed(data["automata"], "automata"), 1))))
+    return out
+
+
+def _table(item, what: str, known: tuple[str, ...]) -> dict:
+    if not isinstance(item, dict):
+        raise ModelError(f"{what} must be a table with {', '.join(known)}, not {item!r}")
+    unknown = sorted(set(item) - set(known))
+    if unknown:
+        raise ModelError(f"{what}: unknown key {unknown[0]!r}; known: {', '.join(known)}")
+    return item
+
+
+def _text(value, what: str) -> str:
+    if not isinstance(value, str):
+        raise ModelError(f"{what} must be text, not {value!r}")
+    return value
+
+
+def _relation(i: int, item, size: int) -> Relation:
+    what = f"relation {i}"
+    item = _table(item, what, ("cells", "expression", "pairs", "mode", "name"))
+    pairs = None
+    if "pairs" in item:
+        pairs = []
+        for j, pair in enumerate(listed(item["pairs"], f"{what} pairs"), 1):
+            if not isinstance(pair, list) or len(pair) != 2:
+                raise ModelError(f"{what}: pair {j} must be two values [a, b], not {pair!r}")
+            pairs.append((whole(pair[0], f"{what} pair {j}"), whole(pair[1], f"{what} pair {j}")))
+    expression = item.get("expression")
+    return Relation(cell_list(item.get("cells", []), size, what),
+                    None if expression is None else _text(expression, f"{what} expression"),
+                    None if pairs is None else tuple(pairs),
+                    _text(item.get("mode", "line"), f"{what} mode"),
+                    _text(item.get("name", ""), f"{what} name"))
+
+
+def _regex_line(i: int, item, size: int) -> RegexLine:
+    what = f"regex line {i}"
+    item = _table(item, what, ("cells", "pattern"))
+    if "pattern" not in item:
+        raise ModelError(f"{what}: give its pattern")
+    return RegexLine(cell_list(item.get("cells", []), size, what),
+                     _text(item["pattern"], f"{what} pattern"))
+
+
+def _automaton(i: int, item, size: int) -> AutomatonLine:
+    what = f"automaton {i}"
+    item = _table(item, what, ("cells", "start", "accepting", "transitions", "name"))
+    start = item.get("start", 0)
+    starts = listed(start, f"{what} start") if isinstance(start, list) else [start]
+    transitions = []
+    for j, t in enumerate(listed(item.get("transitions", []), f"{what} transitions"), 1):
+        if not isinstance(t, list) or len(t) != 3:
+            raise ModelError(f"{what}: transition {j} must be [state, digit, next state], "
+                             f"not {t!r}")
+        s, v, nxt = (whole(x, f"{what} transition {j}") for x in t)
+        transitions.append((s, v, nxt))
+    return AutomatonLine(cell_list(item.get("cells", []), size, what),
+                         tuple(whole(s, f"{what} start") for s in starts),
+                         tuple(whole(s, f"{what} accepting state")
+                               for s in listed(item.get("accepting", []), f"{what} accepting")),
+                         tuple(transitions), _text(item.get("name", ""), f"{what} name"))

@@ -1,0 +1,256 @@
+"""Regular expressions over digits, compiled to the automata the `Regular` kind reads.
+
+The digits along a line, read as a string, must match the pattern as a whole. The
+subset is the one the Interactive Sudoku Solver's regex lines use: digits (and `A`..`Z`
+for 10 and up), `.` (any digit), classes `[1-3579]` and `[^5]`, groups `( )`,
+alternation `|`, and the quantifiers `*`, `+`, `?`, `{n}`, `{n,}`, `{n,m}`; spaces are
+ignored. Anything else (anchors, escapes, lazy quantifiers, back-references ...) is
+refused naming the character and its column.
+
+The pattern is parsed by recursive descent into a small tree, built into a Thompson
+NFA (fragments joined by empty moves), then the empty moves are closed over so that
+the `Automaton` has only moves on digits. Bounded repeats copy their fragment, so
+they are capped at `MAX_REPEAT`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from ..errors import ModelError
+from ..grid.automaton import Automaton
+
+MAX_REPEAT = 64
+MAX_LENGTH = 1000
+
+# pattern trees: ("set", values) | ("cat", parts) | ("alt", parts) | ("repeat", part, m, n)
+Node = tuple
+
+
+def symbol_value(ch: str) -> int | None:
+    """The value a pattern character stands for: 0-9, then A (or a) = 10 ... Z = 35."""
+    if ch.isdigit() and ch.isascii():
+        return int(ch)
+    if ch.isascii() and ch.isalpha():
+        return ord(ch.lower()) - ord("a") + 10
+    return None
+
+
+@dataclass
+class _Parser:
+    text: str
+    size: int
+    what: str
+    pos: int = 0
+
+    def fail(self, message: str, at: int | None = None) -> ModelError:
+        column = (self.pos if at is None else at) + 1
+        return ModelError(f"{self.what}: pattern {self.text!r}: {message} at column {column}")
+
+    def peek(self) -> str:
+        return self.text[self.pos] if self.pos < len(self.text) else ""
+
+    def parse(self) -> Node:
+        node = self.alternation()
+        if self.pos < len(self.text):
+            ch = self.peek()
+            raise self.fail("unmatched ')'" if ch == ")" else f"unexpected {ch!r}")
+        return node
+
+    def alternation(self) -> Node:
+        parts = [self.sequence()]
+        while self.peek() == "|":
+            self.pos += 1
+            parts.append(self.sequence())
+        return parts[0] if len(parts) == 1 else ("alt", tuple(parts))
+
+    def sequence(self) -> Node:
+        parts = []
+        while self.peek() and self.peek() not in "|)":
+            parts.append(self.quantified())
+        return ("cat", tuple(parts))
+
+    def quantified(self) -> Node:
+        node = self.atom()
+        while self.peek() and self.peek() in "*+?{":
+            at, ch = self.pos, self.peek()
+            self.pos += 1
+            if ch == "*":
+                node = ("repeat", node, 0, None)
+            elif ch == "+":
+                node = ("repeat", node, 1, None)
+            elif ch == "?":
+                node = ("repeat", node, 0, 1)
+            else:
+                least, most = self.bounds(at)
+                node = ("repeat", node, least, most)
+            if self.peek() in ("?", "+") and self.peek():
+                raise self.fail(f"lazy or possessive quantifier {ch + self.peek()!r} is not "
+                                f"supported")
+        return node
+
+    def bounds(self, at: int) -> tuple[int, int | None]:
+        close = self.text.find("}", self.pos)
+        body = self.text[self.pos:close] if close >= 0 else ""
+        parts = body.split(",")
+        if close < 0 or len(parts) > 2 or not parts[0].isdigit() or (
+                len(parts) == 2 and parts[1] and not parts[1].isdigit()):
+            raise self.fail("a repeat is written {n}, {n,} or {n,m}", at)
+        least = int(parts[0])
+        most = least if len(parts) == 1 else (int(parts[1]) if parts[1] else None)
+        if most is not None and most < least or max(least, most or 0) > MAX_REPEAT:
+            raise self.fail(f"repeat {{{body}}} must have n <= m <= {MAX_REPEAT}", at)
+        self.pos = close + 1
+        return least, most
+
+    def atom(self) -> Node:
+        at, ch = self.pos, self.peek()
+        if ch == "(":
+            self.pos += 1
+            if self.peek() == "?":
+                raise self.fail("group flags '(?...)' are not supported")
+            inner = self.alternation()
+            if self.peek() != ")":
+                raise self.fail("missing ')' for the '(' here", at)
+            self.pos += 1
+            return inner
+        if ch == "[":
+            return self.char_class()
+        self.pos += 1
+        if ch == ".":
+            return ("set", frozenset(range(1, self.size + 1)))
+        if ch in "*+?{":
+            raise self.fail(f"{ch!r} has nothing to repeat", at)
+        return ("set", frozenset({self.value(ch, at)}))
+
+    def value(self, ch: str, at: int) -> int:
+        v = symbol_value(ch)
+        if v is None:
+            raise self.fail(f"{ch!r} is not supported (digits, '.', '[...]', '( )', '|', "
+                            f"'*', '+', '?', '{{m,n}}')", at)
+        if not 1 <= v <= self.size:
+            raise self.fail(f"{ch!r} ({v}) is outside the digits 1..{self.size}", at)
+        return v
+
+    def char_class(self) -> Node:
+        start = self.pos
+        self.pos += 1
+        negate = self.peek() == "^"
+        if negate:
+            self.pos += 1
+        values: set[int] = set()
+        while self.peek() != "]":
+            if not self.peek():
+                raise self.fail("missing ']' for the '[' here", start)
+            at = self.pos
+            low = self.value(self.peek(), at)
+            self.pos += 1
+            if self.peek() == "-" and self.pos + 1 < len(self.text) and self.text[
+                    self.pos + 1] != "]":
+                self.pos += 1
+                high = self.value(self.peek(), self.pos)
+                if high < low:
+                    raise self.fail("a range runs from low to high", at)
+                self.pos += 1
+                values.update(range(low, high + 1))
+            else:
+                values.add(low)
+        self.pos += 1
+        if negate:
+            values = set(range(1, self.size + 1)) - values
+        return ("set", frozenset(values))
+
+
+def parse(pattern: str, size: int, what: str = "pattern") -> Node:
+    if not isinstance(pattern, str):
+        raise ModelError(f"{what}: a pattern must be text, not {pattern!r}")
+    if len(pattern) > MAX_LENGTH:
+        raise ModelError(f"{what}: pattern longer than {MAX_LENGTH} characters")
+    return _Parser("".join(pattern.split()), size, what).parse()
+
+
+class _Thompson:
+    """Fragments (start, end) of states joined by empty moves."""
+
+    def __init__(self):
+        self.empty: list[list[int]] = []
+        self.moves: list[list[tuple[int, int]]] = []
+
+    def state(self) -> int:
+        self.empty.append([])
+        self.moves.append([])
+        return len(self.empty) - 1
+
+    def build(self, node: Node) -> tuple[int, int]:
+        kind = node[0]
+        start, end = self.state(), self.state()
+        if kind == "set":
+            for v in sorted(node[1]):
+                self.moves[start].append((v, end))
+        elif kind == "cat":
+            at = start
+            for part in node[1]:
+                s, e = self.build(part)
+                self.empty[at].append(s)
+                at = e
+            self.empty[at].append(end)
+        elif kind == "alt":
+            for part in node[1]:
+                s, e = self.build(part)
+                self.empty[start].append(s)
+                self.empty[e].append(end)
+        else:
+            _, part, least, most = node
+            at = start
+            for _ in range(least):
+                s, e = self.build(part)
+                self.empty[at].append(s)
+                at = e
+            if most is None:  # a loop: any further number of times
+                s, e = self.build(part)
+                self.empty[at].append(s)
+                self.empty[e].append(s)
+                self.empty[e].append(end)
+            else:
+                for _ in range(most - least):  # each optional copy may end the repeat
+                    s, e = self.build(part)
+                    self.empty[at].append(s)
+                    self.empty[at].append(end)
+                    at = e
+            self.empty[at].append(end)
+        return start, end
+
+    def closure(self, state: int) -> frozenset[int]:
+        seen, stack = {state}, [state]
+        while stack:
+            for t in self.empty[stack.pop()]:
+                if t not in seen:
+                    seen.add(t)
+                    stack.append(t)
+        return frozenset(seen)
+
+
+@cache
+def compile_pattern(pattern: str, size: int, what: str = "pattern") -> Automaton:
+    """The automaton that accepts exactly the digit strings matching `pattern`."""
+    nfa = _Thompson()
+    start, final = nfa.build(parse(pattern, size, what))
+    closures = [nfa.closure(s) for s in range(len(nfa.empty))]
+
+    def step(state: int, v: int):
+        return [t for s in closures[state] for (w, t) in nfa.moves[s] if w == v]
+
+    # number the states reachable by digit moves, each closed over its empty moves
+    number = {start: 0}
+    queue = [start]
+    transitions = []
+    for state in queue:
+        for v in range(1, size + 1):
+            for t in sorted(set(step(state, v))):
+                if t not in number:
+                    number[t] = len(number)
+                    queue.append(t)
+                transitions.append((number[state], v, number[t]))
+    accepting = frozenset(number[s] for s in number if final in closures[s])
+    return Automaton(0, accepting, tuple(transitions))
