@@ -22,6 +22,7 @@ from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 from ..errors import CpsudokuError, ModelError, ParseError
 from ..grid.puzzle import Puzzle
+from . import iss_codes
 
 ISS_URL = "https://sigh.github.io/Interactive-Sudoku-Solver/"
 _DIGITS = "123456789abcdefg"  # ISS writes row and column 10..16 as one base-17 letter
@@ -424,6 +425,57 @@ def _regex(r: Reading, item: Item) -> None:
             r.add("regex_lines", {"cells": cells, "pattern": pattern}, item)
 
 
+def _named_groups(r: Reading, args, item: Item) -> list[tuple[str, list[str]]]:
+    """ISS's named cell groups: `_name` starts a group's name, an empty argument ends a
+    group, `-` splits a line into segments (refused: no cpsudoku counterpart)."""
+    out: list[tuple[str, list[str]]] = []
+    name, cells = "", []
+    for arg in [*args, ""]:
+        if arg and arg[0] != "_":
+            if arg == "-":
+                raise _Refusal("a line split into segments has no cpsudoku counterpart", item)
+            cells.append(cell_name(arg, r.size, item))
+            continue
+        if cells:
+            out.append((name, cells))
+        cells = []
+        if arg:
+            name = unquote(arg[1:])
+    if not out:
+        raise _Refusal("expects cells", item)
+    return out
+
+
+def _relation(mode: str, legacy: bool) -> Callable:
+    """Pair / PairX (Binary / BinaryX: the older key alphabet): a relation given as a
+    key of allowed value pairs, along a line or between every two cells."""
+    def read(r: Reading, item: Item) -> None:
+        if not item.args:
+            raise _Refusal("expects a relation key and cells", item)
+        try:
+            pairs = iss_codes.pairs_from_key(item.args[0], r.size, legacy)
+        except ValueError as exc:
+            raise _Refusal(str(exc), item) from None
+        for name, cells in _named_groups(r, item.args[1:], item):
+            r.add("relations", {"cells": cells, "pairs": [list(p) for p in pairs]}
+                  | ({"mode": mode} if mode != "line" else {}) | ({"name": name} if name else {}),
+                  item)
+    return read
+
+
+def _nfa(r: Reading, item: Item) -> None:
+    if not item.args:
+        raise _Refusal("expects an encoded automaton and cells", item)
+    try:
+        starts, accepting, moves = iss_codes.automaton_from_code(item.args[0])
+    except ValueError as exc:
+        raise _Refusal(str(exc), item) from None
+    for name, cells in _named_groups(r, item.args[1:], item):
+        r.add("automata", {"cells": cells, "start": starts[0] if len(starts) == 1 else starts,
+                           "accepting": accepting, "transitions": [list(m) for m in moves]}
+              | ({"name": name} if name else {}), item)
+
+
 # ISS types that are plain lines of cells, lines with a number first, global rules by
 # name and clues at the ends of rows and columns; the writer reads these backwards.
 LINE_TYPES = {"Thermo": "thermometers", "Renban": "renban", "Entropic": "entropic_lines",
@@ -449,6 +501,11 @@ ISS_TYPES: dict[str, tuple[str, Callable[[Reading, Item], None]]] = {
     **{kind: (key, _with(key, param, 5 if kind == "Whisper" else None))
        for kind, (key, param) in NUMBERED_TYPES.items()},
     "Regex": ("regex_lines", _regex),
+    "Pair": ("relations", _relation("line", False)),
+    "PairX": ("relations", _relation("all", False)),
+    "Binary": ("relations", _relation("line", True)),
+    "BinaryX": ("relations", _relation("all", True)),
+    "NFA": ("automata", _nfa),
     "Arrow": ("arrows", _arrow),
     "PillArrow": ("arrows", _pill_arrow),
     "Cage": ("cages", _cage),
@@ -477,9 +534,7 @@ REFUSED = {
     "Or": "a composite (either of several constraint groups)",
     "And": "a composite constraint group", "Replicate": "a composite constraint group",
     "End": "the end of a composite group", "Container": "a composite constraint group",
-    "NFA": "a state machine in ISS's binary encoding", "Pair": "a custom binary relation",
-    "PairX": "a custom binary relation", "Binary": "a custom binary relation",
-    "BinaryX": "a custom binary relation", "ChaosConstruction": "regions built while solving",
+    "ChaosConstruction": "regions built while solving",
     "ChaosArrow": "regions built while solving", "ChaosCount": "regions built while solving",
     "RegionSize": "a box size other than the grid's", "RegionSameValues": "regions of equal sets",
     "Doppelganger": "digits 0..N with var cells", "FullRank": "full-rank outside clues",
@@ -845,6 +900,34 @@ def _write_indexing(items, n) -> list[str]:
     return [_item("Indexing", kinds[entry["kind"]], *_cells(entry)) for entry in items]
 
 
+def _write_relations(items, n) -> list[str]:
+    from ..rules.custom import Relations
+    from .custom_elements import rules as custom_rules
+    out = []
+    for i, entry in enumerate(items, 1):
+        mode = entry.get("mode", "line")
+        if mode == "cells":
+            raise ModelError(f"relation {i} over all its cells at once has no ISS form")
+        [rule] = custom_rules({"relations": [entry]}, n)
+        pairs = Relations.table(rule.elements[0], n, f"relation {i}", 2)
+        name = [f"_{quote(entry['name'], safe='')}"] if entry.get("name") else [""]
+        out.append(_item("Pair" if mode == "line" else "PairX",
+                         iss_codes.key_from_pairs(pairs, n), *name, *_cells(entry)))
+    return out
+
+
+def _write_automata(items, n) -> list[str]:
+    out = []
+    for entry in items:
+        start = entry.get("start", 0)
+        starts = start if isinstance(start, list) else [start]
+        code = iss_codes.code_from_automaton(starts, entry.get("accepting", []),
+                                             [tuple(t) for t in entry.get("transitions", [])])
+        name = [f"_{quote(entry['name'], safe='')}"] if entry.get("name") else [""]
+        out.append(_item("NFA", code, *name, *_cells(entry)))
+    return out
+
+
 _WRITERS: dict[str, Callable[[Any, int], list[str]]] = {
     "rules": _write_rules,
     **{key: _write_line(kind) for kind, key in LINE_TYPES.items()},
@@ -868,6 +951,8 @@ _WRITERS: dict[str, Callable[[Any, int], list[str]]] = {
     "indexing": _write_indexing,
     "regex_lines": lambda items, n: [_item("Regex", encode_pattern(v["pattern"]), *_cells(v))
                                      for v in items],
+    "relations": _write_relations,
+    "automata": _write_automata,
 }
 
 

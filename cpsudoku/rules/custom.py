@@ -97,14 +97,14 @@ class Relations(ElementRule):
                 raise ModelError(f"{what}: {len(cells)} cells of 1..{geometry.size} are too "
                                  f"many value tuples ({geometry.size ** len(cells)}) to list; "
                                  f"split the relation")
-        if not self.table(element, geometry, what, len(cells)):
+        if not self.table(element, geometry.size, what, len(cells)):
             raise ModelError(f"{what}: no values 1..{geometry.size} satisfy it")
         return cells
 
-    def table(self, element: Relation, geometry: Geometry, what: str,
-              width: int) -> tuple[tuple[int, ...], ...]:
-        """The value tuples the relation allows (pairs, or `width`-tuples for "cells")."""
-        n = geometry.size
+    @staticmethod
+    def table(element: Relation, n: int, what: str, width: int) -> tuple[tuple[int, ...], ...]:
+        """The value tuples of 1..n the relation allows (pairs, or `width`-tuples for
+        "cells")."""
         if element.pairs is not None:
             for pair in element.pairs:
                 if not all(1 <= v <= n for v in pair):
@@ -118,7 +118,7 @@ class Relations(ElementRule):
 
     def element_constraints(self, i, element, cells, geometry):
         what = self.label(i, element)
-        table = self.table(element, geometry, what, len(cells))
+        table = self.table(element, geometry.size, what, len(cells))
         if element.mode == "cells":
             return [Allowed(cells, table, label=what)]
         if element.mode == "line":

@@ -11,7 +11,7 @@ import pytest
 from cpsudoku import is_solution, parse, parse_one
 from cpsudoku.bench.iss import DATA, recorded_solution
 from cpsudoku.errors import CpsudokuError, ModelError, ParseError
-from cpsudoku.formats import iss, puzzlefile
+from cpsudoku.formats import iss, iss_codes, puzzlefile
 from cpsudoku.grid.constraints import AllDifferent, InSet, Sum
 
 VARIANTS = Path(__file__).resolve().parents[2] / "examples" / "variants"
@@ -89,6 +89,9 @@ def test_bad_strings_name_the_item_and_column(text, column, words):
 def test_every_mapped_type_loads_or_is_refused_clearly():
     """The table maps each ISS type to a puzzle-file key or rule; whether cpsudoku has
     that key today is the loader's call, and a refusal names the ISS type."""
+    differ = iss_codes.key_from_pairs([(a, b) for a in range(1, 10) for b in range(1, 10)
+                                       if a != b], 9)
+    ones_and_twos = iss_codes.code_from_automaton([0], [0], [(0, 1, 0), (0, 2, 0)])
     samples = {
         "Given": ".~R1C1_5~R2C2_1_2", "Shape": ".Shape~4x4", "Jigsaw":
         ".NoBoxes.Jigsaw~" + "".join(str(c // 9) for c in range(81)), "NoBoxes": ".NoBoxes",
@@ -111,6 +114,9 @@ def test_every_mapped_type_loads_or_is_refused_clearly():
             f"R1C{c}" for c in range(1, 10)), "Quad": ".Quad~R1C1~1~2",
         "EqualSum": ".EqualSum~R1C1~R1C2~-~R2C1", "Indexing": ".Indexing~C~R1C1",
         "Diagonal": ".Diagonal~1", **{kind: "." + kind for kind in iss.RULE_TYPES},
+        "Pair": f".Pair~{differ}~_apart~R1C1~R1C2", "PairX": f".PairX~{differ}~~R1C1~R2C2",
+        "Binary": f".Binary~{differ}~~R1C1~R1C2", "BinaryX": f".BinaryX~{differ}~~R1C1~R1C3",
+        "NFA": f".NFA~{ones_and_twos}~~R1C1~R1C2",
     }
     assert set(samples) == set(iss.ISS_TYPES)
     for kind, text in samples.items():
