@@ -25,8 +25,10 @@ from importlib import resources
 
 from .. import validate
 from ..errors import ArgumentError, ModelError
+from .cellrules import CELL_RULES, CellRule, Group, Parts
 from .custom import CUSTOM_RULES
 from .dots import XV, GreaterThan, Kropki, Mark
+from .globalrules import GLOBAL_RULES
 from .killer import Cage, Clue, Killer, LittleKiller
 from .linerules import LINE_RULES, Line, LineRule
 from .lines import Arrow, Arrows, Thermometers
@@ -41,17 +43,26 @@ _LOADED = False
 # What a puzzle file may list besides `rules` (see cpsudoku.formats.puzzlefile).
 ELEMENTS = [
     ("cages", "killer cages: digits sum to the total, no repeats (unless repeats = true)"),
+    ("cages (no sum)", "killer cages without a total: only no repeated digit"),
+    ("cages (repeats = true)", "sum cages: digits sum to the total and may repeat"),
     ("little_killers", "sums along diagonals from a clue outside the grid; repeats allowed"),
     ("thermometers", "digits strictly increase from the bulb (first cell)"),
     ("arrows", "digits on the arrow sum to the number in its circle (one cell or a pill)"),
     ("odd / even", "marked cells hold odd / even digits"),
     ("kropki", "white dot: consecutive digits; black dot: one digit double the other"),
+    ("kropki (value)", "difference dot {cells, value}: digits differ by the value; ratio "
+                       "dot: one is the value times the other"),
+    ("kropki (all_given)", "negative kropki: no dot between neighbours means neither "
+                           "consecutive nor ratio 2 (or negative = [\"white\"])"),
     ("xv", "X: the two digits sum to 10; V: they sum to 5"),
+    ("xv (all_given)", "negative XV: no mark between neighbours means a sum of neither 10 "
+                       "nor 5"),
     ("greater_than", "pairs [greater, smaller] of cells"),
     ("extra_regions", "further groups of cells with no repeated digit"),
     ("regions", "jigsaw: irregular regions replace the boxes"),
 ] + [(cls.key, cls.meaning) for cls in LINE_RULES]
 ELEMENTS += [(cls.key, cls.meaning) for cls in CUSTOM_RULES]
+ELEMENTS += [(cls.key, cls.meaning) for cls in CELL_RULES]
 
 
 def _model_files():
@@ -66,6 +77,8 @@ def _load() -> None:
     if _LOADED:
         return
     _LOADED = True
+    for rule in GLOBAL_RULES:
+        register(rule)
     for f in _model_files():
         try:
             spec = tomllib.loads(f.read_text(encoding="utf-8"))
@@ -135,4 +148,5 @@ __all__ = [
     "Kropki", "Line", "LineRule", "LittleKiller", "Mark", "Parity", "PatternRule",
     "Thermometers", "XV", "by_names",
     "describe", "describe_all", "describe_elements", "get", "names", "register",
+    "CELL_RULES", "GLOBAL_RULES", "CellRule", "Group", "Parts",
 ]

@@ -69,7 +69,10 @@ def load(path: Path) -> Puzzle:
 SLOW_EXAMPLES = {("between-lines", "python-constraint"), ("double-arrows", "python-constraint"),
                  ("slow-thermometers", "python-constraint"), ("double-arrows", "mip"),
                  ("double-arrows", "naive"), ("dutch-whispers", "naive"),
-                 ("modular-lines", "naive"), ("palindromes", "naive"), ("whispers", "naive")}
+                 ("modular-lines", "naive"), ("palindromes", "naive"), ("whispers", "naive"),
+                 ("anti-taxicab", "python-constraint"), ("anti-taxicab", "mip"),
+                 ("anti-taxicab", "choco"), ("anti-taxicab", "cpsat"),
+                 ("quadruples", "python-constraint"), ("contain-at-least", "python-constraint")}
 
 
 def example_cases():

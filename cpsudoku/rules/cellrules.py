@@ -1,0 +1,390 @@
+"""Cell and region rules with the meaning the Interactive Sudoku Solver gives them.
+
+Each element is a group of cells (a quadruple's 2x2 square, a cage, a set of
+circles) with the digits or the total it speaks of, or several parts of equal
+standing (clones, equal-sum segments). Every rule lowers to the vocabulary:
+
+- counts of a digit in a group (quadruples, contain-at-least, contain-exact,
+  counting circles) and the balance of an equality cage are regular languages
+  read over the group's cells (`Regular`), tiny automata whatever the size;
+- a rellik cage is a regular language whose state is the set of digits placed
+  so far (no subset of them may reach the clue), beside an `AllDifferent`;
+- clones are equality tables over corresponding cells, equal sums one weighted
+  `Sum` per segment after the first (its sum minus the first's is 0);
+- given candidates fold into the cell's domain (`InSet`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from typing import ClassVar
+
+from ..errors import ModelError
+from ..grid.automaton import Automaton
+from ..grid.constraints import AllDifferent, Allowed, InSet, Regular, Sum
+from ..grid.geometry import Geometry
+from . import cells as C
+from .element import ElementRule
+
+
+@dataclass(frozen=True)
+class Group:
+    """Cells, with the digits (`values`) or the total (`total`) the rule reads, if any."""
+
+    cells: tuple[C.Ref, ...]
+    values: tuple[int, ...] = ()
+    total: int | None = None
+
+
+@dataclass(frozen=True)
+class Parts:
+    """Two or more groups of cells the rule ties together (clones, equal-sum segments)."""
+
+    parts: tuple[tuple[C.Ref, ...], ...]
+
+
+# ---------------------------------------------------------------- automata
+
+@cache
+def count_of(size: int, value: int, counts: frozenset[int]) -> Automaton:
+    """The number of cells holding `value` is one of `counts`. The state is that
+    number so far; beyond the largest count there is no way on."""
+    top = max(counts)
+    return Automaton.build(0, lambda seen, v: seen + (v == value) if seen + (v == value) <= top
+                           else None, lambda seen: seen in counts, range(1, size + 1))
+
+
+@cache
+def at_least(size: int, value: int, least: int) -> Automaton:
+    """At least `least` cells hold `value`; the state stops counting at `least`."""
+    return Automaton.build(0, lambda seen, v: min(least, seen + (v == value)),
+                           lambda seen: seen == least, range(1, size + 1))
+
+
+@cache
+def no_subset_sum(size: int, total: int, length: int) -> Automaton:
+    """`length` different digits, no set of which sums to `total`. The state is the
+    digits so far and the subset sums below the total they reach."""
+    def step(state, v):
+        digits, sums = state
+        if v in digits or v == total or total - v in sums:
+            return None
+        return (digits | {v}, sums | {v} | {s + v for s in sums if s + v < total})
+
+    return Automaton.build((frozenset(), frozenset()), step,
+                           lambda state: len(state[0]) == length, range(1, size + 1))
+
+
+@cache
+def balanced(size: int, length: int) -> Automaton:
+    """`length` digits with as many even as odd and as many low as high ones (the middle
+    digit of an odd size is neither low nor high, so never fits). The state is the
+    position and the two differences, kept within what the cells left can undo."""
+    half = size // 2
+
+    def step(state, v):
+        at, parity, height = state
+        if size % 2 and v == half + 1:
+            return None
+        parity += 1 if v % 2 == 0 else -1
+        height += 1 if v <= half else -1
+        left = length - at - 1
+        if left < 0 or abs(parity) > left or abs(height) > left:
+            return None
+        return (at + 1, parity, height)
+
+    return Automaton.build((0, 0, 0), step, lambda state: state == (length, 0, 0),
+                           range(1, size + 1))
+
+
+def _fits(con: Regular, size: int) -> bool:
+    full = [frozenset(range(1, size + 1))] * len(con.cells)
+    return any(con.automaton.paths(full)[0]) if con.cells else True
+
+
+# ---------------------------------------------------------------- the rule shape
+
+class CellRule(ElementRule):
+    key: ClassVar[str]  # the puzzle-file key
+    meaning: ClassVar[str]  # one line, for listings
+    # How the puzzle file writes one element: "cells" (a list of cells), "values"
+    # ({cells, values}), "cell" ({cell, values}), "total" ({cells, sum}), "parts"
+    # (a list of lists of cells).
+    shape: ClassVar[str] = "cells"
+
+    def __init__(self, elements: Iterable):
+        super().__init__(tuple(elements))
+
+    def describe(self) -> str:
+        return f"{self.key.replace('_', ' ')} ({len(self.elements)}): {self.meaning}"
+
+    def data(self):
+        return {self.key: [self.entry(e) for e in self.elements]}
+
+    def entry(self, element) -> object:
+        if isinstance(element, Parts):
+            return [C.names(part) for part in element.parts]
+        if self.shape == "cells":
+            return C.names(element.cells)
+        if self.shape == "cell":
+            return {"cell": C.name(element.cells[0]), "values": list(element.values)}
+        if self.shape == "total":
+            return {"cells": C.names(element.cells), "sum": element.total}
+        return {"cells": C.names(element.cells), "values": list(element.values)}
+
+    def label(self, i, element):
+        first = element.parts[0][:1] if isinstance(element, Parts) else element.cells[:1]
+        return f"{self.noun} {i}" + (f" at {C.name(first[0])}" if first else "")
+
+    def check_element(self, i, element, geometry):
+        what = self.label(i, element)
+        if not element.cells:
+            raise ModelError(f"{what} has no cells")
+        cells = C.resolve(element.cells, geometry, what)
+        self.check_group(element, cells, geometry, what)
+        return cells
+
+    def check_group(self, element, cells, geometry: Geometry, what: str) -> None:
+        """Refuse a group this rule cannot hold on this grid."""
+
+    def check_values(self, element, geometry: Geometry, what: str) -> None:
+        n = geometry.size
+        if not element.values:
+            raise ModelError(f"{what} lists no digits")
+        bad = [v for v in element.values if not 1 <= v <= n]
+        if bad:
+            raise ModelError(f"{what}: digit {bad[0]} is outside 1..{n}")
+
+
+# ---------------------------------------------------------------- digit counts
+
+class ContainAtLeast(CellRule):
+    name: ClassVar[str] = "contain-at-least"
+    noun: ClassVar[str] = "required-digits group"
+    key: ClassVar[str] = "contain_at_least"
+    shape: ClassVar[str] = "values"
+    meaning: ClassVar[str] = ("the listed digits all appear in the cells (a digit listed "
+                              "twice at least twice)")
+    exact: ClassVar[bool] = False
+
+    def check_group(self, element, cells, geometry, what):
+        self.check_values(element, geometry, what)
+        if len(element.values) > len(cells):
+            raise ModelError(f"{what}: {len(element.values)} digits cannot fit in "
+                             f"{len(cells)} cells")
+
+    def element_constraints(self, i, element, cells, geometry):
+        label = self.label(i, element)
+        n = geometry.size
+        for value, times in sorted(Counter(element.values).items()):
+            automaton = (count_of(n, value, frozenset({times})) if self.exact
+                         else at_least(n, value, times))
+            yield Regular(cells, automaton=automaton, label=f"{label}: {value}")
+
+
+class ContainExact(ContainAtLeast):
+    name: ClassVar[str] = "contain-exact"
+    noun: ClassVar[str] = "exact-digits group"
+    key: ClassVar[str] = "contain_exact"
+    meaning: ClassVar[str] = ("each listed digit appears in the cells exactly as often as "
+                              "it is listed; other digits are free")
+    exact: ClassVar[bool] = True
+
+
+class Quadruples(ContainAtLeast):
+    name: ClassVar[str] = "quadruples"
+    noun: ClassVar[str] = "quadruple"
+    key: ClassVar[str] = "quadruples"
+    meaning: ClassVar[str] = ("the digits in a circle on a 2x2 corner all appear in its four "
+                              "cells (a digit listed twice appears twice)")
+
+    def check_group(self, element, cells, geometry, what):
+        rows = sorted({r for r, _ in element.cells})
+        cols = sorted({c for _, c in element.cells})
+        if (len(cells) != 4 or len(rows) != 2 or len(cols) != 2
+                or rows[1] - rows[0] != 1 or cols[1] - cols[0] != 1):
+            raise ModelError(f"{what}: a quadruple's cells must be the four cells of a 2x2 "
+                             f"square")
+        super().check_group(element, cells, geometry, what)
+
+
+class CountingCircles(CellRule):
+    name: ClassVar[str] = "counting-circles"
+    noun: ClassVar[str] = "set of counting circles"
+    key: ClassVar[str] = "counting_circles"
+    meaning: ClassVar[str] = ("the digit in a circle says how many circles of its set hold "
+                              "that digit")
+
+    def element_constraints(self, i, element, cells, geometry):
+        label = self.label(i, element)
+        top = min(len(cells), geometry.size)
+        # a digit above the number of circles cannot count itself
+        yield InSet(cells, values=frozenset(range(1, top + 1)), label=label)
+        for value in range(1, top + 1):
+            yield Regular(cells, automaton=count_of(geometry.size, value,
+                                                    frozenset({0, value})),
+                          label=f"{label}: {value}")
+
+
+# ---------------------------------------------------------------- cages
+
+class RellikCages(CellRule):
+    name: ClassVar[str] = "rellik-cages"
+    noun: ClassVar[str] = "rellik cage"
+    key: ClassVar[str] = "rellik_cages"
+    shape: ClassVar[str] = "total"
+    meaning: ClassVar[str] = ("digits in a cage differ, and no one or more of them sum to "
+                              "the cage's clue")
+
+    def label(self, i, element):
+        return (f"{self.noun} {i} (not {element.total})"
+                + (f" at {C.name(element.cells[0])}" if element.cells else ""))
+
+    def check_group(self, element, cells, geometry, what):
+        n = geometry.size
+        if len(cells) > n:
+            raise ModelError(f"{what}: {len(cells)} cells cannot hold different digits "
+                             f"1..{n}")
+        if element.total is None or element.total < 1:
+            raise ModelError(f"{what}: the clue must be a whole number from 1")
+
+    def element_constraints(self, i, element, cells, geometry):
+        label = self.label(i, element)
+        con = Regular(cells, automaton=no_subset_sum(geometry.size, element.total, len(cells)),
+                      label=label)
+        if not _fits(con, geometry.size):
+            raise ModelError(f"{label}: no {len(cells)} different digits 1..{geometry.size} "
+                             f"avoid the sum {element.total}")
+        if len(cells) > 1:
+            yield AllDifferent(cells, label=label)
+        yield con
+
+
+class EqualityCages(CellRule):
+    name: ClassVar[str] = "equality-cages"
+    noun: ClassVar[str] = "equality cage"
+    key: ClassVar[str] = "equality_cages"
+    meaning: ClassVar[str] = ("digits in a cage differ, as many are even as odd and as many "
+                              "low as high (the middle digit of an odd size never fits)")
+
+    def check_group(self, element, cells, geometry, what):
+        n = geometry.size
+        if len(cells) % 2:
+            raise ModelError(f"{what}: an odd number of cells ({len(cells)}) cannot split "
+                             f"evenly")
+        if len(cells) > n - n % 2:
+            raise ModelError(f"{what}: {len(cells)} cells cannot hold different digits "
+                             f"1..{n} without the middle one")
+
+    def element_constraints(self, i, element, cells, geometry):
+        label = self.label(i, element)
+        con = Regular(cells, automaton=balanced(geometry.size, len(cells)), label=label)
+        if not _fits(con, geometry.size):
+            raise ModelError(f"{label}: no digits 1..{geometry.size} balance its "
+                             f"{len(cells)} cells")
+        yield AllDifferent(cells, label=label)
+        yield con
+
+
+# ---------------------------------------------------------------- single cells
+
+class GivenCandidates(CellRule):
+    name: ClassVar[str] = "given-candidates"
+    noun: ClassVar[str] = "candidate set"
+    key: ClassVar[str] = "given_candidates"
+    shape: ClassVar[str] = "cell"
+    meaning: ClassVar[str] = "the cell holds one of the listed digits"
+
+    def check_group(self, element, cells, geometry, what):
+        if len(cells) != 1:
+            raise ModelError(f"{what} must name exactly one cell")
+        self.check_values(element, geometry, what)
+
+    def element_constraints(self, i, element, cells, geometry):
+        yield InSet(cells, values=frozenset(element.values), label=self.label(i, element))
+
+
+# ---------------------------------------------------------------- parts
+
+class _PartsRule(CellRule):
+    shape: ClassVar[str] = "parts"
+
+    def check_element(self, i, element, geometry):
+        what = self.label(i, element)
+        if len(element.parts) < 2 or not all(element.parts):
+            raise ModelError(f"{what} needs two or more non-empty {self.part_noun}s")
+        flat = [cell for part in element.parts for cell in part]
+        cells = C.resolve(flat, geometry, what)
+        self.check_parts(element, geometry, what)
+        return cells
+
+    part_noun: ClassVar[str] = "part"
+
+    def check_parts(self, element, geometry: Geometry, what: str) -> None:
+        """Refuse parts this rule cannot tie together."""
+
+    def split(self, element, cells) -> list[tuple[int, ...]]:
+        out, at = [], 0
+        for part in element.parts:
+            out.append(tuple(cells[at:at + len(part)]))
+            at += len(part)
+        return out
+
+
+def _shape(part) -> tuple[C.Ref, ...]:
+    """A region's cells in reading order, moved so that its top-left corner is (0, 0)."""
+    top, left = min(r for r, _ in part), min(c for _, c in part)
+    return tuple(sorted((r - top, c - left) for r, c in part))
+
+
+class Clones(_PartsRule):
+    name: ClassVar[str] = "clones"
+    noun: ClassVar[str] = "clone"
+    key: ClassVar[str] = "clones"
+    part_noun: ClassVar[str] = "region"
+    meaning: ClassVar[str] = ("regions of the same shape hold the same digits in the same "
+                              "places")
+
+    def check_parts(self, element, geometry, what):
+        first = _shape(element.parts[0])
+        for k, part in enumerate(element.parts[1:], 2):
+            if _shape(part) != first:
+                raise ModelError(f"{what}: region {k} does not have the shape of region 1")
+
+    def element_constraints(self, i, element, cells, geometry):
+        label = self.label(i, element)
+        equal = tuple((v, v) for v in range(1, geometry.size + 1))
+        parts = self.split(element, cells)
+        # pair cells by their place in the region (reading order)
+        order = [sorted(range(len(part)), key=lambda j, p=part: p[j])
+                 for part in element.parts]
+        for k in range(1, len(parts)):
+            for a, b in zip(order[0], order[k]):
+                yield Allowed((parts[0][a], parts[k][b]), equal, label=label)
+
+
+class EqualSums(_PartsRule):
+    name: ClassVar[str] = "equal-sums"
+    noun: ClassVar[str] = "equal sum"
+    key: ClassVar[str] = "equal_sums"
+    part_noun: ClassVar[str] = "segment"
+    meaning: ClassVar[str] = "every segment of cells has the same sum"
+
+    def element_constraints(self, i, element, cells, geometry):
+        label = self.label(i, element)
+        parts = self.split(element, cells)
+        for part in parts[1:]:
+            yield Sum(parts[0] + part, total=0,
+                      coeffs=(1,) * len(parts[0]) + (-1,) * len(part), label=label)
+
+
+CELL_RULES: tuple[type[CellRule], ...] = (
+    Quadruples, ContainAtLeast, ContainExact, CountingCircles, RellikCages, EqualityCages,
+    GivenCandidates, Clones, EqualSums)
+
+__all__ = ["CELL_RULES", "CellRule", "Clones", "ContainAtLeast", "ContainExact",
+           "CountingCircles", "EqualSums", "EqualityCages", "GivenCandidates", "Group",
+           "Parts", "Quadruples", "RellikCages"]
