@@ -110,6 +110,18 @@ def has_class(page, name, cls):
     return cls in (cell(page, name).get_attribute("class") or "").split()
 
 
+def box(page, selector: str, nth: int = 0) -> dict:
+    """The nth match's bounding box, read in one step once it exists: the board repaints
+    its marks when the server's check comes back, so a located element may be replaced
+    between finding it and measuring it."""
+    return page.wait_for_function("""([s, n]) => {
+        const e = document.querySelectorAll(s)[n];
+        if (!e) return null;
+        const r = e.getBoundingClientRect();
+        return {x: r.x, y: r.y, width: r.width, height: r.height}; }""",
+                                  arg=[selector, nth]).json_value()
+
+
 def show_candidates(page):
     """Auto candidates on, through the settings panel."""
     panel = page.locator('[data-role="settings"]')

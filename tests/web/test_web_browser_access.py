@@ -145,7 +145,7 @@ def test_contrast_of_what_the_board_draws(browser, server, scheme):
             "arrow": (css(tab, ".arrow polyline", "stroke"), paper, 3),
             "grid line": (css(tab, ".thin line", "stroke"), paper, 3),
             "digit on the selection": (css(tab, '[data-for="r1c2"] .mark', "fill"),
-                                       css(tab, '[data-cell="r1c2"] .bg', "fill"), 4.5),
+                                       css(tab, '[data-tint="r1c2"]', "fill"), 4.5),
             "digit on a thermometer": (ink, css(tab, ".thermometer .fill", "fill"), 4.5),
         }
         low = {k: round(contrast(a, b), 2) for k, (a, b, need) in checks.items()
@@ -180,7 +180,7 @@ def test_the_phone_fits_board_pad_and_actions(browser, server, shots):
         tab.locator('[data-cell="r1c2"]').tap()
         tab.locator('[data-mode="corner"]').tap()
         tab.locator('[data-role="pad"] button[data-digit="4"]').tap()
-        mark = tab.locator('[data-for="r1c2"] .corner text').bounding_box()
+        mark = kit.box(tab, '[data-for="r1c2"] .corner text')
         assert mark["height"] >= 9, (mark, sizes)  # was 8 px
         tab.screenshot(path=str(shots / "phone-375x667.png"))
     finally:

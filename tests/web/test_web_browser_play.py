@@ -162,9 +162,9 @@ def test_a_corner_mark_does_not_hide_under_a_cage_sum(page, server):
     cell(page, name).click()
     page.keyboard.press("Shift+Digit1")
     page.keyboard.press("Shift+Digit2")
-    sum_box = page.locator('g.cage[data-cage="1"] text.sum').bounding_box()
+    sum_box = kit.box(page, 'g.cage[data-cage="1"] text.sum')
     for k in range(2):
-        mark = page.locator(f'[data-for="{name}"] .corner text').nth(k).bounding_box()
+        mark = kit.box(page, f'[data-for="{name}"] .corner text', k)
         assert not overlap(mark, sum_box), (mark, sum_box)
 
 
@@ -176,9 +176,8 @@ def test_auto_candidates_stay_inside_their_cell(page, server):
     name = max(counts, key=counts.get)
     assert counts[name] >= 7, counts
     box = cell(page, name).bounding_box()
-    texts = page.locator(f'[data-for="{name}"] .auto text')
-    for k in range(texts.count()):
-        assert inside(texts.nth(k).bounding_box(), box), name
+    for k in range(counts[name]):
+        assert inside(kit.box(page, f'[data-for="{name}"] .auto text', k), box), name
 
 
 def test_an_arrowhead_is_not_under_the_digit_of_its_last_cell(page, server):

@@ -5,8 +5,10 @@
 // whose labels say what each cell holds; state shows as classes. Digits and marks are
 // drawn in a layer of their own, <g data-for="r1c1">.
 
-const SVG = "http://www.w3.org/2000/svg";
-export const CELL = 48;
+import { drawVariants } from "./variants.js";
+import { CELL, el, rowCol } from "./svg.js";
+
+export { CELL, rowCol };
 
 export function symbol(value) {
   return value <= 9 ? String(value) : String.fromCharCode(55 + value); // 10 -> A
@@ -15,22 +17,6 @@ export function symbol(value) {
 export function cellName(index, size) {
   return `r${Math.floor(index / size) + 1}c${(index % size) + 1}`;
 }
-
-// "r3c7" (also r0c1 for clues outside the grid) -> [row, col], 0-based.
-export function rowCol(name) {
-  const m = /^r(-?\d+)c(-?\d+)$/i.exec(name.trim());
-  return [Number(m[1]) - 1, Number(m[2]) - 1];
-}
-
-function el(tag, attrs = {}, parent = null) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (parent) parent.appendChild(node);
-  return node;
-}
-
-const centre = ([r, c]) => [c * CELL + CELL / 2, r * CELL + CELL / 2];
-const points = (names) => names.map((n) => centre(rowCol(n)).join(",")).join(" ");
 
 // Where digit d sits in a cell as a candidate: a little grid, 3x3 for 9x9 (SudokuPad's and
 // HoDoKu's layout), so seven candidates never overflow and each digit has its place.
@@ -63,19 +49,25 @@ export class Board {
     this.svg.setAttribute("aria-label", `Sudoku grid, ${n} by ${n}`);
     this.svg.setAttribute("aria-rowcount", String(n));
     this.svg.setAttribute("aria-colcount", String(n));
-    // Paper, then the variant shapes, then the cells (transparent but for highlights,
-    // which tint what is under them), then lines and cages, as SudokuPad layers them.
+    // Paper, then the cells' highlights, then the variant shapes (a highlight never hides a
+    // line), then the cells themselves (transparent: what the pointer and a screen reader
+    // meet), then digits, grid lines and cages, as SudokuPad layers them.
     const deco = (cls) => el("g", { class: cls, "aria-hidden": "true" }, this.svg);
     el("rect", { x: 0, y: 0, width: side, height: side, class: "paper" }, deco("paper-layer"));
+    const tints = deco("tints");
     const under = deco("under");
     const cells = el("g", { class: "cells" }, this.svg);
     const digits = deco("digits");
     const over = deco("over");
     this.hintLayer = deco("hint-layer");
-    this.sumCells = new Set((e.cages || []).filter((cage) => cage.sum !== undefined).map((cage) => {
-      const [r, c] = cage.cells.map(rowCol).sort((a, b) => a[0] - b[0] || a[1] - b[1])[0];
-      return r * n + c;
-    }));
+    // Cells whose top-left corner holds a cage's sum or a line's parameter.
+    const labelled = [
+      ...(e.cages || []).filter((cage) => cage.sum !== undefined)
+        .map((cage) => cage.cells.map(rowCol).sort((a, b) => a[0] - b[0] || a[1] - b[1])[0]),
+      ...(puzzle.styled_lines || []).filter((line) => line.value !== null && line.value !== undefined)
+        .map((line) => rowCol(line.cells[0])),
+    ];
+    this.sumCells = new Set(labelled.map(([r, c]) => r * n + c));
     this.cells = [];
     for (let r = 0; r < n; r++) {
       const row = el("g", { role: "row", "aria-rowindex": String(r + 1) }, cells);
@@ -87,6 +79,8 @@ export class Board {
           transform: `translate(${c * CELL},${r * CELL})`,
         }, row);
         el("rect", { width: CELL, height: CELL, class: "bg" }, g);
+        const tint = el("rect", { x: c * CELL, y: r * CELL, width: CELL, height: CELL, class: "tint",
+          "data-tint": cellName(i, n) }, tints);
         el("rect", { x: 2.5, y: 2.5, width: CELL - 5, height: CELL - 5, rx: 2, class: "ring" }, g);
         // A conflict shows as a shape too, not by colour alone.
         el("circle", { cx: CELL / 2, cy: CELL / 2, r: CELL * 0.36, class: "clash" }, g);
@@ -104,7 +98,7 @@ export class Board {
           shown.classList.add("given");
           value.textContent = symbol(puzzle.givens[i]);
         }
-        this.cells.push({ g, value, corner, middle, auto, name: cellName(i, n) });
+        this.cells.push({ g, tint, value, corner, middle, auto, name: cellName(i, n) });
       }
     }
     drawVariants(puzzle, under, over);
@@ -120,7 +114,7 @@ export class Board {
   paint(state, classes, cursor) {
     const n = this.size;
     for (let i = 0; i < this.cells.length; i++) {
-      const { g, value, corner, middle, auto, name } = this.cells[i];
+      const { g, tint, value, corner, middle, auto, name } = this.cells[i];
       const v = state.values[i];
       const given = g.dataset.given === "true";
       if (!given) value.textContent = v ? symbol(v) : "";
@@ -147,7 +141,10 @@ export class Board {
         const [x, y] = candidateXY(n, d);
         el("text", { x, y: y + 1, class: "cand" }, auto).textContent = symbol(d);
       }
-      for (const [cls, set] of Object.entries(classes)) g.classList.toggle(cls, set.has(i));
+      for (const [cls, set] of Object.entries(classes)) {
+        g.classList.toggle(cls, set.has(i));
+        tint.classList.toggle(cls, set.has(i));
+      }
       const selected = classes.selected.has(i);
       g.setAttribute("aria-selected", String(selected));
       g.setAttribute("tabindex", i === cursor ? "0" : "-1");
@@ -218,153 +215,4 @@ function drawGridLines(puzzle, layer) {
     }
   }
   el("rect", { x: 0, y: 0, width: side, height: side, class: "frame" }, layer);
-}
-
-function drawVariants(puzzle, under, over) {
-  const e = puzzle.elements || {};
-  for (const group of puzzle.shaded || []) shade(group, under, "window");
-  for (const region of e.extra_regions || []) shade(region, under, "extra-region");
-  for (const line of puzzle.lines || []) {
-    const [a, b] = [centre(rowCol(line[0])), centre(rowCol(line[line.length - 1]))];
-    el("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], class: "diagonal" }, under);
-  }
-  for (const name of e.odd || []) {
-    const [x, y] = centre(rowCol(name));
-    el("circle", { cx: x, cy: y, r: CELL * 0.38, class: "odd" }, under);
-  }
-  for (const name of e.even || []) {
-    const [x, y] = centre(rowCol(name));
-    el("rect", { x: x - CELL * 0.36, y: y - CELL * 0.36, width: CELL * 0.72, height: CELL * 0.72, class: "even" }, under);
-  }
-  for (const thermo of e.thermometers || []) {
-    const g = el("g", { class: "thermometer" }, under);
-    const [x, y] = centre(rowCol(thermo[0]));
-    // An outline under a light fill: the shape stands out, the digits on it stay legible.
-    el("circle", { cx: x, cy: y, r: CELL * 0.38, class: "edge" }, g);
-    el("polyline", { points: points(thermo), class: "edge" }, g);
-    el("circle", { cx: x, cy: y, r: CELL * 0.34, class: "fill" }, g);
-    el("polyline", { points: points(thermo), class: "fill" }, g);
-  }
-  for (const arrow of e.arrows || []) drawArrow(arrow, under);
-  (e.cages || []).forEach((cage, k) => drawCage(cage, over, k));
-  for (const clue of e.little_killers || []) drawLittleKiller(clue, puzzle.size, over);
-  const marks = { ...(e.kropki || {}), ...(e.xv || {}) };
-  for (const [kind, list] of Object.entries(marks)) {
-    if (kind === "negative") continue;
-    for (const item of list) drawMark(kind, Array.isArray(item) ? item : item.cells, item.value, over);
-  }
-  for (const [greater, smaller] of e.greater_than || []) drawGreater(greater, smaller, over);
-}
-
-function shade(names, layer, cls) {
-  const g = el("g", { class: cls }, layer);
-  for (const name of names) {
-    const [r, c] = rowCol(name);
-    el("rect", { x: c * CELL, y: r * CELL, width: CELL, height: CELL }, g);
-  }
-}
-
-function drawArrow(arrow, layer) {
-  const g = el("g", { class: "arrow" }, layer);
-  const circle = arrow.circle.map(rowCol);
-  const [x0, y0] = centre(circle[0]);
-  if (circle.length === 1) {
-    el("circle", { cx: x0, cy: y0, r: CELL * 0.4, class: "bulb" }, g);
-  } else {
-    const [x1, y1] = centre(circle[circle.length - 1]);
-    const w = CELL * 0.8;
-    el("rect", {
-      x: Math.min(x0, x1) - w / 2, y: Math.min(y0, y1) - w / 2, rx: w / 2,
-      width: Math.abs(x1 - x0) + w, height: Math.abs(y1 - y0) + w, class: "bulb",
-    }, g);
-  }
-  for (const line of arrow.lines) {
-    // From the edge of the circle nearest the first arrow cell, to the tip with a head.
-    const start = circle.reduce((best, rc) => (dist(rc, rowCol(line[0])) < dist(best, rowCol(line[0])) ? rc : best));
-    const pts = [centre(start), ...line.map((n) => centre(rowCol(n)))];
-    const [sx, sy] = pts[0], [nx, ny] = pts[1];
-    const len = Math.hypot(nx - sx, ny - sy);
-    pts[0] = [sx + ((nx - sx) / len) * CELL * 0.4, sy + ((ny - sy) / len) * CELL * 0.4];
-    // The tip stops short of the last cell's centre, so a digit there does not hide it.
-    const [lx, ly] = pts[pts.length - 1], [qx, qy] = pts[pts.length - 2];
-    const back = Math.hypot(lx - qx, ly - qy) || 1;
-    pts[pts.length - 1] = [lx - ((lx - qx) / back) * CELL * 0.3, ly - ((ly - qy) / back) * CELL * 0.3];
-    el("polyline", { points: pts.map((p) => p.join(",")).join(" ") }, g);
-    const [tx, ty] = pts[pts.length - 1], [px, py] = pts[pts.length - 2];
-    const a = Math.atan2(ty - py, tx - px), h = CELL * 0.25;
-    const head = [[tx - h * Math.cos(a - 0.5), ty - h * Math.sin(a - 0.5)], [tx, ty], [tx - h * Math.cos(a + 0.5), ty - h * Math.sin(a + 0.5)]];
-    el("polyline", { points: head.map((p) => p.join(",")).join(" ") }, g);
-  }
-}
-
-const dist = (a, b) => Math.hypot(a[0] - b[0], a[1] - b[1]);
-
-// A cage: dashed lines inset from every outer cell edge, meeting at the corners.
-function drawCage(cage, layer, index) {
-  const g = el("g", { class: "cage", "data-cage": String(index + 1) }, layer);
-  const inside = new Set(cage.cells.map((n) => rowCol(n).join(",")));
-  const has = (r, c) => inside.has(`${r},${c}`);
-  const d = 4, segments = [];
-  for (const name of cage.cells) {
-    const [r, c] = rowCol(name);
-    const x = c * CELL, y = r * CELL, X = x + CELL, Y = y + CELL;
-    // For each open side, its two ends: extended through a neighbour in the cage, inset at
-    // a convex corner, reaching to the next cell's inset line at a concave one.
-    const end = (along, diagonal) => (along ? (diagonal ? -d : 0) : d);
-    if (!has(r - 1, c)) segments.push([x + end(has(r, c - 1), has(r - 1, c - 1)), y + d, X - end(has(r, c + 1), has(r - 1, c + 1)), y + d]);
-    if (!has(r + 1, c)) segments.push([x + end(has(r, c - 1), has(r + 1, c - 1)), Y - d, X - end(has(r, c + 1), has(r + 1, c + 1)), Y - d]);
-    if (!has(r, c - 1)) segments.push([x + d, y + end(has(r - 1, c), has(r - 1, c - 1)), x + d, Y - end(has(r + 1, c), has(r + 1, c - 1))]);
-    if (!has(r, c + 1)) segments.push([X - d, y + end(has(r - 1, c), has(r - 1, c + 1)), X - d, Y - end(has(r + 1, c), has(r + 1, c + 1))]);
-  }
-  for (const [x1, y1, x2, y2] of segments) el("line", { x1, y1, x2, y2 }, g);
-  if (cage.sum !== undefined) {
-    // The sum sits in the top-left cell of the cage.
-    const [r, c] = cage.cells.map(rowCol).sort((a, b) => a[0] - b[0] || a[1] - b[1])[0];
-    el("rect", { x: c * CELL + 2, y: r * CELL + 2, width: String(cage.sum).length * 8 + 4, height: 15, class: "sum-bg" }, g);
-    el("text", { x: c * CELL + 4, y: r * CELL + 14, class: "sum" }, g).textContent = cage.sum;
-  }
-}
-
-function drawLittleKiller(clue, size, layer) {
-  const g = el("g", { class: "little-killer" }, layer);
-  let at, dir;
-  if (clue.clue) {
-    at = rowCol(clue.clue);
-    dir = { DR: [1, 1], DL: [1, -1], UR: [-1, 1], UL: [-1, -1] }[clue.direction];
-  } else {
-    const cells = clue.cells.map(rowCol);
-    dir = cells.length > 1 ? [cells[1][0] - cells[0][0], cells[1][1] - cells[0][1]] : [1, 1];
-    at = [cells[0][0] - dir[0], cells[0][1] - dir[1]];
-  }
-  const [x, y] = centre(at);
-  el("text", { x, y: y + 1, class: "clue" }, g).textContent = clue.sum;
-  const [ax, ay] = [x + dir[1] * CELL * 0.3, y + dir[0] * CELL * 0.3];
-  el("line", { x1: ax, y1: ay, x2: ax + dir[1] * 8, y2: ay + dir[0] * 8 }, g);
-}
-
-function edgeMidpoint(a, b) {
-  const [p, q] = [centre(rowCol(a)), centre(rowCol(b))];
-  return [(p[0] + q[0]) / 2, (p[1] + q[1]) / 2];
-}
-
-function drawMark(kind, cells, value, layer) {
-  const [x, y] = edgeMidpoint(cells[0], cells[1]);
-  const g = el("g", { class: `mark-${kind.toLowerCase()}` }, layer);
-  if (kind === "white" || kind === "black") {
-    el("circle", { cx: x, cy: y, r: 6, class: `kropki ${kind}` }, g);
-    if (value !== undefined) el("text", { x, y: y + 1, class: "kropki-value" }, g).textContent = value;
-  } else {
-    el("rect", { x: x - 7, y: y - 8, width: 14, height: 16, class: "xv-bg" }, g);
-    el("text", { x, y: y + 1, class: "xv" }, g).textContent = kind.toUpperCase();
-  }
-}
-
-function drawGreater(greater, smaller, layer) {
-  const [x, y] = edgeMidpoint(greater, smaller);
-  const [g0, s0] = [centre(rowCol(greater)), centre(rowCol(smaller))];
-  const [dx, dy] = [Math.sign(s0[0] - g0[0]), Math.sign(s0[1] - g0[1])];
-  // The sign's point faces the smaller digit.
-  const w = 5;
-  const pts = [[x - dx * w - dy * w, y - dy * w - dx * w], [x + dx * w, y + dy * w], [x - dx * w + dy * w, y - dy * w + dx * w]];
-  el("polyline", { points: pts.map((p) => p.join(",")).join(" "), class: "greater" }, layer);
 }
