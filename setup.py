@@ -32,15 +32,16 @@ class OptionalBuildExt(build_ext):
 
 
 FLAGS = ["-O3", "-std=c99"] if sys.platform != "win32" else []
+SHARED = "cpsudoku/engine/_search.h"  # what the two searches share: the clock, the results
 
 setup(
     ext_modules=[
         # all-different models: the classic hot path
         Extension("cpsudoku.engine._kernel", ["cpsudoku/engine/_kernel.c"],
-                  extra_compile_args=FLAGS, optional=True),
+                  depends=[SHARED], extra_compile_args=FLAGS, optional=True),
         # every constraint kind (sums, orders, tables, automata): the variants
         Extension("cpsudoku.engine._vkernel", ["cpsudoku/engine/_vkernel.c"],
-                  extra_compile_args=FLAGS, optional=True),
+                  depends=[SHARED], extra_compile_args=FLAGS, optional=True),
     ],
     cmdclass={"build_ext": OptionalBuildExt},
 )

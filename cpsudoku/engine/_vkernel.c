@@ -24,10 +24,14 @@
  *
  * State per search level: cands[ncells] (0 once placed), grid[ncells] (the
  * placed value's bit), placed[nunits]; copied when the search branches. A cell's
- * domain is cands | grid. The GIL is released during the search.
+ * domain is cands | grid. The GIL is released during the search; the clock, the
+ * solutions found and the call's arguments are handled as in the all-different
+ * kernel (`_search.h`).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+
+#include "_search.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -35,7 +39,6 @@
 #include <time.h>
 
 #define MAX_VALUES 32
-#define SIGNAL_PERIOD 0.02 /* seconds between two checks for Ctrl-C */
 #define SUM_WORDS 64       /* a weighted sum spanning up to 4096 totals is solved exactly */
 #define DECAY_PERIOD 512   /* failures between two halvings of the conflict counts */
 #define BRANCH_BLAME 2     /* conflicts a branching cell counts when its value fails at once */
@@ -676,45 +679,10 @@ typedef struct {
     uint32_t *conflicts;   /* per cell: failures it took part in */
     int choice, locked_depth;
     long max_solutions;
-    uint8_t *sols;
-    long nsols, solcap;
     unsigned long long nodes, guesses, backtracks, props, passes, failures;
     unsigned clock_mask;
-    int has_deadline;
-    double deadline, next_signal;
-    int timed_out, interrupted, nomem;
-    PyThreadState *ts;
+    Run run;               /* the clock and the solutions found */
 } Search;
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-/* 1 when the search must stop: past the deadline, or a signal handler raised. */
-static int must_stop(Search *S)
-{
-    if (S->timed_out || S->interrupted)
-        return 1;
-    double t = now_s();
-    if (S->has_deadline && t > S->deadline) {
-        S->timed_out = 1;
-        return 1;
-    }
-    if (t >= S->next_signal) {
-        S->next_signal = t + SIGNAL_PERIOD;
-        PyEval_RestoreThread(S->ts);
-        int failed = PyErr_CheckSignals();
-        S->ts = PyEval_SaveThread();
-        if (failed) {
-            S->interrupted = 1;
-            return 1;
-        }
-    }
-    return 0;
-}
 
 /* Cell c's candidates changed: its units are rescanned, its constraints woken
  * (not the one running, when its pass already reached a fixpoint). */
@@ -1398,26 +1366,6 @@ static int choose(Search *S, const uint32_t *cands, uint32_t *bit)
     return best;
 }
 
-static int record(Search *S, const uint32_t *grid)
-{
-    const int ncells = S->k->ncells;
-    if (S->nsols == S->solcap) {
-        long ncap = S->solcap ? 2 * S->solcap : 4;
-        uint8_t *nb = realloc(S->sols, (size_t)ncap * ncells);
-        if (!nb) {
-            S->nomem = 1;
-            return -1;
-        }
-        S->sols = nb;
-        S->solcap = ncap;
-    }
-    uint8_t *out = S->sols + (size_t)S->nsols * ncells;
-    for (int c = 0; c < ncells; c++)
-        out[c] = grid[c] ? (uint8_t)(32 - __builtin_clz(grid[c])) : 0;
-    S->nsols++;
-    return 0;
-}
-
 /* Explore the propagated state at `depth`: 1 once enough solutions are found,
  * 0 when the subtree is exhausted, -1 when the search must stop. */
 static int dfs(Search *S, int depth)
@@ -1428,14 +1376,14 @@ static int dfs(Search *S, int depth)
     const int locked = depth < S->locked_depth;
     for (;;) {
         S->nodes++;
-        if (!(S->nodes & S->clock_mask) && must_stop(S))
+        if (!(S->nodes & S->clock_mask) && run_must_stop(&S->run))
             return -1;
         uint32_t b = 0;
         int best = choose(S, s, &b);
         if (best < 0) {
-            if (record(S, s + k->ncells) < 0)
+            if (run_record(&S->run, s + k->ncells) < 0)
                 return -1;
-            return S->nsols >= S->max_solutions;
+            return S->run.nsols >= S->max_solutions;
         }
         S->guesses++;
         uint32_t *child = s + W;
@@ -1469,17 +1417,7 @@ static PyObject *stat_names[5];
 static PyObject *statistics(const Search *S)
 {
     unsigned long long values[5] = {S->nodes, S->guesses, S->backtracks, S->props, S->passes};
-    PyObject *stats = PyDict_New();
-    for (int i = 0; stats && i < 5; i++) {
-        PyObject *v = PyLong_FromUnsignedLongLong(values[i]);
-        if (!v || PyDict_SetItem(stats, stat_names[i], v) < 0) {
-            Py_XDECREF(v);
-            Py_CLEAR(stats);
-            break;
-        }
-        Py_DECREF(v);
-    }
-    return stats;
+    return counters(stat_names, values, 5);
 }
 
 static void release(Search *S)
@@ -1489,7 +1427,7 @@ static void release(Search *S)
     free(S->option_at);
     free(S->cell_set);
     free(S->stack);
-    free(S->sols);
+    free(S->run.sols);
 }
 
 static PyObject *VKernel_solve(VKernel *self, PyObject *args, PyObject *kwds)
@@ -1506,11 +1444,9 @@ static PyObject *VKernel_solve(VKernel *self, PyObject *args, PyObject *kwds)
         PyErr_SetString(PyExc_ValueError, "the VKernel was not initialised");
         return NULL;
     }
-    if (max_solutions < 1) {
-        PyErr_Format(PyExc_ValueError, "max_solutions must be at least 1, not %ld",
-                     max_solutions);
+    double time_limit;
+    if (read_limits(max_solutions, limit_obj, &time_limit) < 0)
         return NULL;
-    }
     if (locked_depth < 0) {
         PyErr_SetString(PyExc_ValueError, "locked_depth must not be negative");
         return NULL;
@@ -1520,32 +1456,15 @@ static PyObject *VKernel_solve(VKernel *self, PyObject *args, PyObject *kwds)
                                           "ties by conflicts) or 2 (conflicts per candidate)");
         return NULL;
     }
-    double time_limit = -1;
-    if (limit_obj != Py_None) {
-        time_limit = PyFloat_AsDouble(limit_obj);
-        if (time_limit == -1 && PyErr_Occurred())
-            return NULL;
-        if (time_limit != time_limit) {
-            PyErr_SetString(PyExc_ValueError, "time_limit is not a number");
-            return NULL;
-        }
-        if (time_limit < 0)
-            time_limit = 0;
-    }
     const int ncells = self->ncells, nunits = self->nunits, ncons = self->ncons;
-    PyObject *dseq = PySequence_Fast(domains_obj, "domains must be a sequence");
+    PyObject *dseq = domains_of(domains_obj, ncells);
     if (!dseq)
         return NULL;
-    if (PySequence_Fast_GET_SIZE(dseq) != ncells) {
-        PyErr_Format(PyExc_ValueError, "%zd domains for %d cells", PySequence_Fast_GET_SIZE(dseq),
-                     ncells);
-        Py_DECREF(dseq);
-        return NULL;
-    }
 
     Search S;
     memset(&S, 0, sizeof S);
     S.k = self;
+    S.run.ncells = ncells;
     S.W = 2 * ncells + nunits;
     S.max_solutions = max_solutions;
     S.locked_depth = locked_depth;
@@ -1583,32 +1502,11 @@ static PyObject *VKernel_solve(VKernel *self, PyObject *args, PyObject *kwds)
 
     uint32_t *s = S.stack;
     int empty = 0;
-    for (int c = 0; c < ncells; c++) {
-        long long v = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(dseq, c));
-        if (v == -1 && PyErr_Occurred()) {
-            PyErr_Format(PyExc_ValueError, "domain of cell %d is not a mask", c);
-            goto error;
-        }
-        if (v < 0 || v > (long long)self->full) {
-            PyErr_Format(PyExc_ValueError, "domain of cell %d: mask %lld has values beyond %d",
-                         c, v, self->n);
-            goto error;
-        }
-        s[c] = (uint32_t)v;
-        if (!v)
-            empty = 1;
-        else if (!(v & (v - 1)))
-            S.queue[S.qn++] = c;
-    }
+    if (read_domains(dseq, ncells, self->full, self->n, s, S.queue, &S.qn, &empty) < 0)
+        goto error;
 
     int exhausted = 1;
-    S.ts = PyEval_SaveThread();
-    double t0 = now_s();
-    S.next_signal = t0 + SIGNAL_PERIOD;
-    if (time_limit >= 0) {
-        S.has_deadline = 1;
-        S.deadline = t0 + time_limit;
-    }
+    run_start(&S.run, time_limit);
     if (!empty) {
         for (int u = 0; u < nunits; u++) {
             S.udirty[u] = 1;
@@ -1625,36 +1523,9 @@ static PyObject *VKernel_solve(VKernel *self, PyObject *args, PyObject *kwds)
             exhausted = d == 0;
         }
     }
-    PyEval_RestoreThread(S.ts);
-    if (S.interrupted)
-        goto error; /* the signal handler's exception is set */
-    if (S.nomem) {
-        PyErr_NoMemory();
+    if (run_stop(&S.run) < 0)
         goto error;
-    }
-    if (S.timed_out)
-        exhausted = 0;
-
-    PyObject *sols = PyList_New(S.nsols);
-    if (!sols)
-        goto error;
-    for (long i = 0; i < S.nsols; i++) {
-        PyObject *tup = PyTuple_New(ncells);
-        if (!tup) {
-            Py_DECREF(sols);
-            goto error;
-        }
-        const uint8_t *vals = S.sols + (size_t)i * ncells;
-        for (int c = 0; c < ncells; c++)
-            PyTuple_SET_ITEM(tup, c, PyLong_FromLong(vals[c]));
-        PyList_SET_ITEM(sols, i, tup);
-    }
-    PyObject *stats = statistics(&S);
-    PyObject *result = stats ? Py_BuildValue("(NOON)", sols, exhausted ? Py_True : Py_False,
-                                             S.timed_out ? Py_True : Py_False, stats)
-                             : NULL;
-    if (!stats)
-        Py_DECREF(sols);
+    PyObject *result = run_result(&S.run, exhausted, statistics(&S));
     Py_DECREF(dseq);
     release(&S);
     return result;
