@@ -72,6 +72,8 @@ typedef struct {
     int *tstart;      /* nstates + 1 offsets into tbit/tnext */
     uint32_t *tbit;
     int *tnext;
+    uint64_t *moves;  /* up to 64 states: per state and value, the next states */
+    uint32_t *reads;  /* per state, the values it has a move for */
 } Con;
 
 typedef struct {
@@ -209,6 +211,8 @@ static void free_con(Con *c)
     free(c->tstart);
     free(c->tbit);
     free(c->tnext);
+    free(c->moves);
+    free(c->reads);
 }
 
 static void VKernel_dealloc(VKernel *self)
@@ -414,6 +418,19 @@ static int build_regular(Con *c, const int64_t *data, Py_ssize_t nd, int n, int 
     }
     free(fill);
     c->exact = 1;
+    if (c->sw == 1) { /* one word of states: a move is a mask, read per value */
+        c->moves = calloc((size_t)nstates * MAX_VALUES, sizeof(uint64_t));
+        c->reads = calloc((size_t)nstates, sizeof(uint32_t));
+        if (!c->moves || !c->reads) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        for (int st = 0; st < nstates; st++)
+            for (int x = c->tstart[st]; x < c->tstart[st + 1]; x++) {
+                c->moves[st * MAX_VALUES + __builtin_ctz(c->tbit[x])] |= 1ull << c->tnext[x];
+                c->reads[st] |= c->tbit[x];
+            }
+    }
     return 0;
 }
 
@@ -1094,8 +1111,53 @@ static int table(Search *S, uint32_t *s, const Con *c)
     return 0;
 }
 
+/* `regular` for automata of up to 64 states: each layer one word. */
+static int regular_word(Search *S, uint32_t *s, const Con *c)
+{
+    const int len = c->len;
+    uint64_t *fw = S->bits; /* (len + 1) layers of states */
+    fw[0] = 1ull << c->start;
+    for (int i = 0; i < len; i++) {
+        uint32_t d = domain(S, s, c->cells[i]);
+        uint64_t next = 0;
+        for (uint64_t b = fw[i]; b; b &= b - 1) {
+            int st = __builtin_ctzll(b);
+            const uint64_t *move = c->moves + (size_t)st * MAX_VALUES;
+            for (uint32_t m = d & c->reads[st]; m; m &= m - 1)
+                next |= move[__builtin_ctz(m)];
+        }
+        if (!next)
+            return -1;
+        fw[i + 1] = next;
+    }
+    uint64_t alive = fw[len] & c->accepting[0];
+    if (!alive)
+        return -1;
+    for (int i = len - 1; i >= 0; i--) {
+        uint32_t d = domain(S, s, c->cells[i]), kept = 0;
+        uint64_t back = 0;
+        for (uint64_t b = fw[i]; b; b &= b - 1) {
+            int st = __builtin_ctzll(b);
+            const uint64_t *move = c->moves + (size_t)st * MAX_VALUES;
+            for (uint32_t m = d & c->reads[st]; m; m &= m - 1)
+                if (move[__builtin_ctz(m)] & alive) {
+                    kept |= m & (~m + 1);
+                    back |= 1ull << st;
+                }
+        }
+        S->support[i] = kept;
+        alive = back;
+    }
+    for (int i = 0; i < len; i++)
+        if (restrict_to(S, s, c->cells[i], S->support[i]) < 0)
+            return -1;
+    return 0;
+}
+
 static int regular(Search *S, uint32_t *s, const Con *c)
 {
+    if (c->moves)
+        return regular_word(S, s, c);
     const int sw = c->sw, len = c->len;
     uint64_t *fw = S->bits; /* (len + 1) layers of states */
     uint64_t *alive = fw + (size_t)(len + 1) * sw, *back = alive + sw;

@@ -184,6 +184,25 @@ def test_a_sum_groups_cells_that_must_differ_and_share_a_weight():
 
 
 @needs_vkernel
+@pytest.mark.parametrize("seed", range(4))
+def test_automata_of_more_than_64_states_agree(seed):
+    """The cells read and their running total along a line: hundreds of states,
+    beyond one word of state bits."""
+    rng = random.Random(seed)
+    sol = solved_grid(9, rng)
+    line = path(9, rng, 9)
+    total = sum(sol[c] for c in line)
+    running = Automaton.build(
+        (0, 0), lambda st, v: (st[0] + 1, st[1] + v) if st[1] + v <= total else None,
+        lambda st: st == (len(line), total), range(1, 10))
+    assert running.states > 64
+    givens = tuple(v if rng.random() < 0.3 else 0 for v in sol)
+    puzzle = Puzzle(boxed(9, (3, 3)), givens,
+                    rules=(Extra((Regular(line, automaton=running),)),))
+    assert assert_agree(puzzle).solutions
+
+
+@needs_vkernel
 def test_an_unsatisfiable_variant_says_so_in_both_engines():
     sol = solved_grid(4, random.Random(3))
     cage = (0, 1)
