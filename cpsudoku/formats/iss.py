@@ -375,6 +375,23 @@ def _quad(r: Reading, item: Item) -> None:
                          "values": [_number(v, item, "value") for v in item.args[1:]]}, item)
 
 
+def _group(key: str) -> Callable:
+    """A group of cells in any shape (one cell will do): counting circles, cages."""
+    def read(r: Reading, item: Item) -> None:
+        r.add(key, r.cells(item.args, item), item)
+    return read
+
+
+def _contain(key: str) -> Callable:
+    """`.ContainAtLeast~1_2_2~cells`: the digits joined by '_', then the cells."""
+    def read(r: Reading, item: Item) -> None:
+        if len(item.args) < 2:
+            raise _Refusal("expects its digits and cells", item)
+        values = [_number(v, item, "value") for v in item.args[0].split("_")]
+        r.add(key, {"cells": r.cells(item.args[1:], item), "values": values}, item)
+    return read
+
+
 def _indexing(r: Reading, item: Item) -> None:
     kinds = {"C": "column", "R": "row"}
     if not item.args or item.args[0] not in kinds:
@@ -487,7 +504,8 @@ NUMBERED_TYPES = {"Whisper": ("whispers", "difference"), "Modular": ("modular_li
 RULE_TYPES = {"AntiKnight": "anti-knight", "AntiKing": "anti-king",
               "AntiConsecutive": "non-consecutive", "Windoku": "windoku",
               "DisjointSets": "disjoint-groups", "AntiTaxicab": "anti-taxicab",
-              "GlobalEntropy": "global-entropy", "GlobalMod": "global-mod"}
+              "GlobalEntropy": "global-entropy", "GlobalMod": "global-mod",
+              "DutchFlatmates": "dutch-flatmates"}
 OUTSIDE_TYPES = {"XSum": "x_sums", "Skyscraper": "skyscrapers",
                  "NumberedRoom": "numbered_rooms"}
 
@@ -523,6 +541,10 @@ ISS_TYPES: dict[str, tuple[str, Callable[[Reading, Item], None]]] = {
     **{kind: (key, _outside(key)) for kind, key in OUTSIDE_TYPES.items()},
     "Lunchbox": ("lunchboxes", _lunchbox),
     "Quad": ("quadruples", _quad),
+    "EqualityCage": ("equality_cages", _group("equality_cages")),
+    "CountingCircles": ("counting_circles", _group("counting_circles")),
+    "ContainAtLeast": ("contain_at_least", _contain("contain_at_least")),
+    "ContainExact": ("contain_exact", _contain("contain_exact")),
     "EqualSum": ("equal_sums", _equal_sum),
     "Indexing": ("indexing", _indexing),
     "Diagonal": ("diagonal", _diagonal),
@@ -538,12 +560,11 @@ REFUSED = {
     "ChaosArrow": "regions built while solving", "ChaosCount": "regions built while solving",
     "RegionSize": "a box size other than the grid's", "RegionSameValues": "regions of equal sets",
     "Doppelganger": "digits 0..N with var cells", "FullRank": "full-rank outside clues",
-    "FullRankTies": "full-rank outside clues", "DutchFlatmates": "Dutch flatmates",
-    "ValueIndexing": "value-indexing arrows", "EqualityCage": "equality cages",
+    "FullRankTies": "full-rank outside clues", "ValueIndexing": "value-indexing arrows",
     "HiddenSkyscraper": "hidden skyscrapers", "LookAndSay": "look-and-say cages",
-    "ConnectedValues": "connected values", "SameValues": "same-value sets",
-    "ContainAtLeast": "required values", "ContainExact": "required values",
-    "CountingCircles": "counting circles", "CountDistinct": "distinct-value counts",
+    "ConnectedValues": "connected values",
+    "SameValues": "sets of equal digits in any order (clones keep places)",
+    "CountDistinct": "distinct-value counts",
     "SearchPriority": "a search-order hint", "Var": "cells outside the grid",
 }
 
@@ -893,6 +914,11 @@ def _segments(segments) -> list[str]:
     return out
 
 
+def _write_contain(kind: str) -> Callable:
+    return lambda items, n: [_item(kind, "_".join(map(str, v["values"])), *_cells(v))
+                             for v in items]
+
+
 def _write_indexing(items, n) -> list[str]:
     kinds = {"column": "C", "row": "R"}
     if any(entry.get("kind") not in kinds for entry in items):
@@ -947,6 +973,10 @@ _WRITERS: dict[str, Callable[[Any, int], list[str]]] = {
     "lunchboxes": lambda items, n: [_item("Lunchbox", c["value"], *_line_cells(c, n))
                                     for c in items],
     "quadruples": _write_quads,
+    "equality_cages": _write_line("EqualityCage"),
+    "counting_circles": _write_line("CountingCircles"),
+    "contain_at_least": _write_contain("ContainAtLeast"),
+    "contain_exact": _write_contain("ContainExact"),
     "equal_sums": lambda items, n: [_item("EqualSum", *_segments(segments)) for segments in items],
     "indexing": _write_indexing,
     "regex_lines": lambda items, n: [_item("Regex", encode_pattern(v["pattern"]), *_cells(v))

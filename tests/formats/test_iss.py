@@ -113,6 +113,9 @@ def test_every_mapped_type_loads_or_is_refused_clearly():
         "NumberedRoom": ".NumberedRoom~R2~5~", "Lunchbox": ".Lunchbox~10~" + "~".join(
             f"R1C{c}" for c in range(1, 10)), "Quad": ".Quad~R1C1~1~2",
         "EqualSum": ".EqualSum~R1C1~R1C2~-~R2C1", "Indexing": ".Indexing~C~R1C1",
+        "EqualityCage": ".EqualityCage~R1C1~R1C2", "CountingCircles": ".CountingCircles~R1C1",
+        "ContainAtLeast": ".ContainAtLeast~1_2~R1C1~R1C2", "ContainExact":
+        ".ContainExact~3~R1C1~R2C2",
         "Diagonal": ".Diagonal~1", **{kind: "." + kind for kind in iss.RULE_TYPES},
         "Pair": f".Pair~{differ}~_apart~R1C1~R1C2", "PairX": f".PairX~{differ}~~R1C1~R2C2",
         "Binary": f".Binary~{differ}~~R1C1~R1C2", "BinaryX": f".BinaryX~{differ}~~R1C1~R1C3",
