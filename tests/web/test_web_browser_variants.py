@@ -6,6 +6,7 @@ and axe-core clean with them drawn."""
 from __future__ import annotations
 
 import colorsys
+import importlib.util
 import re
 
 import browser_kit as kit
@@ -91,6 +92,34 @@ def rgb(colour: str) -> tuple[int, int, int]:
     return tuple(int(x) for x in re.findall(r"\d+", colour)[:3])  # type: ignore[return-value]
 
 
+def symbols(values) -> str:
+    return "".join(str(v) if v <= 9 else chr(55 + v) for v in values)
+
+
+# The text each element's drawing must hold, from the element as the server sent it.
+OUTSIDE = ("sandwiches", "x_sums", "skyscrapers", "numbered_rooms", "hidden_skyscrapers",
+           "lunchboxes")
+TEXTS = {"cages": lambda x: [str(x["sum"])] if "sum" in x else [],
+         "rellik_cages": lambda x: [str(x["sum"])],
+         "little_killers": lambda x: [str(x["sum"])],
+         "equality_cages": lambda x: ["="],
+         "contain_at_least": lambda x: [symbols(x["values"]) + "+"],
+         "contain_exact": lambda x: ["=" + symbols(x["values"])],
+         "given_candidates": lambda x: [symbols(x["values"])],
+         "quadruples": lambda x: [" ".join(symbols([v]) for v in x["values"][k:k + 2])
+                                  for k in (0, 2) if x["values"][k:k + 2]]}
+TEXTS.update({key: (lambda x: [str(x["value"])]) for key in OUTSIDE})
+
+
+def drawn_texts(page) -> dict[str, list[list[str]]]:
+    return page.evaluate("""() => {
+        const out = {};
+        for (const g of document.querySelectorAll('#board [data-kind]'))
+            (out[g.dataset.kind] ||= []).push(
+                [...g.querySelectorAll('text')].map(t => t.textContent));
+        return out; }""")
+
+
 def drawn_lines(page) -> list[dict]:
     return page.evaluate("""() => [...document.querySelectorAll('#board g.styled-line')].map(g => {
         const path = g.querySelector('.path'), style = getComputedStyle(path);
@@ -109,6 +138,10 @@ def test_every_family_of_the_example_is_drawn(page, server, path):
     drawn = drawn_counts(page)
     assert {k: drawn.get(k, 0) for k in expected} == expected, drawn
     assert set(drawn) <= set(expected), drawn  # nothing drawn the puzzle does not have
+    texts = drawn_texts(page)
+    for key, text in TEXTS.items():
+        if key in description["elements"]:
+            assert texts[key] == [text(x) for x in description["elements"][key]], key
     lines = drawn_lines(page)
     assert len(lines) == len(description["styled_lines"])
     for sent, shown in zip(description["styled_lines"], lines):
@@ -182,6 +215,35 @@ def test_the_board_keeps_an_outside_margin_only_for_outside_clues(page, server):
     assert inner > -kit_cell(page) / 2 and outer <= -kit_cell(page) / 2, (inner, outer)
 
 
+OUTSIDE_CLUES = """size = 9
+grid = "5................................................................................"
+sandwiches = [{row = 2, value = 17}, {column = 3, side = "end", value = 0}]
+x_sums = [{row = 4, side = "end", value = 25}]
+skyscrapers = [{column = 5, value = 3}]
+indexing = [{kind = "column", cells = ["r1c1", "r2c1"]}]
+"""
+
+
+def test_outside_clues_sit_beside_their_row_or_column(page, server, tmp_path):
+    pytest.importorskip("cpsudoku.rules.outside", reason="outside clues are not in this build")
+    path = tmp_path / "outside.toml"
+    path.write_text(OUTSIDE_CLUES)
+    load_file(page, server, path)
+    size = kit_cell(page)
+    where = page.evaluate("""() => [...document.querySelectorAll('#board .outside')].map(g => {
+        const t = g.querySelector('text');
+        return [g.dataset.kind, t.textContent, Number(t.getAttribute('x')),
+                Number(t.getAttribute('y'))]; })""")
+    placed = {(kind, text): (x / size, y / size) for kind, text, x, y in where}
+    # left of row 2, below column 3, right of row 4, above column 5 (in cells, 0 at the edge)
+    assert placed[("sandwiches", "17")][0] < 0 and 1 < placed[("sandwiches", "17")][1] < 2
+    assert 2 < placed[("sandwiches", "0")][0] < 3 and placed[("sandwiches", "0")][1] > 9
+    assert placed[("x_sums", "25")][0] > 9 and 3 < placed[("x_sums", "25")][1] < 4
+    assert 4 < placed[("skyscrapers", "3")][0] < 5 and placed[("skyscrapers", "3")][1] < 0
+    assert page.evaluate("document.querySelector('#board').viewBox.baseVal.x") <= -size / 2
+    assert page.locator('[data-kind="indexing"] rect').count() == 2
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_axe_finds_nothing_with_every_line_drawn(browser, server, axe, tmp_path, scheme):
     path = tmp_path / "labelled.toml"
@@ -191,8 +253,15 @@ def test_axe_finds_nothing_with_every_line_drawn(browser, server, axe, tmp_path,
         load_file(tab, server, path)
         found = kit.axe_violations(tab, axe)
         assert found == [], found
+        if importlib.util.find_spec("cpsudoku.rules.outside"):
+            outside = tmp_path / "outside.toml"  # a new name: the file input fires again
+            outside.write_text(OUTSIDE_CLUES)
+            load_file(tab, server, outside)
+            found = kit.axe_violations(tab, axe)
+            assert found == [], ("outside clues", found)
         for example in ("between-lines", "double-arrows", "region-sum-lines", "kropki",
-                        "little-killer", "fpuzzles-mixed"):
+                        "little-killer", "fpuzzles-mixed", "quadruples", "clones",
+                        "given-candidates", "rellik-cages"):
             suffix = ".json" if example.startswith("fpuzzles") else ".toml"
             load_file(tab, server, ROOT / "examples" / "variants" / f"{example}{suffix}")
             found = kit.axe_violations(tab, axe)

@@ -5,6 +5,7 @@
 // whose labels say what each cell holds; state shows as classes. Digits and marks are
 // drawn in a layer of their own, <g data-for="r1c1">.
 
+import { hasOutsideClues } from "./outside.js";
 import { drawVariants } from "./variants.js";
 import { CELL, el, rowCol } from "./svg.js";
 
@@ -42,8 +43,8 @@ export class Board {
     this.puzzle = puzzle;
     const side = n * CELL;
     const e = puzzle.elements || {};
-    // Room outside the grid only for clues drawn there (little killers).
-    const margin = (e.little_killers || []).length ? CELL : 6;
+    // Room outside the grid only for clues drawn there (little killers, sandwiches, ...).
+    const margin = (e.little_killers || []).length || hasOutsideClues(e) ? CELL : 6;
     this.svg.replaceChildren();
     this.svg.setAttribute("viewBox", `${-margin} ${-margin} ${side + 2 * margin} ${side + 2 * margin}`);
     this.svg.setAttribute("aria-label", `Sudoku grid, ${n} by ${n}`);

@@ -51,3 +51,13 @@ function label([x, y], value, colour, g) {
   el("text", { x: lx + 2.5, y: ly + 11, class: "line-value" }, g).textContent = text;
   g.dataset.value = text;
 }
+
+// A line whose rule is given as data (an automaton, a regular expression, a relation, value
+// indexing): a thin grey line from a dot at its start, its rule named in a tooltip.
+export function drawCustomLine(cells, title, g) {
+  const pts = cells.map((name) => centre(rowCol(name)));
+  if (pts.length > 1) el("polyline", { points: polyline(pts), class: "custom-path" }, g);
+  const [x, y] = pts[0];
+  el("circle", { cx: x, cy: y, r: CELL * 0.12, class: "custom-start" }, g);
+  if (title) el("title", {}, g).textContent = title;
+}

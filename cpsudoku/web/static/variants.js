@@ -2,7 +2,10 @@
 // SudokuPad. Each shape is a <g data-kind="..."> named by its key in the puzzle file
 // (cages, thermometers, whispers, ...), so that a player's tools and the tests find it.
 
-import { drawStyledLine } from "./lines.js";
+import { drawCage } from "./cages.js";
+import { drawCellGroups } from "./groups.js";
+import { drawCustomLine, drawStyledLine } from "./lines.js";
+import { drawOutsideClues } from "./outside.js";
 import { CELL, centre, el, points, polyline, rowCol } from "./svg.js";
 
 export function drawVariants(puzzle, under, over) {
@@ -47,6 +50,16 @@ export function drawVariants(puzzle, under, over) {
     }
   }
   for (const [greater, smaller] of e.greater_than || []) drawGreater(greater, smaller, kind("greater_than", over));
+  drawCellGroups(e, kind, under, over);
+  drawOutsideClues(e, puzzle.size, kind, over);
+  const custom = [["automata", (x) => x.cells, () => "automaton"], ["regex_lines", (x) => x.cells, (x) => x.pattern],
+    ["relations", (x) => x.cells, (x) => x.name || x.expression], ["value_indexing", (x) => x, () => "value indexing"]];
+  for (const [key, cellsOf, title] of custom) {
+    for (const item of e[key] || []) {
+      const cells = cellsOf(item);
+      if (cells && cells.length) drawCustomLine(cells, title(item), kind(key, under, { class: "custom-line" }));
+    }
+  }
 }
 
 function shade(names, g) {
@@ -89,31 +102,6 @@ function drawArrow(arrow, g) {
 }
 
 const dist = (a, b) => Math.hypot(a[0] - b[0], a[1] - b[1]);
-
-// A cage: dashed lines inset from every outer cell edge, meeting at the corners.
-function drawCage(cage, g) {
-  const inside = new Set(cage.cells.map((n) => rowCol(n).join(",")));
-  const has = (r, c) => inside.has(`${r},${c}`);
-  const d = 4, segments = [];
-  for (const name of cage.cells) {
-    const [r, c] = rowCol(name);
-    const x = c * CELL, y = r * CELL, X = x + CELL, Y = y + CELL;
-    // For each open side, its two ends: extended through a neighbour in the cage, inset at
-    // a convex corner, reaching to the next cell's inset line at a concave one.
-    const end = (along, diagonal) => (along ? (diagonal ? -d : 0) : d);
-    if (!has(r - 1, c)) segments.push([x + end(has(r, c - 1), has(r - 1, c - 1)), y + d, X - end(has(r, c + 1), has(r - 1, c + 1)), y + d]);
-    if (!has(r + 1, c)) segments.push([x + end(has(r, c - 1), has(r + 1, c - 1)), Y - d, X - end(has(r, c + 1), has(r + 1, c + 1)), Y - d]);
-    if (!has(r, c - 1)) segments.push([x + d, y + end(has(r - 1, c), has(r - 1, c - 1)), x + d, Y - end(has(r + 1, c), has(r + 1, c - 1))]);
-    if (!has(r, c + 1)) segments.push([X - d, y + end(has(r - 1, c), has(r - 1, c + 1)), X - d, Y - end(has(r + 1, c), has(r + 1, c + 1))]);
-  }
-  for (const [x1, y1, x2, y2] of segments) el("line", { x1, y1, x2, y2 }, g);
-  if (cage.sum !== undefined) {
-    // The sum sits in the top-left cell of the cage.
-    const [r, c] = cage.cells.map(rowCol).sort((a, b) => a[0] - b[0] || a[1] - b[1])[0];
-    el("rect", { x: c * CELL + 2, y: r * CELL + 2, width: String(cage.sum).length * 8 + 4, height: 15, class: "sum-bg" }, g);
-    el("text", { x: c * CELL + 4, y: r * CELL + 14, class: "sum" }, g).textContent = cage.sum;
-  }
-}
 
 function drawLittleKiller(clue, g) {
   let at, dir;
