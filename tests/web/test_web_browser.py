@@ -119,6 +119,17 @@ def test_correct_grid_submitted_shows_success(page, server):
     page.locator('[data-action="submit"]').click()
     page.wait_for_function("document.querySelector('[data-role=status]').textContent"
                            ".includes('Solved in')")
+    # Restart after a finish: the entries go, and the puzzle can be played again.
+    page.locator('[data-action="restart"]').click()
+    assert "Restarted" in page.locator('[data-role="status"]').text_content()
+    for i in missing:
+        assert cell(page, f"r{i // 9 + 1}c{i % 9 + 1}").get_attribute("data-value") == ""
+    cell(page, "r1c3").click()
+    page.keyboard.press(str(solution[2]))
+    assert cell(page, "r1c3").get_attribute("data-value") == str(solution[2])
+    page.reload()
+    wait_loaded(page)
+    assert "Solved" not in page.locator('[data-role="status"]').text_content()
 
 
 def test_wrong_entry_named_on_check(page, server):
