@@ -114,6 +114,7 @@ class CellRule(ElementRule):
     # ({cells, values}), "cell" ({cell, values}), "total" ({cells, sum}), "parts"
     # (a list of lists of cells).
     shape: ClassVar[str] = "cells"
+    part_noun: ClassVar[str] = "part"  # what one part is called, for rules of parts
 
     def __init__(self, elements: Iterable):
         super().__init__(tuple(elements))
@@ -316,12 +317,11 @@ class _PartsRule(CellRule):
         what = self.label(i, element)
         if len(element.parts) < 2 or not all(element.parts):
             raise ModelError(f"{what} needs two or more non-empty {self.part_noun}s")
-        flat = [cell for part in element.parts for cell in part]
-        cells = C.resolve(flat, geometry, what)
+        # parts may share cells (a magic square's rows, columns and diagonals)
+        cells = tuple(c for k, part in enumerate(element.parts, 1)
+                      for c in C.resolve(part, geometry, f"{what} {self.part_noun} {k}"))
         self.check_parts(element, geometry, what)
         return cells
-
-    part_noun: ClassVar[str] = "part"
 
     def check_parts(self, element, geometry: Geometry, what: str) -> None:
         """Refuse parts this rule cannot tie together."""
@@ -359,8 +359,7 @@ class Clones(_PartsRule):
         equal = tuple((v, v) for v in range(1, geometry.size + 1))
         parts = self.split(element, cells)
         # pair cells by their place in the region (reading order)
-        order = [sorted(range(len(part)), key=lambda j, p=part: p[j])
-                 for part in element.parts]
+        order = [sorted(range(len(part)), key=part.__getitem__) for part in element.parts]
         for k in range(1, len(parts)):
             for a, b in zip(order[0], order[k]):
                 yield Allowed((parts[0][a], parts[k][b]), equal, label=label)
@@ -377,8 +376,12 @@ class EqualSums(_PartsRule):
         label = self.label(i, element)
         parts = self.split(element, cells)
         for part in parts[1:]:
-            yield Sum(parts[0] + part, total=0,
-                      coeffs=(1,) * len(parts[0]) + (-1,) * len(part), label=label)
+            weights = dict.fromkeys(parts[0], 1)
+            for c in part:  # a shared cell adds to both sides: it drops out
+                weights[c] = weights.get(c, 0) - 1
+            kept = {c: w for c, w in weights.items() if w}
+            if kept:
+                yield Sum(tuple(kept), total=0, coeffs=tuple(kept.values()), label=label)
 
 
 CELL_RULES: tuple[type[CellRule], ...] = (
