@@ -20,6 +20,7 @@ from browser_kit import (
     has_class,
     load_pasted,
     open_puzzle,
+    status,
     wait_loaded,
 )
 
@@ -114,14 +115,17 @@ def test_correct_grid_submitted_shows_success(page, server):
     for i in missing:
         cell(page, f"r{i // 9 + 1}c{i % 9 + 1}").click()
         page.keyboard.press(str(solution[i]))
-    page.locator('[data-action="check"]').click()
-    page.wait_for_selector('[data-role="status"].good')
     page.locator('[data-action="submit"]').click()
     page.wait_for_function("document.querySelector('[data-role=status]').textContent"
-                           ".includes('Solved in')")
+                           ".includes('Congratulations')")
+    assert "Solved in" in status(page)
+    assert "good" in page.locator('[data-role="status"]').get_attribute("class")
+    page.locator('[data-action="check"]').click()  # once finished, said so, not again
+    page.wait_for_function("document.querySelector('[data-role=status]').textContent"
+                           ".startsWith('Solved earlier')")
     # Restart after a finish: the entries go, and the puzzle can be played again.
     page.locator('[data-action="restart"]').click()
-    assert "Restarted" in page.locator('[data-role="status"]').text_content()
+    assert "Restarted" in status(page)
     for i in missing:
         assert cell(page, f"r{i // 9 + 1}c{i % 9 + 1}").get_attribute("data-value") == ""
     cell(page, "r1c3").click()
@@ -129,7 +133,7 @@ def test_correct_grid_submitted_shows_success(page, server):
     assert cell(page, "r1c3").get_attribute("data-value") == str(solution[2])
     page.reload()
     wait_loaded(page)
-    assert "Solved" not in page.locator('[data-role="status"]').text_content()
+    assert "Solved" not in status(page)
 
 
 def test_wrong_entry_named_on_check(page, server):

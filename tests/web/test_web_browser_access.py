@@ -3,17 +3,27 @@ A and AA rules, measured contrast, a 375x667 phone and the dark colour scheme.""
 
 from __future__ import annotations
 
-import re
-
 import browser_kit as kit
 import pytest
-from browser_kit import INKALA, KILLER, PHONE, cell, load_pasted, new_page, open_puzzle, status
+from browser_kit import (
+    INKALA,
+    KILLER,
+    PHONE,
+    cell,
+    contrast,
+    css,
+    load_pasted,
+    luminance,
+    new_page,
+    open_puzzle,
+    status,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.process]
 server, browser, shots, page = kit.server, kit.browser, kit.shots, kit.page  # fixtures
 
 THERMO = """size = 9
-givens = ".........5........................................................................"
+grid = ".........5......................................................................."
 [[thermometers]]
 cells = ["r2c1", "r2c2", "r2c3", "r3c3"]
 [[arrows]]
@@ -25,22 +35,6 @@ lines = [["r5c6", "r5c7", "r5c8"]]
 @pytest.fixture(scope="module")
 def axe():
     return kit.axe_source()
-
-
-def luminance(rgb: str) -> float:
-    r, g, b = (int(x) / 255 for x in re.findall(r"\d+", rgb)[:3])
-    lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in (r, g, b)]
-    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
-
-
-def contrast(a: str, b: str) -> float:
-    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
-    return (la + 0.05) / (lb + 0.05)
-
-
-def css(page, selector: str, prop: str) -> str:
-    return page.evaluate("([s, p]) => getComputedStyle(document.querySelector(s))[p]",
-                         [selector, prop])
 
 
 def test_the_board_is_an_aria_grid(page, server):
@@ -135,7 +129,7 @@ def test_contrast_of_what_the_board_draws(browser, server, scheme):
         tab.keyboard.press("Shift+Digit4")
         kit.show_candidates(tab)
         tab.wait_for_selector(".auto text")
-        ink = css(tab, '[data-for="r1c1"] .value', "fill")
+        ink = css(tab, '[data-for="r2c1"].given .value', "fill")  # the given on the bulb
         checks = {
             "given digit": (ink, paper, 4.5),
             "auto candidate": (css(tab, ".auto text", "fill"), paper, 4.5),

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import colorsys
 import importlib.util
+import json
 import re
 
 import browser_kit as kit
 import pytest
-from browser_kit import INKALA, ROOT, new_page, open_puzzle, wait_loaded
+from browser_kit import INKALA, ROOT, contrast, css, new_page, open_puzzle, wait_loaded
 
 pytestmark = [pytest.mark.browser, pytest.mark.process]
 server, browser, shots, page = kit.server, kit.browser, kit.shots, kit.page  # fixtures
@@ -49,6 +50,7 @@ def load_file(page, server, path) -> dict:
         open_puzzle(page, server, INKALA)  # a first puzzle, fully shown
     with page.expect_response("**/api/parse") as reply:
         page.locator('[data-role="file"]').set_input_files(str(path))
+    assert reply.value.ok, reply.value.text()
     description = reply.value.json()
     # Shown when the board holds its givens and its rules are listed.
     page.wait_for_function("""([givens, rules]) => {
@@ -242,6 +244,53 @@ def test_outside_clues_sit_beside_their_row_or_column(page, server, tmp_path):
     assert 4 < placed[("skyscrapers", "3")][0] < 5 and placed[("skyscrapers", "3")][1] < 0
     assert page.evaluate("document.querySelector('#board').viewBox.baseVal.x") <= -size / 2
     assert page.locator('[data-kind="indexing"] rect').count() == 2
+
+
+def every_line_kind() -> str:
+    """A puzzle with one line of every kind the server styles, three cells each across a box
+    border, and a given at the start of each line (given and entered digits on lines)."""
+    from cpsudoku.web.drawing import LINE_STYLES
+    grid = ["."] * 81
+    lines = []
+    for k, kind in enumerate(LINE_STYLES):
+        row, col = k % 9, 1 if k < 9 else 4
+        lines.append(f"{kind} = [{json.dumps([f'r{row + 1}c{col + j + 1}' for j in range(3)])}]")
+        grid[row * 9 + col] = str(k + 1 if k < 9 else k - 4)  # no two alike in a house
+    return f'size = 9\ngrid = "{"".join(grid)}"\n' + "\n".join(lines) + "\n"
+
+
+def over(colour: str, paper: str, opacity: float) -> str:
+    """A colour laid over the paper with an opacity, as the eye sees it."""
+    mixed = [round(opacity * a + (1 - opacity) * b) for a, b in zip(rgb(colour), rgb(paper))]
+    return f"rgb({mixed[0]}, {mixed[1]}, {mixed[2]})"
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_digits_on_every_line_keep_their_contrast(browser, server, tmp_path, scheme):
+    path = tmp_path / "lines.toml"
+    path.write_text(every_line_kind())
+    tab = new_page(browser, kit.DESKTOP, scheme)
+    try:
+        description = load_file(tab, server, path)
+        tab.locator('[data-cell="r1c3"]').click()
+        tab.keyboard.press("5")
+        tab.locator('[data-cell="r9c9"]').click()  # r1c3 no longer selected
+        paper = css(tab, ".paper", "fill")
+        given = css(tab, '[data-for="r1c2"].given .value', "fill")
+        entry = css(tab, '[data-for="r1c3"] .value', "fill")
+        shown = tab.evaluate("""() => [...document.querySelectorAll('#board g.styled-line')]
+            .map(g => { const s = getComputedStyle(g.querySelector('.path'));
+                        return [g.dataset.kind, s.stroke, Number(s.opacity)]; })""")
+        assert len(shown) == len(description["styled_lines"]) == 14
+        low = {}
+        for kind, stroke, opacity in shown:
+            under = over(stroke, paper, opacity)
+            for name, ink in (("given", given), ("entry", entry)):
+                if contrast(ink, under) < 3:  # digits are large text: 3:1
+                    low[(kind, name)] = round(contrast(ink, under), 2)
+        assert low == {}, low
+    finally:
+        tab.context.close()
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
