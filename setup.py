@@ -42,6 +42,9 @@ setup(
         # every constraint kind (sums, orders, tables, automata): the variants
         Extension("cpsudoku.engine._vkernel", ["cpsudoku/engine/_vkernel.c"],
                   depends=[SHARED], extra_compile_args=FLAGS, optional=True),
+        # the logical solver's chain graph searches (nested forcing chains)
+        Extension("cpsudoku.logic._chaincore", ["cpsudoku/logic/_chaincore.c"],
+                  extra_compile_args=FLAGS, optional=True),
     ],
     cmdclass={"build_ext": OptionalBuildExt},
 )

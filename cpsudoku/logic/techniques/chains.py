@@ -20,9 +20,11 @@ from __future__ import annotations
 
 from collections import deque
 
+from .. import chaincore
 from ..chain import path_branch
+from ..chaincore import Tables
 from ..state import State, bit_values, popcount
-from ..step import cell_name, make_step
+from ..step import Step, cell_name, make_step
 from ..technique import technique
 
 
@@ -43,7 +45,7 @@ _GRAPHS: dict = {}
 
 def graph(state: State, y: bool, x: bool = True) -> Graph:
     """The implication graph of a state, shared by the chain techniques asked in one step."""
-    key = (id(state.layout), tuple(state.cand), y, x)
+    key = (id(state.layout), tuple(state.cand), y, x, chaincore.available())
     g = _GRAPHS.get(key)
     if g is None:
         if len(_GRAPHS) >= 6:
@@ -82,12 +84,26 @@ class _Sorted(dict):
         return found
 
 
+class _Hops(dict):
+    """On literal -> (next on literal, the off literal between) for every weak link
+    followed by a strong one: one hop of the searches, listed once per graph."""
+
+    def __init__(self, weak: _Weak, strong: dict):
+        super().__init__()
+        self.weak, self.strong = weak, strong
+
+    def __missing__(self, lit):
+        strong = self.strong
+        found = self[lit] = [(b, off) for off in self.weak[lit] for b in strong.get(off, ())]
+        return found
+
+
 class Graph:
     """Static implications between on-literals (on -> off -> on), per state."""
 
     def __init__(self, state: State, y: bool, x: bool = True):
         n = state.size
-        self.state, self.n = state, n
+        self.state, self.n, self.y, self.x = state, n, y, x
         cand, peers, houses = state.cand, state.layout.peers, state.layout.houses
         self.ons = [(c, v) for c, m in enumerate(cand) for v in bit_values(m)]
         # strong: off literal (cell, v) -> on literals it forces
@@ -120,35 +136,65 @@ class Graph:
                 self.forced_by.setdefault(on, []).append(off)
         # weak links go both ways: what turns an off literal off is what it turns off
         self.turned_off_by = _Sorted(self.weak)
+        self.hops = _Hops(self.weak, strong)
+        self._tables: Tables | None = None  # the compiled searches, when first asked
+        self._tables_asked = False
+
+    def tables(self) -> Tables | None:
+        """Every search of this graph run at once in C, or None (Python searches)."""
+        if not self._tables_asked:
+            self._tables_asked = True
+            self._tables = Tables.of(self.state.layout, self.state.cand, self.ons, self.y,
+                                     self.x)
+        return self._tables
 
     def reach_from_on(self, start):
         """BFS over on-literals from an on literal: on -> (distance in on-hops, parent, via).
         Remembered: cycles, chains and multiple chains all start from every candidate."""
+        tables = self.tables()
+        if tables is not None:
+            return tables.from_on(start)
         known = self._reached.get(start)
         if known is None:
             known = self._reached[start] = self._reach_from_on(start)
         return known
 
+    def nearest_turned_off(self, src):
+        """The literal nearest to `src` in its search that turns `src` off (weak links go
+        both ways: one of those `src` turns off), the first reached on a tie; or None."""
+        tables = self.tables()
+        if tables is not None:
+            return tables.nearest_of(src)
+        return _nearest(self.reach_from_on(src)[0], self.weak[src])
+
     def _reach_from_on(self, start):
         return self._spread({start: 0}, {start: (None, None)})
 
-    def reach_from_off(self, off):
-        """The same search from an off literal (its strong partners are one hop away)."""
+    def reach_from_off(self, off, until=None):
+        """The same search from an off literal (its strong partners are one hop away),
+        stopped as soon as it reaches `until`, if given."""
+        tables = self.tables() if until == off else None
+        if tables is not None:
+            return tables.from_off(off)
         partners = self.strong.get(off, ())
-        return self._spread(dict.fromkeys(partners, 1), dict.fromkeys(partners, (None, off)))
+        return self._spread(dict.fromkeys(partners, 1), dict.fromkeys(partners, (None, off)),
+                            until)
 
-    def _spread(self, dist: dict, parent: dict):
+    def _spread(self, dist: dict, parent: dict, until=None):
+        if until in dist:
+            return dist, parent
         queue = deque(dist)
-        weak, strong = self.weak, self.strong
+        hops = self.hops
         while queue:
             a = queue.popleft()
             d = dist[a] + 1
-            for off in weak[a]:
-                for b in strong.get(off, ()):
-                    if b not in dist:
-                        dist[b] = d
-                        parent[b] = (a, off)
-                        queue.append(b)
+            for b, off in hops[a]:
+                if b not in dist:
+                    dist[b] = d
+                    parent[b] = (a, off)
+                    if b == until:  # breadth first: nothing found later is nearer
+                        return dist, parent
+                    queue.append(b)
         return dist, parent
 
 
@@ -198,52 +244,91 @@ def _path_lits(parent, end, start) -> list[tuple[tuple[int, int], bool]]:
     return out
 
 
-def forcing_chain_paths(state: State, y: bool, base: float, name: str):
-    """Every forcing chain of one kind as (rating, complexity, step, its literals)."""
+class ChainFound:
+    """A chain found by a search, its step built only when asked for (the nested levels
+    look at thousands of chains and show a few)."""
+
+    __slots__ = ("rating", "cx", "name", "eliminations", "placements", "path", "_make", "_step")
+
+    def __init__(self, rating: float, cx: int, name: str, eliminations, placements, path,
+                 make):
+        self.rating, self.cx, self.name = rating, cx, name
+        self.eliminations, self.placements, self.path = eliminations, placements, path
+        self._make = make
+        self._step: Step | None = None
+
+    def step(self) -> Step:
+        if self._step is None:
+            self._step = self._make()
+        return self._step
+
+
+def _nearest(dist: dict, among) -> tuple[int, int] | None:
+    """The literal of `among` nearest in `dist` (not the start), the first reached on a tie."""
+    reached = [(dist[b], b) for b in among if dist.get(b)]
+    if not reached:
+        return None
+    d = min(reached)[0]
+    tied = {b for e, b in reached if e == d}
+    return next(iter(tied)) if len(tied) == 1 else next(b for b in dist if b in tied)
+
+
+def forcing_chain_paths(state: State, y: bool, base: float, name: str) -> list[ChainFound]:
+    """Every forcing chain of one kind, easiest first."""
     g = graph(state, y)
     n = state.size
     found = []
     for src in g.ons:
         c, v = src
-        # on => own off: some literal reached from src turns src off
-        dist, parent = g.reach_from_on(src)
-        best = None
-        for b, d in dist.items():
-            if d and src in g.weak[b] and (best is None or d < dist[best]):
-                best = b
+        # on => own off: some literal reached from src turns src off; weak links go
+        # both ways, so those literals are the ones src turns off
+        best = g.nearest_turned_off(src)
         if best is not None:
+            dist, parent = g.reach_from_on(src)
             cx = 2 * dist[best] + 2
-            names = _path_names(n, parent, best, f"{cell_name(c, n)}={v}") + \
-                [f"{cell_name(c, n)}<>{v}"]
-            found.append((base + length_term(cx), cx, make_step(
-                _common_name(n, parent, best) if not y and dist[best] == 2 else name,
-                base + length_term(cx), n, what=" -> ".join(names), eliminations=[src],
-                cells=sorted({x[0] for x in dist if x in parent}),
-                chain=[path_branch(names)]),
-                _path_lits(parent, best, (src, True)) + [(src, False)]))
+            rating = base + length_term(cx)
+            chain_name = _common_name(n, parent, best) if not y and dist[best] == 2 else name
+
+            def on_step(src=src, best=best, parent=parent, dist=dist, rating=rating,
+                        chain_name=chain_name) -> Step:
+                c, v = src
+                names = _path_names(n, parent, best, f"{cell_name(c, n)}={v}") + \
+                    [f"{cell_name(c, n)}<>{v}"]
+                return make_step(chain_name, rating, n, what=" -> ".join(names),
+                                 eliminations=[src],
+                                 cells=sorted({x[0] for x in dist if x in parent}),
+                                 chain=[path_branch(names)])
+            found.append(ChainFound(rating, cx, chain_name, [src], [],
+                                    _path_lits(parent, best, (src, True)) + [(src, False)],
+                                    on_step))
         # off => own on
-        dist, parent = g.reach_from_off(src)
+        dist, parent = g.reach_from_off(src, until=src)
         if src in dist:
             cx = 2 * dist[src]
-            names = _path_names(n, parent, src, f"{cell_name(c, n)}<>{v}")
-            found.append((base + length_term(cx), cx, make_step(
-                name, base + length_term(cx), n, what=" -> ".join(names), placements=[src],
-                cells=[c], chain=[path_branch(names)]), _path_lits(parent, src, (src, False))))
-    found.sort(key=lambda t: (t[0], t[1]))
+            rating = base + length_term(cx)
+
+            def off_step(src=src, parent=parent, rating=rating) -> Step:
+                c, v = src
+                names = _path_names(n, parent, src, f"{cell_name(c, n)}<>{v}")
+                return make_step(name, rating, n, what=" -> ".join(names), placements=[src],
+                                 cells=[c], chain=[path_branch(names)])
+            found.append(ChainFound(rating, cx, name, [], [src],
+                                    _path_lits(parent, src, (src, False)), off_step))
+    found.sort(key=lambda t: (t.rating, t.cx))
     return found
 
 
 def _forcing_chains(state: State, y: bool, base: float, name: str):
-    return [t[2] for t in forcing_chain_paths(state, y, base, name)]
+    return (t.step() for t in forcing_chain_paths(state, y, base, name))
 
 
-def cycles(state: State, x: bool, y: bool, base: float, name: str):
+def cycles(state: State, x: bool, y: bool, base: float, name: str) -> list[ChainFound]:
     """Continuous loops (strong and weak links alternating, closed): every weak link
     of the loop is then strong too, so whatever sees both its ends loses the value."""
     g = graph(state, y, x)
     n = state.size
     peers = state.layout.peers
-    found: list[tuple] = []
+    found: list[ChainFound] = []
     seen: set[frozenset] = set()
     for src in g.ons:
         back = g.forced_by.get(src)
@@ -274,7 +359,7 @@ def cycles(state: State, x: bool, y: bool, base: float, name: str):
                 ons = lits[0::2]
                 offs = lits[1::2]
                 cells = {c for c, _ in lits}
-                elims = set()
+                elims: set[tuple[int, int]] = set()
                 for a, o in zip(ons, offs):
                     if a[0] == o[0]:  # a weak link inside a cell: it holds one of the two
                         keep = (1 << (a[1] - 1)) | (1 << (o[1] - 1))
@@ -291,14 +376,17 @@ def cycles(state: State, x: bool, y: bool, base: float, name: str):
                 if elims:
                     cx = len(lits)
                     rating = base + length_term(cx)
-                    names = [f"{cell_name(c, n)}{'=' if i % 2 == 0 else '<>'}{v}"
-                             for i, (c, v) in enumerate(path)]
-                    found.append((rating, cx, make_step(name, rating, n,
-                                                        what=" -> ".join(names),
-                                                        eliminations=sorted(elims),
-                                                        cells=sorted(cells),
-                                                        chain=[path_branch(names)]),
-                                  [(lit, i % 2 == 0) for i, lit in enumerate(path)]))
+
+                    def make(path=path, rating=rating, elims=sorted(elims),
+                             cells=sorted(cells)) -> Step:
+                        names = [f"{cell_name(c, n)}{'=' if i % 2 == 0 else '<>'}{v}"
+                                 for i, (c, v) in enumerate(path)]
+                        return make_step(name, rating, n, what=" -> ".join(names),
+                                         eliminations=elims, cells=cells,
+                                         chain=[path_branch(names)])
+                    found.append(ChainFound(rating, cx, name, sorted(elims), [],
+                                            [(lit, i % 2 == 0) for i, lit in enumerate(path)],
+                                            make))
     return found
 
 
@@ -309,8 +397,8 @@ def bidirectional_cycle(state: State):
     found += cycles(state, False, True, 6.5, "Bidirectional Y-Cycle")
     if not found:
         found += cycles(state, True, True, 7.0, "Bidirectional Cycle")
-    found.sort(key=lambda t: (t[0], t[1]))
-    yield from (t[2] for t in found)
+    found.sort(key=lambda t: (t.rating, t.cx))
+    yield from (t.step() for t in found)
 
 
 @technique("Forcing X-Chain", 6.6, stage="chains")

@@ -55,14 +55,15 @@ def _static_chains(layout: Layout, cand: list[int]) -> list[tuple]:
     found += cycles(state, True, True, 7.0, "Bidirectional Cycle")
     found += forcing_chain_paths(state, False, 6.6, "Forcing X-Chain")
     found += forcing_chain_paths(state, True, 7.0, "Forcing Chain")
-    found.sort(key=lambda t: (t[0], t[1]))
+    found.sort(key=lambda t: (t.rating, t.cx))
     out = []
-    for rating, cx, step, path in found:
-        removed = list(step.eliminations)
-        for c, v in step.placements:
+    for chain in found:
+        removed = list(chain.eliminations)
+        for c, v in chain.placements:
             removed += [(c, u) for u in range(1, layout.size + 1)
                         if u != v and cand[c] >> (u - 1) & 1]
-        out.append((rating, cx, step.technique, removed, path, step.chain))
+        out.append((chain.rating, chain.cx, chain.name, removed, chain.path,
+                    lambda chain=chain: chain.step().chain))
     return out
 
 

@@ -1,0 +1,122 @@
+"""The chain graph's searches compiled (`_chaincore`, C), behind the dicts of the Python ones.
+
+The extension is optional: `available()` says whether it was built, and the chain
+techniques fall back to their Python searches without it (or with
+`CPSUDOKU_PURE_CHAINS=1`, which the tests use to compare the two). One call runs, for
+one grid, the search from every candidate as on and as off; `Reached` reads a search
+back as the distance and parent dicts of `Graph.reach_from_on` and `reach_from_off`.
+"""
+
+from __future__ import annotations
+
+import os
+from array import array
+from functools import cache
+
+from .state import Layout
+
+try:
+    from . import _chaincore  # type: ignore[attr-defined]
+except ImportError:  # built without a compiler: the Python searches are used
+    _chaincore = None
+
+Lit = tuple[int, int]
+
+
+def available() -> bool:
+    return _chaincore is not None and not os.environ.get("CPSUDOKU_PURE_CHAINS")
+
+
+@cache
+def _layout_tables(layout: Layout) -> tuple[bytes, ...]:
+    """Peers (in the order the Python graph visits them), the cells' houses and the
+    houses' cells, flattened for the C side once per layout."""
+    def flat(rows) -> tuple[bytes, bytes]:
+        start, items = [0], []
+        for row in rows:
+            items.extend(row)
+            start.append(len(items))
+        return array("i", start).tobytes(), array("i", items).tobytes()
+    peer_start, peers = flat(list(p) for p in layout.peers)
+    house_start, cell_houses = flat(layout.houses_of)
+    house_cells = array("i", [c for h in layout.houses for c in h.cells]).tobytes()
+    return peer_start, peers, house_start, cell_houses, house_cells
+
+
+class Tables:
+    """Every search of one grid's graph (`None` from `of` when the C side cannot)."""
+
+    def __init__(self, ons: list[Lit], raw: tuple[bytes, ...]):
+        self.ons = ons
+        self.index = {lit: i for i, lit in enumerate(ons)}
+        self.size = len(ons)
+        views = [memoryview(b).cast("h") for b in raw]
+        self.dist, self.prev, self.via, self.rank = views[:4]
+        self.off_dist, self.off_prev, self.off_via = views[4:7]
+        self.nearest = views[7]
+
+    @classmethod
+    def of(cls, layout: Layout, cand: list[int], ons: list[Lit], y: bool,
+           x: bool) -> Tables | None:
+        if not available() or layout.size > 16:  # masks as C ints, tables of MBs
+            return None
+        raw = _chaincore.reach_tables(cand, layout.size, *_layout_tables(layout), y, x)
+        return None if raw is None else cls(ons, raw)
+
+    def from_on(self, lit: Lit) -> tuple[Reached, Reached]:
+        row = self.index[lit] * self.size
+        return (Reached(self, self.dist, self.prev, self.via, self.rank, row, False),
+                Reached(self, self.dist, self.prev, self.via, self.rank, row, True))
+
+    def from_off(self, lit: Lit) -> tuple[Reached, Reached]:
+        """The search from `lit` off, stopped when it reaches `lit` on."""
+        row = self.index[lit] * self.size
+        return (Reached(self, self.off_dist, self.off_prev, self.off_via, None, row, False),
+                Reached(self, self.off_dist, self.off_prev, self.off_via, None, row, True))
+
+    def nearest_of(self, lit: Lit) -> Lit | None:
+        """The nearest literal that `lit` turns off in the search from `lit` on."""
+        i = self.nearest[self.index[lit]]
+        return None if i < 0 else self.ons[i]
+
+
+class Reached:
+    """One search read as a dict: literal -> distance, or (with `parents`) literal ->
+    (the literal it was reached from, the off literal between), None where none."""
+
+    __slots__ = ("t", "dist", "prev", "via", "rank", "row", "parents")
+
+    def __init__(self, t: Tables, dist, prev, via, rank, row: int, parents: bool):
+        self.t, self.dist, self.prev, self.via, self.rank = t, dist, prev, via, rank
+        self.row, self.parents = row, parents
+
+    def _at(self, lit: Lit) -> int:
+        i = self.t.index.get(lit)
+        return -1 if i is None or self.dist[self.row + i] < 0 else self.row + i
+
+    def get(self, lit: Lit, default=None):
+        at = self._at(lit)
+        return default if at < 0 else self._value(at)
+
+    def _value(self, at: int):
+        if not self.parents:
+            return self.dist[at]
+        ons, p, v = self.t.ons, self.prev[at], self.via[at]
+        return (ons[p] if p >= 0 else None, ons[v] if v >= 0 else None)
+
+    def __getitem__(self, lit: Lit):
+        at = self._at(lit)
+        if at < 0:
+            raise KeyError(lit)
+        return self._value(at)
+
+    def __contains__(self, lit) -> bool:
+        return self._at(lit) >= 0
+
+    def __iter__(self):
+        """The literals reached, in the order reached (on searches)."""
+        row, dist, ons = self.row, self.dist, self.t.ons
+        reached = [i for i in range(self.t.size) if dist[row + i] >= 0]
+        if self.rank is not None:
+            reached.sort(key=lambda i: self.rank[row + i])
+        return (ons[i] for i in reached)
