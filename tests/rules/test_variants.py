@@ -72,7 +72,9 @@ SLOW_EXAMPLES = {("between-lines", "python-constraint"), ("double-arrows", "pyth
                  ("modular-lines", "naive"), ("palindromes", "naive"), ("whispers", "naive"),
                  ("anti-taxicab", "python-constraint"), ("anti-taxicab", "mip"),
                  ("anti-taxicab", "choco"), ("anti-taxicab", "cpsat"),
-                 ("quadruples", "python-constraint"), ("contain-at-least", "python-constraint")}
+                 ("quadruples", "python-constraint"), ("contain-at-least", "python-constraint"),
+                 ("regex-lines", "python-constraint"), ("relations", "python-constraint"),
+                 ("automata", "python-constraint")}
 
 
 def example_cases():
