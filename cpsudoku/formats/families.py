@@ -6,9 +6,9 @@ and the record reader all take their keys from here."""
 
 from __future__ import annotations
 
-from . import cell_elements, custom_elements, line_elements
+from . import cell_elements, custom_elements, line_elements, outside_elements
 
-FAMILIES = (line_elements, custom_elements, cell_elements)
+FAMILIES = (line_elements, custom_elements, outside_elements, cell_elements)
 
 KEYS: tuple[str, ...] = tuple(key for family in FAMILIES for key in family.KEYS)
 

@@ -29,9 +29,11 @@ from .cellrules import CELL_RULES, CellRule, Group, Parts
 from .custom import CUSTOM_RULES
 from .dots import XV, GreaterThan, Kropki, Mark
 from .globalrules import GLOBAL_RULES
+from .indexing import Indexing, Indexing159
 from .killer import Cage, Clue, Killer, LittleKiller
 from .linerules import LINE_RULES, Line, LineRule
 from .lines import Arrow, Arrows, Thermometers
+from .outside import OUTSIDE_RULES, OutsideClue, OutsideRule, ValueIndexing
 from .parity import Parity
 from .patterns import PatternRule
 from .regions import ExtraRegions
@@ -61,6 +63,8 @@ ELEMENTS = [
     ("extra_regions", "further groups of cells with no repeated digit"),
     ("regions", "jigsaw: irregular regions replace the boxes"),
 ] + [(cls.key, cls.meaning) for cls in LINE_RULES]
+ELEMENTS += [(cls.key, cls.meaning) for cls in OUTSIDE_RULES]
+ELEMENTS += [(Indexing.key, Indexing.meaning), (ValueIndexing.key, ValueIndexing.meaning)]
 ELEMENTS += [(cls.key, cls.meaning) for cls in CUSTOM_RULES]
 ELEMENTS += [(cls.key, cls.meaning) for cls in CELL_RULES]
 
@@ -77,7 +81,7 @@ def _load() -> None:
     if _LOADED:
         return
     _LOADED = True
-    for rule in GLOBAL_RULES:
+    for rule in (*GLOBAL_RULES, Indexing159()):
         register(rule)
     for f in _model_files():
         try:
@@ -149,4 +153,5 @@ __all__ = [
     "Thermometers", "XV", "by_names",
     "describe", "describe_all", "describe_elements", "get", "names", "register",
     "CELL_RULES", "GLOBAL_RULES", "CellRule", "Group", "Parts",
+    "OUTSIDE_RULES", "Indexing", "OutsideClue", "OutsideRule", "ValueIndexing",
 ]

@@ -1,0 +1,138 @@
+"""Indexing: a cell's digit says where in its row, column or box another digit stands.
+
+- column indexer at (r, c) holding v: the cell (r, v) holds c;
+- row indexer at (r, c) holding v: the cell (v, c) holds r;
+- box indexer at position p of its box (reading order, 1-based) holding v: position
+  v of the same box holds p.
+
+The global rule `159` makes columns 1, 5 and 9 column indexers (on other odd sizes:
+the first, middle and last columns).
+
+Lowering: for each indexer cell and each other place v of its line, a two-cell
+table "the indexer is not v, or place v holds the indexer's own position". The
+converse needs no table: the line's digits differ, so place v holding the position
+leaves the indexer no other value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import ClassVar
+
+from ..errors import ModelError
+from ..grid.constraints import Allowed, Constraint
+from ..grid.geometry import Geometry
+from . import cells as C
+from .element import ElementRule
+from .globalrules import GlobalRule
+
+KINDS = ("column", "row", "box")
+
+
+@dataclass(frozen=True)
+class Indexers:
+    """Cells that index along their `kind` of line (column, row or box)."""
+
+    kind: str
+    cells: tuple[C.Ref, ...]
+
+
+def _places(kind: str, cell: int, geometry: Geometry) -> tuple[int, list[int]]:
+    """The indexer's own position (1-based) on the line it indexes, and that line's cells
+    in position order."""
+    n = geometry.size
+    row, col = divmod(cell, n)
+    if kind == "column":
+        return col + 1, [row * n + k for k in range(n)]
+    if kind == "row":
+        return row + 1, [k * n + col for k in range(n)]
+    assert geometry.box is not None  # checked before
+    h, w = geometry.box
+    top, left = row - row % h, col - col % w
+    line = [(top + i) * n + left + j for i in range(h) for j in range(w)]
+    return line.index(cell) + 1, line
+
+
+def _tables(size: int, own: int) -> dict[int, tuple[tuple[int, int], ...]]:
+    """Per place v: the (indexer, cell at v) pairs allowed."""
+    return {v: tuple((a, b) for a in range(1, size + 1) for b in range(1, size + 1)
+                     if a != v or b == own)
+            for v in range(1, size + 1) if v != own}
+
+
+def indexing_constraints(kind: str, cell: int, geometry: Geometry,
+                         label: str) -> Iterable[Constraint]:
+    own, line = _places(kind, cell, geometry)
+    for v, table in _tables(geometry.size, own).items():
+        yield Allowed((cell, line[v - 1]), table, label=label)
+
+
+class Indexing(ElementRule):
+    name: ClassVar[str] = "indexing"
+    noun: ClassVar[str] = "indexer"
+    key: ClassVar[str] = "indexing"
+    meaning: ClassVar[str] = ("column indexer at (r, c) holding v: (r, v) holds c; row "
+                              "indexer: (v, c) holds r; box indexer at position p: position "
+                              "v of its box holds p")
+
+    def __init__(self, groups: Iterable):
+        super().__init__(tuple(g if isinstance(g, Indexers) else Indexers(g[0], C.refs(g[1]))
+                               for g in groups))
+
+    def describe(self) -> str:
+        count = sum(len(g.cells) for g in self.elements)
+        return f"indexing ({count} cells): {self.meaning}"
+
+    def data(self) -> dict:
+        return {self.key: [{"kind": g.kind, "cells": C.names(g.cells)}
+                           for g in self.elements]}
+
+    def label(self, i, group):
+        return f"{group.kind} indexers {i}"
+
+    def check_element(self, i, group, geometry):
+        what = self.label(i, group)
+        if group.kind not in KINDS:
+            raise ModelError(f"indexers {i}: kind must be one of {', '.join(KINDS)}, "
+                             f"not {group.kind!r}")
+        if not group.cells:
+            raise ModelError(f"{what}: no cells listed")
+        if group.kind == "box" and geometry.box is None:
+            raise ModelError(f"{what}: box indexing needs rectangular boxes, not irregular "
+                             f"regions")
+        return C.resolve(group.cells, geometry, what)
+
+    def element_constraints(self, i, group, cells, geometry):
+        for cell in cells:
+            label = f"{group.kind} indexer {geometry.cell_name(cell)}"
+            yield from indexing_constraints(group.kind, cell, geometry, label)
+
+
+class Indexing159(GlobalRule):
+    """The global rule `159`: columns 1, 5 and 9 are column indexers."""
+
+    name: ClassVar[str] = "159"
+    aliases: ClassVar[tuple[str, ...]] = ("one-five-nine",)
+    description: ClassVar[str] = (
+        "columns 1, 5 and 9 index their rows: the digit in rXc1 is the column of row X "
+        "holding 1, rXc5 that of 5, rXc9 that of 9 (other odd sizes: the first, middle and "
+        "last columns)")
+
+    @staticmethod
+    def columns(size: int) -> tuple[int, ...]:
+        return (1, (size + 1) // 2, size)
+
+    def validate(self, geometry: Geometry) -> None:
+        n = geometry.size
+        if n % 2 == 0:
+            raise ModelError(f"rule 159 needs an odd size, with a middle column, not {n}x{n}")
+
+    def build(self, geometry):
+        self.validate(geometry)
+        n = geometry.size
+        for col in self.columns(n):
+            for row in range(n):
+                cell = row * n + col - 1
+                yield from indexing_constraints("column", cell, geometry,
+                                                f"159 indexer {geometry.cell_name(cell)}")

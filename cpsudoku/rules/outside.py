@@ -1,0 +1,270 @@
+"""Outside clues with the meaning the Interactive Sudoku Solver gives them.
+
+A clue stands at one end of a row or column (`side` "start": left of a row, above a
+column; "end": right of a row, below a column) and reads the line from there. Each
+clue is a regular language over the digits of its line, lowered to one `Regular`
+constraint (see `outside_automata.py`):
+
+- sandwiches: the digits between the 1 and the largest digit sum to the clue;
+- x-sums: the first X digits sum to the clue, X the first digit (counted itself);
+- skyscrapers: the clue counts the digits taller than every digit before them;
+- numbered rooms: the Xth digit is the clue, X the first digit;
+- hidden skyscrapers: the first digit lower than one before it is the clue;
+- lunchboxes: the digits between the smallest and the largest sum to the clue; on a
+  whole row or column those are 1 and N (a sandwich), and a lunchbox may also be any
+  list of cells, in order, holding different digits.
+
+Value indexing is a line rule of the same kind: the second digit k of the line says
+the digit k cells on from the first equals the first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import ClassVar
+
+from ..errors import ModelError
+from ..grid.automaton import Automaton
+from ..grid.constraints import AllDifferent, Constraint, Regular
+from ..grid.geometry import Geometry
+from . import cells as C
+from . import outside_automata as automata
+from .element import ElementRule
+
+SIDES = ("start", "end")
+_WHERE = {("row", "start"): "left of", ("row", "end"): "right of",
+          ("column", "start"): "above", ("column", "end"): "below"}
+
+
+@dataclass(frozen=True)
+class OutsideClue:
+    """A clue at one end of a row or column (`line` "row" or "column", `index`
+    1-based), or, for lunchboxes, over listed cells (`cells`, in order)."""
+
+    value: int
+    line: str = "row"
+    index: int = 0
+    side: str = "start"
+    cells: tuple[C.Ref, ...] = ()
+
+    def where(self) -> str:
+        if self.cells:
+            return f"at {C.name(self.cells[0])}"
+        return f"{_WHERE.get((self.line, self.side), self.side)} {self.line} {self.index}"
+
+    def data(self) -> dict:
+        if self.cells:
+            return {"cells": C.names(self.cells), "value": self.value}
+        return {self.line: self.index, "side": self.side, "value": self.value}
+
+
+def line_cells(line: str, index: int, side: str, size: int) -> list[C.Ref]:
+    """The cells of a row or column, read from the clue's side."""
+    along = [(index, k) for k in range(1, size + 1)] if line == "row" else [
+        (k, index) for k in range(1, size + 1)]
+    return along if side == "start" else along[::-1]
+
+
+class OutsideRule(ElementRule):
+    key: ClassVar[str]  # the puzzle-file key
+    meaning: ClassVar[str]  # one line, for listings
+    least: ClassVar[int] = 1  # the smallest clue
+
+    def __init__(self, clues: Iterable):
+        super().__init__(tuple(clues))
+
+    def describe(self) -> str:
+        return f"{self.key.replace('_', ' ')} ({len(self.elements)}): {self.meaning}"
+
+    def data(self) -> dict:
+        return {self.key: [clue.data() for clue in self.elements]}
+
+    def label(self, i: int, clue: OutsideClue) -> str:
+        return f"{self.noun} {i} ({clue.value}) {clue.where()}"
+
+    def most(self, size: int) -> int:
+        """The largest clue that can make sense on this size."""
+        return size
+
+    def check_element(self, i, clue, geometry):
+        n = geometry.size
+        what = self.label(i, clue)
+        if isinstance(clue.value, bool) or not isinstance(clue.value, int):
+            raise ModelError(f"{self.noun} {i}: its value must be a whole number, "
+                             f"not {clue.value!r}")
+        if clue.cells:
+            return self.check_cells(clue, geometry, what)
+        if clue.line not in ("row", "column"):
+            raise ModelError(f"{self.noun} {i}: it stands beside a row or a column, "
+                             f"not {clue.line!r}")
+        if clue.side not in SIDES:
+            raise ModelError(f"{what}: side must be start or end, not {clue.side!r}")
+        if not 1 <= clue.index <= n:
+            raise ModelError(f"{what}: {clue.line} {clue.index} is outside the {n}x{n} grid")
+        if not self.least <= clue.value <= self.most(n):
+            raise ModelError(f"{what}: the clue {clue.value} is outside "
+                             f"{self.least}..{self.most(n)} on {n}x{n}")
+        cells = C.resolve(line_cells(clue.line, clue.index, clue.side, n), geometry, what)
+        self.check_fits(self.automaton(clue, n, len(cells)), cells, n, what)
+        return cells
+
+    def check_cells(self, clue: OutsideClue, geometry: Geometry, what: str) -> tuple[int, ...]:
+        raise ModelError(f"{what}: a {self.noun} stands beside a row or column, "
+                         f"not on listed cells")
+
+    @staticmethod
+    def check_fits(automaton: Automaton, cells, size: int, what: str) -> None:
+        full = [frozenset(range(1, size + 1))] * len(cells)
+        if not any(automaton.paths(full)[0]):
+            raise ModelError(f"{what}: no digits 1..{size} fit its {len(cells)} cells")
+
+    def automaton(self, clue: OutsideClue, size: int, length: int) -> Automaton:
+        raise NotImplementedError  # pragma: no cover - overridden
+
+    def element_constraints(self, i, clue, cells, geometry):
+        label = self.label(i, clue)
+        yield Regular(cells, automaton=self.automaton(clue, geometry.size, len(cells)),
+                      label=label)
+
+
+def _between_most(size: int) -> int:
+    """The largest sum between 1 and N: every other digit."""
+    return size * (size + 1) // 2 - 1 - size
+
+
+class Sandwiches(OutsideRule):
+    name: ClassVar[str] = "sandwich"
+    noun: ClassVar[str] = "sandwich"
+    key: ClassVar[str] = "sandwiches"
+    least: ClassVar[int] = 0
+    meaning: ClassVar[str] = ("the digits between the 1 and the largest digit of the row or "
+                              "column sum to the clue (0: they are neighbours)")
+
+    def most(self, size):
+        return _between_most(size)
+
+    def automaton(self, clue, size, length):
+        return automata.sandwich(size, clue.value)
+
+
+class XSums(OutsideRule):
+    name: ClassVar[str] = "x-sum"
+    noun: ClassVar[str] = "x-sum"
+    key: ClassVar[str] = "x_sums"
+    meaning: ClassVar[str] = ("the first X digits from the clue's side sum to the clue, X "
+                              "being the first digit (it counts itself)")
+
+    def most(self, size):
+        return size * (size + 1) // 2
+
+    def automaton(self, clue, size, length):
+        return automata.x_sum(size, clue.value)
+
+
+class Skyscrapers(OutsideRule):
+    name: ClassVar[str] = "skyscraper"
+    noun: ClassVar[str] = "skyscraper"
+    key: ClassVar[str] = "skyscrapers"
+    meaning: ClassVar[str] = ("the clue counts the digits seen from its side, a digit seen "
+                              "when it is taller than every digit before it")
+
+    def automaton(self, clue, size, length):
+        return automata.skyscraper(size, clue.value)
+
+
+class NumberedRooms(OutsideRule):
+    name: ClassVar[str] = "numbered-room"
+    noun: ClassVar[str] = "numbered room"
+    key: ClassVar[str] = "numbered_rooms"
+    meaning: ClassVar[str] = ("the clue is the digit in the Xth cell from its side, X being "
+                              "the first digit")
+
+    def automaton(self, clue, size, length):
+        return automata.numbered_room(size, clue.value)
+
+
+class HiddenSkyscrapers(OutsideRule):
+    name: ClassVar[str] = "hidden-skyscraper"
+    noun: ClassVar[str] = "hidden skyscraper"
+    key: ClassVar[str] = "hidden_skyscrapers"
+    meaning: ClassVar[str] = ("the clue is the first digit from its side lower than a digit "
+                              "before it (the first hidden skyscraper)")
+
+    def automaton(self, clue, size, length):
+        return automata.hidden_skyscraper(size, clue.value)
+
+
+class Lunchboxes(OutsideRule):
+    name: ClassVar[str] = "lunchbox"
+    noun: ClassVar[str] = "lunchbox"
+    key: ClassVar[str] = "lunchboxes"
+    least: ClassVar[int] = 0
+    meaning: ClassVar[str] = ("the digits between the smallest and the largest digit of the "
+                              "row, column or listed cells (which differ) sum to the clue")
+
+    def most(self, size):
+        return _between_most(size)
+
+    def check_cells(self, clue, geometry, what):
+        n = geometry.size
+        if len(clue.cells) < 2:
+            raise ModelError(f"{what}: a lunchbox needs at least two cells")
+        if len(clue.cells) > n:
+            raise ModelError(f"{what}: {len(clue.cells)} different digits do not fit in "
+                             f"1..{n}")
+        if clue.value < 0:
+            raise ModelError(f"{what}: the clue {clue.value} must be 0 or more")
+        cells = C.resolve(clue.cells, geometry, what)
+        self.check_fits(self.automaton(clue, n, len(cells)), cells, n, what)
+        return cells
+
+    def automaton(self, clue, size, length):
+        if not clue.cells or length == size:  # every digit once: between 1 and N
+            return automata.sandwich(size, clue.value)
+        return automata.lunchbox(size, clue.value)
+
+    def element_constraints(self, i, clue, cells, geometry):
+        if clue.cells:
+            yield AllDifferent(cells, label=self.label(i, clue))
+        yield from super().element_constraints(i, clue, cells, geometry)
+
+
+OUTSIDE_RULES: tuple[type[OutsideRule], ...] = (
+    Sandwiches, XSums, Skyscrapers, NumberedRooms, Lunchboxes, HiddenSkyscrapers)
+"""Every outside-clue rule, in the order of the puzzle-file keys."""
+
+
+class ValueIndexing(ElementRule):
+    name: ClassVar[str] = "value-indexing"
+    noun: ClassVar[str] = "value-indexing arrow"
+    key: ClassVar[str] = "value_indexing"
+    meaning: ClassVar[str] = ("an arrow from a digit X: the digit in its second cell says how "
+                              "many cells along the arrow the same X stands")
+
+    def __init__(self, lines: Iterable):
+        super().__init__(tuple(C.refs(line) for line in lines))
+
+    def describe(self) -> str:
+        return f"value indexing ({len(self.elements)}): {self.meaning}"
+
+    def data(self) -> dict:
+        return {self.key: [C.names(line) for line in self.elements]}
+
+    def label(self, i, line):
+        return f"{self.noun} {i}" + (f" at {C.name(line[0])}" if line else "")
+
+    def check_element(self, i, line, geometry):
+        what = self.label(i, line)
+        if len(line) < 3:
+            raise ModelError(f"{what} needs its start, the cell of the count and at least "
+                             f"one more cell")
+        cells = C.resolve(line, geometry, what)
+        C.require_chain(line, what)
+        OutsideRule.check_fits(automata.value_indexing(geometry.size), cells, geometry.size,
+                               what)
+        return cells
+
+    def element_constraints(self, i, line, cells, geometry) -> Iterable[Constraint]:
+        yield Regular(cells, automaton=automata.value_indexing(geometry.size),
+                      label=self.label(i, line))

@@ -1,0 +1,153 @@
+"""The automata of the outside clues, read from the clue's side along a row or column.
+
+Each is the classic CP encoding of its clue: the states count only what the clue
+needs (sandwich: before the first of the two ends, the sum between, after;
+skyscraper: the tallest so far and how many were seen; x-sum: cells still to add
+and the sum so far), so they stay small (tens to hundreds of states on 9x9, see
+`docs/variants.md` for the sizes measured up to 16x16). Every builder is
+remembered per size and clue.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from ..grid.automaton import Automaton
+
+_DONE = "done"  # the clue is met; any digits may follow
+
+
+def _values(size: int) -> range:
+    return range(1, size + 1)
+
+
+def _after_done(step):
+    """A step function that lets anything follow once the clue is met."""
+    def wrapped(state, v):
+        return _DONE if state == _DONE else step(state, v)
+    return wrapped
+
+
+@cache
+def sandwich(size: int, total: int, low: int = 1, high: int = 0) -> Automaton:
+    """The digits between the first `low` or `high` and the other one sum to `total`
+    (`high` 0: the grid's largest digit). States: ("before",), (opener, sum so far)
+    between the two, and done."""
+    high = high or size
+
+    def step(state, v):
+        if state == ("before",):
+            return (v, 0) if v in (low, high) else state
+        opener, partial = state
+        if v == opener:
+            return None
+        if v in (low, high):
+            return _DONE if partial == total else None
+        return (opener, partial + v) if partial + v <= total else None
+
+    return Automaton.build(("before",), _after_done(step), lambda s: s == _DONE, _values(size))
+
+
+@cache
+def x_sum(size: int, total: int) -> Automaton:
+    """The first X digits sum to `total`, X the first digit (it counts itself).
+    States: (digits still to add, sum so far)."""
+    def step(state, v):
+        if state == ("start",):
+            left, partial = v - 1, v
+        else:
+            left, partial = state[0] - 1, state[1] + v
+        if partial > total:
+            return None
+        if left == 0:
+            return _DONE if partial == total else None
+        return (left, partial)
+
+    return Automaton.build(("start",), _after_done(step), lambda s: s == _DONE, _values(size))
+
+
+@cache
+def skyscraper(size: int, seen: int) -> Automaton:
+    """Exactly `seen` digits are taller than every digit before them. States:
+    (tallest so far, how many seen); once the tallest is the largest digit, nothing
+    more is seen."""
+    def step(state, v):
+        tallest, count = state
+        if v <= tallest:
+            return state
+        return (v, count + 1) if count + 1 <= seen else None
+
+    return Automaton.build((0, 0), step, lambda s: s[1] == seen, _values(size))
+
+
+@cache
+def numbered_room(size: int, value: int) -> Automaton:
+    """The Xth digit is `value`, X the first digit. States: the cells still to pass
+    before the Xth."""
+    def step(state, v):
+        left = v - 1 if state == ("start",) else state - 1
+        if state == ("start",) and v == 1:
+            return _DONE if v == value else None
+        if left == 0:
+            return _DONE if v == value else None
+        return left
+
+    return Automaton.build(("start",), _after_done(step), lambda s: s == _DONE, _values(size))
+
+
+@cache
+def hidden_skyscraper(size: int, value: int) -> Automaton:
+    """The first digit lower than one before it (the first hidden skyscraper) is
+    `value`. States: the tallest so far."""
+    def step(tallest, v):
+        if v > tallest:
+            return v
+        return _DONE if v == value else None
+
+    return Automaton.build(0, _after_done(step), lambda s: s == _DONE, _values(size))
+
+
+@cache
+def value_indexing(size: int) -> Automaton:
+    """Along a line: the second digit k says the kth cell after it holds the first digit.
+    States: (first digit, cells still to pass)."""
+    def step(state, v):
+        if state == ("start",):
+            return ("first", v)
+        if state[0] == "first":
+            return (state[1], v)
+        first, left = state
+        if left == 1:
+            return _DONE if v == first else None
+        return (first, left - 1)
+
+    return Automaton.build(("start",), _after_done(step), lambda s: s == _DONE, _values(size))
+
+
+@cache
+def lunchbox(size: int, total: int, length: int) -> Automaton:
+    """`length` different digits: those between the smallest and the largest sum to
+    `total`. Deterministic by construction: a state is the set of the guesses
+    (smallest, largest, the one met first or 0, sum since) still alive, each guess
+    wide enough to hold `length` different digits."""
+    def one(guess, v):
+        low, high, opener, partial = guess
+        if not low <= v <= high:
+            return None
+        if opener == 0:
+            return (low, high, v, 0) if v in (low, high) else guess
+        if opener == -1:  # both ends met
+            return guess
+        if v == opener:
+            return None
+        if v in (low, high):
+            return (low, high, -1, 0) if partial == total else None
+        return (low, high, opener, partial + v) if partial + v <= total else None
+
+    def step(alive, v):
+        return frozenset(x for g in alive if (x := one(g, v)) is not None) or None
+
+    start = frozenset((low, high, 0, 0) for low in range(1, size + 1)
+                      for high in range(low + max(length, 2) - 1, size + 1))
+    return Automaton.build(start, step, lambda alive: any(g[2] == -1 for g in alive),
+                           _values(size))
