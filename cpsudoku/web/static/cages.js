@@ -23,7 +23,12 @@ export function drawCage(cage, g, label = cage.sum) {
   if (label !== undefined && label !== null) {
     // The sum (or a cage's other clue) sits in the top-left cell of the cage.
     const [r, c] = cage.cells.map(rowCol).sort((a, b) => a[0] - b[0] || a[1] - b[1])[0];
-    el("rect", { x: c * CELL + 2, y: r * CELL + 2, width: String(label).length * 8 + 4, height: 15, class: "sum-bg" }, g);
-    el("text", { x: c * CELL + 4, y: r * CELL + 14, class: "sum" }, g).textContent = label;
+    cornerLabel([r, c], label, g);
   }
+}
+
+// A clue in a cell's top-left corner, on paper so that a line under it does not blur it.
+export function cornerLabel([r, c], text, g) {
+  el("rect", { x: c * CELL + 2, y: r * CELL + 2, width: String(text).length * 8 + 4, height: 15, class: "sum-bg" }, g);
+  el("text", { x: c * CELL + 4, y: r * CELL + 14, class: "sum" }, g).textContent = text;
 }

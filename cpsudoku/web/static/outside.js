@@ -2,6 +2,7 @@
 // number in the margin beside its row or column, on the side it is read from. A lunchbox
 // given by its cells writes its number in the first cell's corner.
 
+import { cornerLabel } from "./cages.js";
 import { CELL, el, rowCol } from "./svg.js";
 
 export const OUTSIDE_KEYS = ["sandwiches", "x_sums", "skyscrapers", "numbered_rooms", "hidden_skyscrapers", "lunchboxes"];
@@ -16,9 +17,7 @@ export function drawOutsideClues(e, size, kind, layer) {
       const g = kind(key, layer, { class: `outside ${key.replace(/_/g, "-")}`, "data-value": String(clue.value) });
       let x, y;
       if (clue.cells) {
-        const [r, c] = rowCol(clue.cells[0]);
-        el("rect", { x: c * CELL + 2, y: r * CELL + 2, width: String(clue.value).length * 8 + 4, height: 15, class: "sum-bg" }, g);
-        el("text", { x: c * CELL + 4, y: r * CELL + 14, class: "sum" }, g).textContent = clue.value;
+        cornerLabel(rowCol(clue.cells[0]), clue.value, g);
         continue;
       }
       const at = (clue.side || "start") === "start" ? -0.5 : size + 0.5;
