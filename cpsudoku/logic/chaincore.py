@@ -27,16 +27,19 @@ def available() -> bool:
     return _chaincore is not None and not os.environ.get("CPSUDOKU_PURE_CHAINS")
 
 
+def flat(rows) -> tuple[bytes, bytes]:
+    """Rows of ints as the C side reads them: where each row starts, then the rows."""
+    start, items = [0], []
+    for row in rows:
+        items.extend(row)
+        start.append(len(items))
+    return array("i", start).tobytes(), array("i", items).tobytes()
+
+
 @cache
 def _layout_tables(layout: Layout) -> tuple[bytes, ...]:
     """Peers (in the order the Python graph visits them), the cells' houses and the
     houses' cells, flattened for the C side once per layout."""
-    def flat(rows) -> tuple[bytes, bytes]:
-        start, items = [0], []
-        for row in rows:
-            items.extend(row)
-            start.append(len(items))
-        return array("i", start).tobytes(), array("i", items).tobytes()
     peer_start, peers = flat(list(p) for p in layout.peers)
     house_start, cell_houses = flat(layout.houses_of)
     house_cells = array("i", [c for h in layout.houses for c in h.cells]).tobytes()
@@ -120,3 +123,19 @@ class Reached:
         if self.rank is not None:
             reached.sort(key=lambda i: self.rank[row + i])
         return (ons[i] for i in reached)
+
+
+@cache
+def literals(size: int) -> tuple[Lit, ...]:
+    """Every (cell, value) of a grid, by cell * size + value - 1: the C side hands back
+    these tuples rather than making its own."""
+    return tuple((c, v) for c in range(size * size) for v in range(1, size + 1))
+
+
+def propagate(lit: Lit, on: bool, source: list[int], counts: list[int], size: int,
+              tables: tuple[bytes, ...], y: bool, dynamic: bool, rules, layout):
+    """`forcing.Chaining`'s propagation of one assumption in C: (on, off, conflict,
+    by rule, causes, nested) as `Consequences` takes them; `tables` are the layout's
+    house order, peer order, houses per cell and cells per house (`flat`)."""
+    return _chaincore.propagate(lit[0] * size + lit[1] - 1, on, source, counts, size,
+                                *tables, literals(size), y, dynamic, rules, layout)

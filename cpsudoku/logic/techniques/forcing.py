@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from functools import cache
 
 from ...engine.clock import check_clock
+from .. import chaincore
 from ..chain import Branch, literal_text
 from ..state import Layout, State, bit_values, popcount
 from ..step import Step, cell_name, make_step
@@ -55,6 +56,15 @@ def _peer_order(layout: Layout) -> tuple[tuple[int, ...], ...]:
         seq.update(dict.fromkeys(sorted(layout.peers[c] - seq.keys())))
         out.append(tuple(seq))
     return tuple(out)
+
+
+@cache
+def _core_tables(layout: Layout) -> tuple[bytes, ...]:
+    """The house and peer orders, the cells' houses and the houses' cells, for the C side."""
+    houses = (list(h.cells) for h in layout.houses)
+    return (*chaincore.flat(_house_order(layout)), *chaincore.flat(_peer_order(layout)),
+            *chaincore.flat(layout.houses_of),
+            chaincore.flat(houses)[1])
 
 
 class Consequences:
@@ -247,6 +257,10 @@ class Chaining:
 
     def _run(self, lit: Lit, on: bool) -> Consequences:
         state, n, y, dynamic = self.state, self.n, self.y, self.dynamic
+        if n <= 16 and chaincore.available():
+            return Consequences(*chaincore.propagate(
+                lit, on, state.cand, self.counts, n, _core_tables(state.layout), y, dynamic,
+                self.rules, state.layout))
         source = state.cand
         cand = source[:]
         counts = self.counts[:]
