@@ -136,7 +136,7 @@ class IssSolver:
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=self.checkout)
         line = self._line(60.0)
         if line is None or not line.get("ready"):
-            err = self.process.stderr.read() if self.process.stderr else ""  # type: ignore[union-attr]
+            err = self.process.stderr.read() if self.process.stderr else ""
             self.close()
             return f"ISS did not load in Node: {(err.strip().splitlines() or ['no output'])[-1]}"
         return None
@@ -240,9 +240,12 @@ def summary(rows: list[Row], backends: Sequence[str], time_limit: float) -> str:
         timeouts = sum(a.status == "timeout" for a in answers)
         if timeouts:
             text += f" ({timeouts} timeout{'s' if timeouts > 1 else ''} at {time_limit:g} s)"
-        ratios = [r.answers[backend].seconds / r.iss.seconds for r in able
-                  if backend in r.answers and r.answers[backend].right and r.iss is not None
-                  and r.iss.right and r.iss.seconds and r.answers[backend].seconds is not None]
+        ratios = []
+        for r in able:
+            mine = r.answers.get(backend)
+            if (mine is not None and mine.right and mine.seconds is not None
+                    and r.iss is not None and r.iss.right and r.iss.seconds):
+                ratios.append(mine.seconds / r.iss.seconds)
         if ratios:
             text += (f", median {'time ratio to ISS' if i == 0 else 'ratio'} "
                      f"{statistics.median(ratios):.2f}, max {max(ratios):.3g}")

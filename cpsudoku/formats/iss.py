@@ -313,18 +313,18 @@ def _sandwich(r: Reading, item: Item) -> None:
 
 
 def _lunchbox(r: Reading, item: Item) -> None:
-    """ISS puts a lunchbox on any cells; cpsudoku's are whole rows and columns."""
+    """A lunchbox on a whole row or column in order is written as one; any other
+    cells are listed."""
     if not item.args:
         raise _Refusal("expects a sum and cells", item)
     cells = r.cells(item.args[1:], item)
+    value = _number(item.args[0], item, "sum")
     at = [tuple(map(int, re.findall(r"\d+", c))) for c in cells]
     for axis, key in ((0, "row"), (1, "column")):
-        if len({p[axis] for p in at}) == 1 and len(set(at)) == r.size:
-            r.add("lunchboxes", {key: at[0][axis], "side": "start",
-                                 "value": _number(item.args[0], item, "sum")}, item)
+        if at == sorted(at) and len(set(at)) == r.size and len({p[axis] for p in at}) == 1:
+            r.add("lunchboxes", {key: at[0][axis], "side": "start", "value": value}, item)
             return
-    raise _Refusal("a lunchbox on cells other than a whole row or column has no cpsudoku "
-                   "counterpart", item)
+    r.add("lunchboxes", {"cells": cells, "value": value}, item)
 
 
 def little_killer_diagonals(n: int) -> dict[str, list[str]]:
@@ -396,6 +396,10 @@ def _indexing(r: Reading, item: Item) -> None:
     kinds = {"C": "column", "R": "row"}
     if not item.args or item.args[0] not in kinds:
         raise _Refusal("expects C or R, then cells", item)
+    if item.args[0] == "C" and r.size == 9 and set(r.cells(item.args[1:], item)) == {
+            f"r{row}c{col}" for row in range(1, 10) for col in (1, 5, 9)}:
+        r.rule("159", item)  # columns 1, 5 and 9 indexing: the 159 rule
+        return
     r.add("indexing", {"kind": kinds[item.args[0]], "cells": r.cells(item.args[1:], item)}, item)
 
 
@@ -495,7 +499,8 @@ def _nfa(r: Reading, item: Item) -> None:
 
 # ISS types that are plain lines of cells, lines with a number first, global rules by
 # name and clues at the ends of rows and columns; the writer reads these backwards.
-LINE_TYPES = {"Thermo": "thermometers", "Renban": "renban", "Entropic": "entropic_lines",
+LINE_TYPES = {"ValueIndexing": "value_indexing",
+              "Thermo": "thermometers", "Renban": "renban", "Entropic": "entropic_lines",
               "RegionSumLine": "region_sum_lines", "Between": "between_lines",
               "Palindrome": "palindromes", "Zipper": "zipper_lines",
               "DoubleArrow": "double_arrows", "AllDifferent": "extra_regions"}
@@ -507,6 +512,7 @@ RULE_TYPES = {"AntiKnight": "anti-knight", "AntiKing": "anti-king",
               "GlobalEntropy": "global-entropy", "GlobalMod": "global-mod",
               "DutchFlatmates": "dutch-flatmates"}
 OUTSIDE_TYPES = {"XSum": "x_sums", "Skyscraper": "skyscrapers",
+                 "HiddenSkyscraper": "hidden_skyscrapers",
                  "NumberedRoom": "numbered_rooms"}
 
 # The one table: ISS type -> (puzzle-file key or global rule, reader of its arguments).
@@ -560,8 +566,8 @@ REFUSED = {
     "ChaosArrow": "regions built while solving", "ChaosCount": "regions built while solving",
     "RegionSize": "a box size other than the grid's", "RegionSameValues": "regions of equal sets",
     "Doppelganger": "digits 0..N with var cells", "FullRank": "full-rank outside clues",
-    "FullRankTies": "full-rank outside clues", "ValueIndexing": "value-indexing arrows",
-    "HiddenSkyscraper": "hidden skyscrapers", "LookAndSay": "look-and-say cages",
+    "FullRankTies": "full-rank outside clues",
+    "LookAndSay": "look-and-say cages",
     "ConnectedValues": "connected values",
     "SameValues": "sets of equal digits in any order (clones keep places)",
     "CountDistinct": "distinct-value counts",
@@ -796,7 +802,9 @@ def _write_numbered(kind: str, param: str, default: int | None) -> Callable:
 def _write_rules(names, n) -> list[str]:
     flags = {name: kind for kind, name in RULE_TYPES.items()}
     flags.update({"diagonal+": "Diagonal~1", "diagonal-": "Diagonal~-1",
-                  "diagonal": "Diagonal~1.Diagonal~-1"})
+                  "diagonal": "Diagonal~1.Diagonal~-1",
+                  "159": "Indexing~C~" + "~".join(f"R{row}C{col}" for col in (1, 5, 9)
+                                                  for row in range(1, 10))})
     missing = [name for name in names if name not in flags]
     if missing:
         raise ModelError(f"rule {missing[0]!r} has no ISS form")
@@ -970,8 +978,8 @@ _WRITERS: dict[str, Callable[[Any, int], list[str]]] = {
     "little_killers": _write_little_killers,
     "sandwiches": lambda items, n: [_item("Sandwich", c["value"], _line_id(c)) for c in items],
     **{key: _write_outside(kind) for kind, key in OUTSIDE_TYPES.items()},
-    "lunchboxes": lambda items, n: [_item("Lunchbox", c["value"], *_line_cells(c, n))
-                                    for c in items],
+    "lunchboxes": lambda items, n: [_item("Lunchbox", c["value"], *(
+        _cells(c) if "cells" in c else _line_cells(c, n))) for c in items],
     "quadruples": _write_quads,
     "equality_cages": _write_line("EqualityCage"),
     "counting_circles": _write_line("CountingCircles"),

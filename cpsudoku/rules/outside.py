@@ -70,6 +70,9 @@ class OutsideRule(ElementRule):
     key: ClassVar[str]  # the puzzle-file key
     meaning: ClassVar[str]  # one line, for listings
     least: ClassVar[int] = 1  # the smallest clue
+    # A clue whose line means the same read from either end is read from the start, so
+    # that a clue moved to the other side is the same constraint.
+    reads_both_ways: ClassVar[bool] = False
 
     def __init__(self, clues: Iterable):
         super().__init__(tuple(clues))
@@ -105,7 +108,8 @@ class OutsideRule(ElementRule):
         if not self.least <= clue.value <= self.most(n):
             raise ModelError(f"{what}: the clue {clue.value} is outside "
                              f"{self.least}..{self.most(n)} on {n}x{n}")
-        cells = C.resolve(line_cells(clue.line, clue.index, clue.side, n), geometry, what)
+        side = "start" if self.reads_both_ways else clue.side
+        cells = C.resolve(line_cells(clue.line, clue.index, side, n), geometry, what)
         self.check_fits(self.automaton(clue, n, len(cells)), cells, n, what)
         return cells
 
@@ -138,6 +142,7 @@ class Sandwiches(OutsideRule):
     noun: ClassVar[str] = "sandwich"
     key: ClassVar[str] = "sandwiches"
     least: ClassVar[int] = 0
+    reads_both_ways: ClassVar[bool] = True
     meaning: ClassVar[str] = ("the digits between the 1 and the largest digit of the row or "
                               "column sum to the clue (0: they are neighbours)")
 
@@ -200,6 +205,7 @@ class Lunchboxes(OutsideRule):
     noun: ClassVar[str] = "lunchbox"
     key: ClassVar[str] = "lunchboxes"
     least: ClassVar[int] = 0
+    reads_both_ways: ClassVar[bool] = True
     meaning: ClassVar[str] = ("the digits between the smallest and the largest digit of the "
                               "row, column or listed cells (which differ) sum to the clue")
 
@@ -222,7 +228,7 @@ class Lunchboxes(OutsideRule):
     def automaton(self, clue, size, length):
         if not clue.cells or length == size:  # every digit once: between 1 and N
             return automata.sandwich(size, clue.value)
-        return automata.lunchbox(size, clue.value)
+        return automata.lunchbox(size, clue.value, length)
 
     def element_constraints(self, i, clue, cells, geometry):
         if clue.cells:

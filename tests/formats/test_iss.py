@@ -110,6 +110,8 @@ def test_every_mapped_type_loads_or_is_refused_clearly():
         "V": ".V~R1C1~R1C2", "StrictXV": ".StrictXV", "GreaterThan": ".GreaterThan~R1C1~R1C2",
         "LittleKiller": ".LittleKiller~10~R1C2", "Sandwich": ".Sandwich~10~R1",
         "XSum": ".XSum~R1~10~", "Skyscraper": ".Skyscraper~C1~~3",
+        "HiddenSkyscraper": ".HiddenSkyscraper~R3~~4",
+        "ValueIndexing": ".ValueIndexing~R1C1~R1C2~R1C3",
         "NumberedRoom": ".NumberedRoom~R2~5~", "Lunchbox": ".Lunchbox~10~" + "~".join(
             f"R1C{c}" for c in range(1, 10)), "Quad": ".Quad~R1C1~1~2",
         "EqualSum": ".EqualSum~R1C1~R1C2~-~R2C1", "Indexing": ".Indexing~C~R1C1",

@@ -203,7 +203,7 @@ def test_registry_names_aliases_and_descriptions():
     assert set(described) == set(rules.names()) and all(described.values())
     assert any(key == "cages" for key, _ in rules.describe_elements())
     with pytest.raises(ModelError, match=r"unknown rule 'diag'; did you mean 'diagonal'\? "
-                                         r"\(choose from: anti-king"):
+                                         r"\(choose from: 159, anti-king"):
         rules.by_names("diagonal,diag")
 
 

@@ -6,7 +6,6 @@ and axe-core clean with them drawn."""
 from __future__ import annotations
 
 import colorsys
-import importlib.util
 import json
 import re
 
@@ -227,7 +226,6 @@ indexing = [{kind = "column", cells = ["r1c1", "r2c1"]}]
 
 
 def test_outside_clues_sit_beside_their_row_or_column(page, server, tmp_path):
-    pytest.importorskip("cpsudoku.rules.outside", reason="outside clues are not in this build")
     path = tmp_path / "outside.toml"
     path.write_text(OUTSIDE_CLUES)
     load_file(page, server, path)
@@ -302,12 +300,11 @@ def test_axe_finds_nothing_with_every_line_drawn(browser, server, axe, tmp_path,
         load_file(tab, server, path)
         found = kit.axe_violations(tab, axe)
         assert found == [], found
-        if importlib.util.find_spec("cpsudoku.rules.outside"):
-            outside = tmp_path / "outside.toml"  # a new name: the file input fires again
-            outside.write_text(OUTSIDE_CLUES)
-            load_file(tab, server, outside)
-            found = kit.axe_violations(tab, axe)
-            assert found == [], ("outside clues", found)
+        outside = tmp_path / "outside.toml"  # a new name: the file input fires again
+        outside.write_text(OUTSIDE_CLUES)
+        load_file(tab, server, outside)
+        found = kit.axe_violations(tab, axe)
+        assert found == [], ("outside clues", found)
         for example in ("between-lines", "double-arrows", "region-sum-lines", "kropki",
                         "little-killer", "fpuzzles-mixed", "quadruples", "clones",
                         "given-candidates", "rellik-cages"):
