@@ -21,6 +21,11 @@
  *   REGULAR  data = (states, start, k, k accepting states, then (state,
  *            value, next state) triples): Pesant's forward-backward pass over
  *            state bitsets, domain-consistent.
+ *   COUNT    data = per value 1..n the counts it may take among the cells (a
+ *            bit per count), then the number of groups and their sizes (cells
+ *            in group order, a group's cells all peers): every cell holds one
+ *            value, so the counts add up to the cells; a value is in at most
+ *            one cell of a group. Counting circles, quadruples.
  *
  * State per search level: cands[ncells] (0 once placed), grid[ncells] (the
  * placed value's bit), placed[nunits]; copied when the search branches. A cell's
@@ -43,7 +48,7 @@
 #define DECAY_PERIOD 512   /* failures between two halvings of the conflict counts */
 #define BRANCH_BLAME 2     /* conflicts a branching cell counts when its value fails at once */
 
-enum { K_SUM, K_CAGE, K_LESS, K_TABLE, K_REGULAR, K_KINDS };
+enum { K_SUM, K_CAGE, K_LESS, K_TABLE, K_REGULAR, K_COUNT, K_KINDS };
 enum { CHOOSE_FEWEST, CHOOSE_FEWEST_CONFLICTS, CHOOSE_CONFLICTS_PER_VALUE, CHOOSE_MODES };
 
 typedef struct {
@@ -74,6 +79,8 @@ typedef struct {
     int *tnext;
     uint64_t *moves;  /* up to 64 states: per state and value, the next states */
     uint32_t *reads;  /* per state, the values it has a move for */
+    /* COUNT (groups in ngroups/gstart) */
+    uint64_t *counts; /* per value, the counts it may take (bit k: k cells) */
 } Con;
 
 typedef struct {
@@ -213,6 +220,7 @@ static void free_con(Con *c)
     free(c->tnext);
     free(c->moves);
     free(c->reads);
+    free(c->counts);
 }
 
 static void VKernel_dealloc(VKernel *self)
@@ -434,6 +442,48 @@ static int build_regular(Con *c, const int64_t *data, Py_ssize_t nd, int n, int 
     return 0;
 }
 
+static int build_count(const VKernel *self, Con *c, const int64_t *data, Py_ssize_t nd,
+                       int index)
+{
+    const int len = c->len, n = self->n;
+    if (len > 63 || nd < n + 1 || data[n] < 1 || data[n] > len || nd != n + 1 + data[n])
+        return bad("constraint %d: counts need up to 63 cells, a count set per value and "
+                   "their groups", index);
+    c->counts = malloc((size_t)n * sizeof(uint64_t));
+    c->ngroups = (int)data[n];
+    c->gstart = malloc(((size_t)c->ngroups + 1) * sizeof(int));
+    if (!c->counts || !c->gstart) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (int v = 0; v < n; v++) {
+        if (data[v] < 0 || (uint64_t)data[v] >> (len + 1))
+            return bad("constraint %d: a count beyond its cells", index);
+        c->counts[v] = (uint64_t)data[v];
+    }
+    c->gstart[0] = 0;
+    for (int g = 0; g < c->ngroups; g++) {
+        int64_t size = data[n + 1 + g];
+        if (size < 1 || c->gstart[g] + size > len)
+            return bad("constraint %d: group sizes that do not add up to the cells", index);
+        c->gstart[g + 1] = c->gstart[g] + (int)size;
+        for (int i = c->gstart[g]; i < c->gstart[g + 1]; i++)
+            for (int j = c->gstart[g]; j < i; j++) {
+                int a = c->cells[i], b = c->cells[j];
+                if (!(self->peer_set[(size_t)a * self->pw + b / 64] >> (b % 64) & 1))
+                    return bad("constraint %d: a group of counted cells that are not all "
+                               "peers", index);
+            }
+    }
+    if (c->gstart[c->ngroups] != len)
+        return bad("constraint %d: group sizes that do not add up to the cells", index);
+    for (int i = 0; i < len; i++)
+        for (int j = 0; j < i; j++)
+            if (c->cells[i] == c->cells[j])
+                return bad("constraint %d: counts over a cell listed twice", index);
+    return 0;
+}
+
 static int build_constraint(VKernel *self, Con *c, PyObject *item, int index)
 {
     PyObject *tuple = PySequence_Fast(item, "a constraint must be (kind, cells, data, total)");
@@ -475,6 +525,9 @@ static int build_constraint(VKernel *self, Con *c, PyObject *item, int index)
         break;
     case K_LESS:
         r = 0;
+        break;
+    case K_COUNT:
+        r = build_count(self, c, data, nd, index);
         break;
     default:
         r = build_regular(c, data, nd, self->n, index);
@@ -628,7 +681,8 @@ static int VKernel_init(VKernel *self, PyObject *args, PyObject *kwds)
             self->max_len = c->len;
         /* forward layers (len + 1) and two more bitsets */
         size_t need = c->kind == K_SUM ? ((size_t)c->len + 3) * (size_t)c->words
-                      : c->kind == K_REGULAR ? ((size_t)c->len + 3) * (size_t)c->sw : 0;
+                      : c->kind == K_REGULAR ? ((size_t)c->len + 3) * (size_t)c->sw
+                      : c->kind == K_COUNT ? (size_t)self->n + 1 : 0;
         if (need > scratch)
             scratch = need;
         if (c->kind == K_SUM) {
@@ -1211,6 +1265,103 @@ static int regular(Search *S, uint32_t *s, const Con *c)
     return 0;
 }
 
+/* Value `bit` goes in every group of the counted cells that can hold it: in
+ * the one place a group has left, or else not in the cells that see every
+ * place the group has. */
+static int settle_groups(Search *S, uint32_t *s, const Con *c, uint32_t bit)
+{
+    const VKernel *k = S->k;
+    uint64_t *seen = S->cell_set;
+    for (int g = 0; g < c->ngroups; g++) {
+        int at = -1, places = 0;
+        for (int i = c->gstart[g]; i < c->gstart[g + 1]; i++)
+            if (domain(S, s, c->cells[i]) & bit) {
+                const uint64_t *peers = k->peer_set + (size_t)c->cells[i] * k->pw;
+                if (places++ == 0)
+                    memcpy(seen, peers, (size_t)k->pw * sizeof(uint64_t));
+                else
+                    for (int wd = 0; wd < k->pw; wd++)
+                        seen[wd] &= peers[wd];
+                at = i;
+            }
+        if (places == 1) {
+            if (restrict_to(S, s, c->cells[at], bit) < 0)
+                return -1;
+        } else if (places > 1) {
+            for (int wd = 0; wd < k->pw; wd++)
+                for (uint64_t b = seen[wd]; b; b &= b - 1) {
+                    int cell = 64 * wd + __builtin_ctzll(b);
+                    if ((s[cell] & bit) && restrict_to(S, s, cell, ~bit) < 0)
+                        return -1;
+                }
+        }
+    }
+    return 0;
+}
+
+/* Counts of values among cells that each hold one: a value's count lies
+ * between the cells placed on it and the groups that can still hold it, the
+ * counts add up to the cells (a subset-sum over the values, as bitsets of
+ * totals), and a count at its lowest or highest possible settles the rest. */
+static int count_values(Search *S, uint32_t *s, const Con *c)
+{
+    const int n = S->k->n, len = c->len, ng = c->ngroups;
+    int lo[MAX_VALUES] = {0}, hi[MAX_VALUES] = {0};
+    uint64_t can[MAX_VALUES];
+    for (int g = 0; g < ng; g++) {
+        uint32_t any = 0;
+        for (int i = c->gstart[g]; i < c->gstart[g + 1]; i++) {
+            uint32_t d = domain(S, s, c->cells[i]);
+            any |= d;
+            if (!(d & (d - 1)))
+                lo[__builtin_ctz(d)]++;
+        }
+        for (uint32_t m = any; m; m &= m - 1)
+            hi[__builtin_ctz(m)]++;
+    }
+    uint64_t *fw = S->bits; /* fw[v]: totals the values before v can make */
+    fw[0] = 1;
+    for (int v = 0; v < n; v++) {
+        uint64_t range = (hi[v] >= 63 ? ~0ull : (2ull << hi[v]) - 1) & ~((1ull << lo[v]) - 1);
+        can[v] = c->counts[v] & range;
+        if (!can[v])
+            return -1;
+        uint64_t next = 0;
+        for (uint64_t m = can[v]; m; m &= m - 1)
+            next |= fw[v] << __builtin_ctzll(m);
+        fw[v + 1] = next & ((2ull << len) - 1);
+    }
+    uint64_t need = 1ull << len;
+    if (!(fw[n] & need))
+        return -1;
+    for (int v = n - 1; v >= 0; v--) {
+        uint64_t kept = 0, back = 0;
+        for (uint64_t m = can[v]; m; m &= m - 1) {
+            int k = __builtin_ctzll(m);
+            if ((fw[v] << k) & need) {
+                kept |= 1ull << k;
+                back |= need >> k;
+            }
+        }
+        can[v] = kept;
+        need = back;
+    }
+    for (int v = 0; v < n; v++) {
+        const uint32_t bit = 1u << v;
+        const int most = 63 - __builtin_clzll(can[v]), least = __builtin_ctzll(can[v]);
+        if (most == lo[v]) { /* every cell it takes is placed: the others lose it */
+            for (int i = 0; i < len; i++) {
+                uint32_t d = domain(S, s, c->cells[i]);
+                if (d != bit && (d & bit) && restrict_to(S, s, c->cells[i], ~bit) < 0)
+                    return -1;
+            }
+        } else if (least == hi[v] && least > lo[v] && settle_groups(S, s, c, bit) < 0) {
+            return -1; /* every group that can hold it does */
+        }
+    }
+    return 0;
+}
+
 static int run_pass(Search *S, uint32_t *s, const Con *c)
 {
     switch (c->kind) {
@@ -1222,6 +1373,8 @@ static int run_pass(Search *S, uint32_t *s, const Con *c)
         return less(S, s, c);
     case K_TABLE:
         return c->pair ? pair_table(S, s, c) : table(S, s, c);
+    case K_COUNT:
+        return count_values(S, s, c);
     default:
         return regular(S, s, c);
     }
@@ -1650,7 +1803,7 @@ PyMODINIT_FUNC PyInit__vkernel(void)
         Py_DECREF(m);
         return NULL;
     }
-    const char *kinds[K_KINDS] = {"SUM", "CAGE", "LESS", "TABLE", "REGULAR"};
+    const char *kinds[K_KINDS] = {"SUM", "CAGE", "LESS", "TABLE", "REGULAR", "COUNT"};
     for (int i = 0; i < K_KINDS; i++)
         if (PyModule_AddIntConstant(m, kinds[i], i) < 0) {
             Py_DECREF(m);

@@ -14,7 +14,9 @@ plan's other constraints, each flattened to (kind, cells, data, total):
 - a regular constraint (line rules): its automaton's states, start, accepting
   states and transitions.
 
-Beside them, `implied_sets` gives an all-different group smaller than a unit
+Beside them, `counts.implied_counts` joins the automata that count values
+along the same cells (counting circles, quadruples) into one constraint, and
+`implied_sets` gives an all-different group smaller than a unit
 whose every pair of cells is bound by a two-cell table (a renban line: pairwise
 distinct and close) the value sets it can take, searched like a cage's: a value
 every set holds must go to the one cell left for it, which pairwise tables
@@ -30,6 +32,7 @@ import time
 from math import comb
 
 from ..grid.constraints import AllDifferent, Allowed, Less, Regular, Sum
+from .counts import implied_counts
 from .plan import Plan, mask_of
 from .propagators import MAX_COMBINATIONS, DistinctSum
 
@@ -168,7 +171,8 @@ def vkernel_of(plan: Plan, constraints=None):
     key = "vkernel" if constraints is None else "vkernel with sets"
     return s.once(key, lambda: _vkernel.VKernel(
         s.size, s.units, s.peers, s.intersections,
-        [flat(con, s) for con in s.others] + implied_sets(s.size, constraints or ())))
+        [flat(con, s) for con in s.others] + implied_sets(s.size, constraints or ())
+        + [(_vkernel.COUNT, cells, data, 0) for cells, data in implied_counts(s, s.others)]))
 
 
 def solve(plan: Plan, max_solutions: int = 1, deadline: float | None = None,
