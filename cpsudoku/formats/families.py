@@ -6,13 +6,22 @@ and the record reader all take their keys from here."""
 
 from __future__ import annotations
 
-from . import cell_elements, custom_elements, line_elements, outside_elements
+from . import (
+    cell_elements,
+    custom_elements,
+    either_elements,
+    line_elements,
+    outside_elements,
+)
 
-FAMILIES = (line_elements, custom_elements, outside_elements, cell_elements)
+FAMILIES = (line_elements, custom_elements, outside_elements, cell_elements, either_elements)
 
 KEYS: tuple[str, ...] = tuple(key for family in FAMILIES for key in family.KEYS)
 
 
-def rules(data: dict, size: int) -> list:
-    """Every family's rules from a puzzle file's `data`, in FAMILIES order."""
-    return [rule for family in FAMILIES for rule in family.rules(data, size)]
+def rules(data: dict, size: int, read_part=None) -> list:
+    """Every family's rules from a puzzle file's `data`, in FAMILIES order; a family whose
+    elements hold pieces of a puzzle file (`either`) reads them with `read_part`."""
+    return [rule for family in FAMILIES
+            for rule in (family.rules(data, size, read_part)
+                         if getattr(family, "READS_PARTS", False) else family.rules(data, size))]

@@ -44,7 +44,8 @@ def looks_like_iss(text: str) -> bool:
     if head is None:
         return False
     kind, after = head.groups()
-    return after == "~" or kind in ISS_TYPES or kind in REFUSED  # no grid holds a '~'
+    # no grid holds a '~'
+    return after == "~" or kind in ISS_TYPES or kind in REFUSED or kind in COMPOSITES
 
 
 # ---------------------------------------------------------------- tokens
@@ -557,11 +558,14 @@ ISS_TYPES: dict[str, tuple[str, Callable[[Reading, Item], None]]] = {
     **{kind: (name, _rule(name)) for kind, name in RULE_TYPES.items()},
 }
 
+# Composites: `.Or` (the `either` key: each item, or `.And` group, one alternative) and
+# `.And` (its items together), each closed by `.End`.
+COMPOSITES = {"Or": "either", "And": "either"}
+
+# ISS types with no cpsudoku counterpart, and why (the types ISS knows besides ISS_TYPES).
 # ISS types with no cpsudoku counterpart, and why (the types ISS knows besides ISS_TYPES).
 REFUSED = {
-    "Or": "a composite (either of several constraint groups)",
-    "And": "a composite constraint group", "Replicate": "a composite constraint group",
-    "End": "the end of a composite group", "Container": "a composite constraint group",
+    "Replicate": "a composite constraint group", "Container": "a composite constraint group",
     "ChaosConstruction": "regions built while solving",
     "ChaosArrow": "regions built while solving", "ChaosCount": "regions built while solving",
     "RegionSize": "a box size other than the grid's", "RegionSameValues": "regions of equal sets",
@@ -611,19 +615,70 @@ def to_dict(text: str, source: str = "<string>", line: int | None = None) -> tup
     found = items(text, source, line)
     size = _shape_of(found, source, line)
     r = Reading(size, {"size": size}, {})
-    for item in found:
-        if item.kind in REFUSED:
-            raise _error(_Refusal(f"ISS type {item.kind!r} ({REFUSED[item.kind]}) has no "
-                                  f"cpsudoku counterpart", item), source, line)
-        if item.kind not in ISS_TYPES:
-            raise _error(_Refusal(f"unknown ISS type {item.kind!r}", item), source, line)
-        try:
-            ISS_TYPES[item.kind][1](r, item)
-        except _Refusal as refusal:
-            raise _error(refusal, source, line) from None
+    try:
+        _read(r, _nest(found))
+    except _Refusal as refusal:
+        raise _error(refusal, source, line) from None
     _layout(r, source, line)
     _place_givens(r)
     return r.data, r.origin
+
+
+@dataclass(frozen=True)
+class Group:
+    """A composite: its `.Or` or `.And` item and what stands before its `.End`."""
+
+    item: Item
+    parts: tuple[Item | Group, ...]
+
+
+def _nest(found: list[Item]) -> list[Item | Group]:
+    stack: list[tuple[Item | None, list]] = [(None, [])]
+    for item in found:
+        if item.kind in COMPOSITES:
+            stack.append((item, []))
+        elif item.kind == "End":
+            head, parts = stack.pop() if len(stack) > 1 else (None, [])
+            if head is None:
+                raise _Refusal("closes no Or or And", item)
+            stack[-1][1].append(Group(head, tuple(parts)))
+        else:
+            stack[-1][1].append(item)
+    if len(stack) > 1:
+        raise _Refusal("has no matching End", stack[-1][0])  # type: ignore[arg-type]
+    return stack[0][1]
+
+
+def _read(r: Reading, parts) -> None:
+    for part in parts:
+        if isinstance(part, Group):
+            if part.item.kind == "And":  # all of them: as if written without the group
+                _read(r, part.parts)
+            elif not part.parts:
+                raise _Refusal("holds no alternatives", part.item)
+            else:
+                r.add("either", [_alternative(r, alt) for alt in part.parts], part.item)
+            continue
+        if part.kind in REFUSED:
+            raise _Refusal(f"ISS type {part.kind!r} ({REFUSED[part.kind]}) has no cpsudoku "
+                           f"counterpart", part)
+        if part.kind not in ISS_TYPES:
+            raise _Refusal(f"unknown ISS type {part.kind!r}", part)
+        ISS_TYPES[part.kind][1](r, part)
+
+
+def _alternative(r: Reading, part: Item | Group) -> dict:
+    """One alternative of an Or (an item, or an And of several) as a piece of a puzzle
+    file: givens as `givens`, the rest under their usual keys."""
+    alt = Reading(r.size, {}, r.origin)
+    _read(alt, part.parts if isinstance(part, Group) else (part,))
+    item = part.item if isinstance(part, Group) else part
+    if alt.jigsaw is not None or not alt.boxes or "rules" in alt.data:
+        raise _Refusal("a layout or global rule inside an Or has no cpsudoku counterpart", item)
+    _place_candidates(alt)
+    if alt.givens:
+        alt.data["givens"] = {name: min(values) for name, values in alt.givens.items()}
+    return alt.data
 
 
 def _layout(r: Reading, source: str, line: int | None) -> None:
@@ -642,20 +697,26 @@ def _layout(r: Reading, source: str, line: int | None) -> None:
         r.data["regions"] = [_DIGITS[row] * n for row in range(n)]
 
 
-def _place_givens(r: Reading) -> None:
-    n = r.size
-    odd = {v for v in range(1, n + 1) if v % 2}
-    even = set(range(1, n + 1)) - odd
-    grid = [[0] * n for _ in range(n)]  # rows of numbers: no notation to guess
-    for name, values in r.givens.items():
-        row, col = map(int, re.findall(r"\d+", name))
-        grid[row - 1][col - 1] = min(values)
+def _place_candidates(r: Reading) -> None:
+    """Candidate sets as odd or even cells where they are exactly those, else as given
+    candidates."""
+    odd = {v for v in range(1, r.size + 1) if v % 2}
+    even = set(range(1, r.size + 1)) - odd
     for name, values in r.candidates.items():
         if values in (odd, even):
             r.data.setdefault("odd" if values == odd else "even", []).append(name)
         else:
             r.add("given_candidates", {"cell": name, "values": sorted(values)},
                   r.origin["given"])
+
+
+def _place_givens(r: Reading) -> None:
+    n = r.size
+    grid = [[0] * n for _ in range(n)]  # rows of numbers: no notation to guess
+    for name, values in r.givens.items():
+        row, col = map(int, re.findall(r"\d+", name))
+        grid[row - 1][col - 1] = min(values)
+    _place_candidates(r)
     if any(any(row) for row in grid):
         r.data["grid"] = grid
     rules = r.data.get("rules", [])
@@ -727,12 +788,21 @@ def dumps(puzzle: Puzzle) -> str:
         raise ModelError(f"a {n}x{n} grid has no ISS form (ISS grids are at most 16x16)")
     out = [f".Shape~{n}x{n}"] if n != 9 else []
     out.extend(_layout_items(puzzle))
-    givens = [(f"r{c // n + 1}c{c % n + 1}", [v]) for c, v in enumerate(puzzle.givens) if v]
+    givens = {f"r{c // n + 1}c{c % n + 1}": v for c, v in enumerate(puzzle.givens) if v}
+    out.extend(_element_items(data | {"givens": givens}, n))
+    return "".join(out) or "."
+
+
+def _element_items(data: dict, n: int) -> list[str]:
+    """The ISS items of puzzle-file keys: givens (cell -> digit) and candidate sets as
+    one given item, then each element key's items."""
+    givens = [(name, [v]) for name, v in data.get("givens", {}).items()]
     for parity, remainder in (("odd", 1), ("even", 0)):
         givens += [(name, [v for v in range(1, n + 1) if v % 2 == remainder])
                    for name in _names(data.get(parity, []))]
     givens += [(entry["cell"], sorted(entry["values"]))
                for entry in data.get("given_candidates", [])]
+    out = []
     if givens:
         out.append(".~" + "~".join(f"{iss_cell(name)}_{'_'.join(map(str, values))}"
                                     for name, values in givens))
@@ -743,7 +813,17 @@ def dumps(puzzle: Puzzle) -> str:
         if write is None:
             raise ModelError(f"puzzle-file key {key!r} has no ISS form")
         out.extend(write(value, n))
-    return "".join(out) or "."
+    return out
+
+
+def _write_either(items, n) -> list[str]:
+    """`.Or` per element, each alternative one item or an `.And` group of its items."""
+    out = []
+    for alternatives in items:
+        parts = [_element_items(alt, n) for alt in alternatives]
+        out.append(".Or" + "".join(p[0] if len(p) == 1 else ".And" + "".join(p) + ".End"
+                                   for p in parts) + ".End")
+    return out
 
 
 def link(puzzle: Puzzle) -> str:
@@ -752,7 +832,7 @@ def link(puzzle: Puzzle) -> str:
 
 
 _NOT_ELEMENTS = {"name", "title", "size", "box", "regions", "grid", "solution", "odd", "even",
-                 "given_candidates"}
+                 "given_candidates", "givens"}
 
 
 def _layout_items(puzzle: Puzzle) -> list[str]:
@@ -991,6 +1071,7 @@ _WRITERS: dict[str, Callable[[Any, int], list[str]]] = {
                                      for v in items],
     "relations": _write_relations,
     "automata": _write_automata,
+    "either": _write_either,
 }
 
 

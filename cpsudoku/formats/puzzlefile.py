@@ -397,8 +397,17 @@ def _elements(data: dict, size: int) -> list:
         regions = [cell_list(r, size, f"extra region {i}")
                    for i, r in enumerate(listed(data["extra_regions"], "extra_regions"), 1)]
         out.append(R.ExtraRegions(regions))
-    out.extend(families.rules(data, size))
+    out.extend(families.rules(data, size, _part))
     return out
+
+
+def _part(data: dict, size: int) -> list:
+    """The element rules of a piece of a puzzle (an alternative of `either`)."""
+    known = ("givens",) + ELEMENT_KEYS + families.KEYS
+    unknown = sorted(set(data) - set(known))
+    if unknown:
+        raise ModelError(f"unknown key {unknown[0]!r}; known: {', '.join(known)}")
+    return _elements(data, size)
 
 
 _KROPKI_KEYS = ("white", "black", "all_given", "negative")

@@ -28,6 +28,7 @@ from ..errors import ArgumentError, ModelError
 from .cellrules import CELL_RULES, CellRule, Group, Parts
 from .custom import CUSTOM_RULES
 from .dots import XV, GreaterThan, Kropki, Mark
+from .either import Either
 from .globalrules import GLOBAL_RULES
 from .indexing import Indexing, Indexing159
 from .killer import Cage, Clue, Killer, LittleKiller
@@ -67,6 +68,7 @@ ELEMENTS += [(cls.key, cls.meaning) for cls in OUTSIDE_RULES]
 ELEMENTS += [(Indexing.key, Indexing.meaning), (ValueIndexing.key, ValueIndexing.meaning)]
 ELEMENTS += [(cls.key, cls.meaning) for cls in CUSTOM_RULES]
 ELEMENTS += [(cls.key, cls.meaning) for cls in CELL_RULES]
+ELEMENTS += [(Either.key, Either.meaning)]
 
 
 def _model_files():

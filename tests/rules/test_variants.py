@@ -74,7 +74,7 @@ SLOW_EXAMPLES = {("between-lines", "python-constraint"), ("double-arrows", "pyth
                  ("anti-taxicab", "choco"), ("anti-taxicab", "cpsat"),
                  ("quadruples", "python-constraint"), ("contain-at-least", "python-constraint"),
                  ("regex-lines", "python-constraint"), ("relations", "python-constraint"),
-                 ("automata", "python-constraint")}
+                 ("automata", "python-constraint"), ("either", "python-constraint")}
 
 
 def example_cases():

@@ -1,0 +1,177 @@
+"""Either/or of rules: what an `either` allows and refuses, its puzzle-file and ISS forms,
+and ISS's Either/Or example on native and cpsat."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cpsudoku import is_solution, parse, solve
+from cpsudoku.errors import ModelError, ParseError
+from cpsudoku.formats import iss, puzzlefile
+from cpsudoku.rules import either as E
+from cpsudoku.web.drawing import describe
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "examples" / "variants" / "either.toml"
+
+
+def either(*groups, size=9):
+    """The puzzle of a 9x9 grid with these either groups (lists of alternatives)."""
+    return puzzlefile.from_dict({"size": size, "either": list(groups)})
+
+
+def table(puzzle, i=0):
+    [con] = puzzle.rules[0].constraints(puzzle.geometry)[i:i + 1]
+    return con
+
+
+def allows(puzzle, values: dict[str, int], i=0) -> bool:
+    """Whether either group i accepts these digits on the cells it covers."""
+    con = table(puzzle, i)
+    names = [puzzle.geometry.cell_name(c) for c in con.cells]
+    return con.holds([values[name] for name in names])
+
+
+def test_givens_either_in_one_cell_or_the_other():
+    p = either([{"givens": {"r1c1": 1}}, {"givens": {"r1c2": 1}}])
+    assert allows(p, {"r1c1": 1, "r1c2": 5}) and allows(p, {"r1c1": 7, "r1c2": 1})
+    assert allows(p, {"r1c1": 1, "r1c2": 1})  # at least one: both may hold
+    assert not allows(p, {"r1c1": 2, "r1c2": 3})
+    assert len(table(p).tuples) == 9 + 9 - 1
+
+
+def test_an_alternative_holds_only_when_all_its_parts_do():
+    cage = {"cages": [{"cells": ["r1c1", "r1c2"], "sum": 3}], "givens": {"r2c1": 9}}
+    x = {"xv": {"x": [["r1c1", "r1c2"]]}}
+    p = either([cage, x])
+    assert allows(p, {"r1c1": 1, "r1c2": 2, "r2c1": 9})
+    assert not allows(p, {"r1c1": 1, "r1c2": 2, "r2c1": 8})  # the cage's given fails
+    assert allows(p, {"r1c1": 4, "r1c2": 6, "r2c1": 8})  # the X holds
+    assert not allows(p, {"r1c1": 1, "r1c2": 1, "r2c1": 9})  # a cage never repeats
+    assert not allows(p, {"r1c1": 5, "r1c2": 4, "r2c1": 9})  # neither a 3 nor an X
+    assert allows(p, {"r1c1": 5, "r1c2": 5, "r2c1": 1})  # an X may repeat: 5 + 5
+
+
+def test_lines_and_nested_eithers():
+    up = {"thermometers": [["r1c1", "r1c2", "r1c3"]]}
+    down = {"thermometers": [["r1c3", "r1c2", "r1c1"]]}
+    p = either([up, down])
+    assert allows(p, {"r1c1": 1, "r1c2": 4, "r1c3": 9})
+    assert allows(p, {"r1c1": 9, "r1c2": 4, "r1c3": 1})
+    assert not allows(p, {"r1c1": 4, "r1c2": 9, "r1c3": 1})
+    inner = {"either": [[{"givens": {"r1c1": 2}}, {"givens": {"r1c2": 2}}]]}
+    nested = either([inner, {"givens": {"r1c3": 3}}])
+    assert allows(nested, {"r1c1": 5, "r1c2": 2, "r1c3": 1})
+    assert allows(nested, {"r1c1": 5, "r1c2": 6, "r1c3": 3})
+    assert not allows(nested, {"r1c1": 5, "r1c2": 6, "r1c3": 1})
+
+
+def test_other_sizes():
+    p = either([{"givens": {"r4c4": 4}}, {"givens": {"r1c1": 4}}], size=4)
+    assert len(table(p).tuples) == 4 + 4 - 1
+    with pytest.raises(ModelError, match=r"either 1, alternative 1: given r1c1 = 5 is "
+                                         r"outside 1..4"):
+        either([{"givens": {"r1c1": 5}}], size=4)
+
+
+@pytest.mark.parametrize("groups, words", [
+    ([[]], "either 1 lists no alternatives"),
+    ([[{"givens": {"r1c1": 1}}], [{}]], "either 2, alternative 1 is empty"),
+    ([[{"givens": {"r1c1": 1}}, {"cage": []}]],
+     "either 1, alternative 2: unknown key 'cage'; known: givens, cages"),
+    ([[{"givens": {"r10c1": 1}}]], "either 1, alternative 1: given: cell r10c1 is outside "
+                                   "the 9x9 grid"),
+    ([[{"thermometers": [["r1c1", "r1c0"]]}]], "either 1, alternative 1: thermometer 1"),
+    ([[{"size": 4}]], "either 1, alternative 1: unknown key 'size'"),
+    ([["r1c1"]], "either 1, alternative 1 must be a table"),
+    ([[{"givens": ["r1c1"]}]], "either 1, alternative 1: givens must be a table"),
+    ({"r1c1": 1}, "either must be a list"),
+])
+def test_refusals_name_the_either_and_alternative(groups, words):
+    with pytest.raises(ModelError) as caught:
+        puzzlefile.from_dict({"either": groups}, source="p.toml")
+    assert words in str(caught.value) and str(caught.value).startswith("p.toml: ")
+
+
+def test_a_table_too_large_is_refused_by_name(monkeypatch):
+    row = [f"r1c{c}" for c in range(1, 10)]
+    with pytest.raises(ModelError, match=r"either 1: its alternatives over 9 cells allow more "
+                                         r"than 50000 value tuples"):
+        either([{"givens": {"r1c1": 1}}, {"extra_regions": [row]}])
+    monkeypatch.setattr(E, "MAX_NODES", 1000)
+    with pytest.raises(ModelError, match=r"either 1, alternative 1: too many value "
+                                         r"combinations"):
+        either([{"extra_regions": [row[:5]]}])
+
+
+def test_puzzle_file_forms_read_back_the_same():
+    [p] = parse(EXAMPLE.read_text(), source=EXAMPLE.name)
+    assert puzzlefile.load(puzzlefile.dumps(p))[0].rules == p.rules
+    assert puzzlefile.from_dict(json.loads(json.dumps(puzzlefile.as_dict(p)))).rules == p.rules
+    assert p.rules[0].describe().startswith("either (16): at least one alternative")
+
+
+def test_the_example_on_native_and_its_page_text():
+    [p] = parse(EXAMPLE.read_text(), source=EXAMPLE.name)
+    result = solve(p, "native", max_solutions=2)
+    assert result.status.value == "unique" and result.solution == p.meta["solution"]
+    page = describe(p)
+    assert page["elements"]["either"][0] == [{"givens": {"r4c7": 7}}, {"givens": {"r4c6": 7}}]
+    assert "r4c7=7 or r4c6=7" in page["rules"][0]["description"]
+
+
+# ---------------------------------------------------------------- ISS
+
+def iss_entry(name: str) -> dict:
+    data = json.loads((ROOT / "cpsudoku" / "bench" / "data" / "iss_puzzles.json")
+                      .read_text(encoding="utf-8"))
+    return next(p for p in data["puzzles"] if p["name"] == name)
+
+
+@pytest.mark.parametrize("backend", ["native", "cpsat"])
+def test_iss_either_or_example_is_unique_with_its_solution(backend):
+    entry = iss_entry("Either/Or")
+    puzzle = iss.from_string(entry["input"], source=entry["name"])
+    assert len(puzzle.rules[0].elements) == 36
+    result = solve(puzzle, backend, max_solutions=2, time_limit=60)
+    assert result.status.value == "unique"
+    assert "".join(map(str, result.solution)) == entry["solution"]
+    assert iss.dumps(puzzle) == entry["input"]  # ISS's own string written back
+
+
+def test_iss_and_groups_and_candidates_inside_an_or():
+    text = ".~R5C5_1.Or.And.Cage~3~R1C1~R1C2.~R2C2_3.End.X~R1C1~R1C2.~R3C3_1_3_5.End"
+    p = iss.from_string(text)
+    [group] = puzzlefile.as_dict(p)["either"]
+    assert group == [{"cages": [{"sum": 3, "cells": ["r1c1", "r1c2"]}], "givens": {"r2c2": 3}},
+                     {"xv": {"x": [["r1c1", "r1c2"]]}},
+                     {"given_candidates": [{"cell": "r3c3", "values": [1, 3, 5]}]}]
+    assert p.givens[40] == 1
+    again = iss.from_string(iss.dumps(p))
+    assert again.rules == p.rules
+    # a two-clue item is one alternative: both its clues hold together
+    [two] = puzzlefile.as_dict(iss.from_string(".Or.~R1C1_1~R1C2_2.~R1C3_3.End"))["either"]
+    assert two == [{"givens": {"r1c1": 1, "r1c2": 2}}, {"givens": {"r1c3": 3}}]
+
+
+@pytest.mark.parametrize("text, column, words", [
+    (".Or.~R1C1_1.~R1C2_1", 1, "(Or, column 1): has no matching End"),
+    (".~R1C1_1.End", 9, "(End, column 9): closes no Or or And"),
+    (".Or.End", 1, "(Or, column 1): holds no alternatives"),
+    (".Or.AntiKnight.~R1C1_1.End", 4, "a layout or global rule inside an Or"),
+])
+def test_iss_composites_refused_by_item_and_column(text, column, words):
+    with pytest.raises(ParseError) as caught:
+        iss.from_string(text, source="p.iss", line=1)
+    assert caught.value.column == column and words in str(caught.value)
+
+
+def test_the_example_is_right_and_its_solution_recorded():
+    [p] = parse(EXAMPLE.read_text(), source=EXAMPLE.name)
+    assert is_solution(p, p.meta["solution"])
+    broken = list(p.meta["solution"])
+    broken[2], broken[3] = broken[3], broken[2]  # r1c3 and r1c4 swapped
+    assert not is_solution(p, tuple(broken))
