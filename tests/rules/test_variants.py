@@ -7,6 +7,7 @@ answer; the independent checker judges each solution.
 from __future__ import annotations
 
 import random
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -74,7 +75,9 @@ SLOW_EXAMPLES = {("between-lines", "python-constraint"), ("double-arrows", "pyth
                  ("anti-taxicab", "choco"), ("anti-taxicab", "cpsat"),
                  ("quadruples", "python-constraint"), ("contain-at-least", "python-constraint"),
                  ("regex-lines", "python-constraint"), ("relations", "python-constraint"),
-                 ("automata", "python-constraint"), ("either", "python-constraint")}
+                 ("automata", "python-constraint"), ("either", "python-constraint"),
+                 ("159", "python-constraint"),
+                 ("indexing", "python-constraint")}
 
 
 def example_cases():
@@ -119,6 +122,15 @@ def test_every_rule_has_an_example():
     assert {"killer", "little-killer", "thermometer", "arrow", "parity", "kropki", "xv",
             "greater-than", "extra-region", "jigsaw"} <= used
     assert {cls.name for cls in rules.LINE_RULES} <= used
+
+
+def test_every_puzzle_file_key_has_an_example():
+    keys = {key.split(" ")[0] for key, _ in rules.describe_elements()}
+    used = set()
+    for path in EXAMPLES:
+        if path.suffix == ".toml":
+            used.update(tomllib.loads(path.read_text()))
+    assert keys - used == set()
 
 
 # --- the killer data set: every backend but naive, which may only decline -------------
