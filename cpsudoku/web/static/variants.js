@@ -3,6 +3,7 @@
 // (cages, thermometers, whispers, ...), so that a player's tools and the tests find it.
 
 import { drawCage } from "./cages.js";
+import { drawEither } from "./either.js";
 import { drawCellGroups } from "./groups.js";
 import { drawCustomLine, drawStyledLine } from "./lines.js";
 import { drawOutsideClues } from "./outside.js";
@@ -52,6 +53,7 @@ export function drawVariants(puzzle, under, over) {
   for (const [greater, smaller] of e.greater_than || []) drawGreater(greater, smaller, kind("greater_than", over));
   drawCellGroups(e, kind, under, over);
   drawOutsideClues(e, puzzle.size, kind, over);
+  drawEither(e.either, kind, over);
   const custom = [["automata", (x) => x.cells, () => "automaton"], ["regex_lines", (x) => x.cells, (x) => x.pattern],
     ["relations", (x) => x.cells, (x) => x.name || x.expression], ["value_indexing", (x) => x, () => "value indexing"]];
   for (const [key, cellsOf, title] of custom) {
