@@ -15,7 +15,7 @@ from typing import Any
 
 from . import backends, validate
 from .backends.base import Backend, Request
-from .errors import ArgumentError
+from .errors import ArgumentError, BackendError
 from .formats.read import parse_one
 from .grid import check
 from .grid.puzzle import Puzzle
@@ -66,13 +66,17 @@ def _search(built: Model, engine: Backend, request: Request, presolve: bool) -> 
     """The search of `solve` on the puzzle's model as built, its arguments checked."""
     started, max_solutions, puzzle = request.started, request.max_solutions, built.puzzle
     model = built
+    if model.aux_domains and not engine.auxiliary:
+        raise BackendError(f"{puzzle.variables.describe()} cannot be expressed for backend "
+                           f"{engine.name!r}, which searches digits only: use "
+                           f"{' or '.join(backends.with_auxiliary())}")
     # A found solution proves there is no conflict: a backend that fails fast on
     # conflicts is asked first (the check costs more than a classic solve).
     problems = [] if engine.finds_conflicts_fast else find_conflicts(model)
     if problems:
         return unsolvable_before_search(problems, backend=engine.name,
                                         elapsed=time.monotonic() - started, puzzle=puzzle)
-    if presolve and engine.name != "native":
+    if presolve and engine.name != "native" and not model.aux_domains:
         from .backends.native import reduce_domains
         reduced = reduce_domains(model)
         if reduced is None:

@@ -22,10 +22,18 @@ class Model:
     puzzle: Puzzle
     domains: tuple[frozenset[int], ...]  # candidate values per cell
     constraints: tuple[Constraint, ...]  # never InSet: those are in the domains
+    # Candidate values of the auxiliary variables (see grid.variables), which the
+    # constraints name by index after the cells': most puzzles have none.
+    aux_domains: tuple[frozenset[int], ...] = ()
 
     @property
     def size(self) -> int:
         return self.puzzle.geometry.size
+
+    @property
+    def all_domains(self) -> tuple[frozenset[int], ...]:
+        """The cells' domains, then the auxiliary variables'."""
+        return self.domains + self.aux_domains if self.aux_domains else self.domains
 
     def with_domains(self, domains) -> Model:
         return replace(self, domains=tuple(domains))
@@ -81,10 +89,11 @@ def build_model(puzzle: Puzzle) -> Model:
     by_value = _domain_by_value(puzzle.size)  # Puzzle guarantees givens within 0..N
     domains = [by_value[v] for v in puzzle.givens]
     everything = puzzle.constraints()
+    aux = puzzle.variables.domains()
     if InSet.kind not in kinds_of(everything):
         # the puzzle's own tuple: shared by every puzzle of a geometry, so the
         # backends' per-structure caches find it by identity
-        return Model(puzzle, tuple(domains), everything)
+        return Model(puzzle, tuple(domains), everything, aux)
     constraints = []
     for con in everything:
         if isinstance(con, InSet):
@@ -92,7 +101,7 @@ def build_model(puzzle: Puzzle) -> Model:
                 domains[cell] = domains[cell] & con.values
         else:
             constraints.append(con)
-    return Model(puzzle, tuple(domains), tuple(constraints))
+    return Model(puzzle, tuple(domains), tuple(constraints), aux)
 
 
 def find_conflicts(model: Model) -> list[str]:
@@ -103,7 +112,8 @@ def find_conflicts(model: Model) -> list[str]:
     It runs before every solve, so the common case (no conflict) is a bitmask pass.
     """
     puzzle = model.puzzle
-    givens = puzzle.givens
+    # auxiliary variables are never given: read as blanks, their constraints wait
+    givens = puzzle.givens + (0,) * len(model.aux_domains)
     bits = [(1 << v) if v else 0 for v in givens]  # bit v: the given value v
     seen_by = [0] * len(givens)  # values given among each cell's all-different peers
     clash = False
@@ -156,7 +166,12 @@ def lower_for(model: Model, native_kinds: Collection[str], backend: str = "this 
         if con.kind in native_kinds:
             out.append(con)
         else:
-            pieces = con.decompose(model.domains)
+            try:
+                pieces = con.decompose(model.all_domains)
+            except BackendError:
+                if "allowed" in native_kinds:  # the table was this backend's way: too big
+                    raise
+                pieces = [con]  # no table would do either: say the kind cannot be expressed
             if not all(p.kind in native_kinds for p in pieces):
                 raise BackendError(f"{con.describe()} ({con.kind}) cannot be expressed "
                                    f"for {backend}")

@@ -64,6 +64,9 @@ class Result:
     puzzle: Puzzle | None = None  # the Puzzle solved
     reason: str | None = None  # why unsolvable (conflicting givens), when known before search
     trace: list | None = None
+    # Per solution, the values of its auxiliary variables (grid.variables: a chaos
+    # construction's region labels), when the puzzle has any.
+    variables: list[tuple[int, ...]] | None = None
 
     @property
     def solution(self) -> tuple[int, ...] | None:
@@ -130,7 +133,14 @@ def finish(outcome: Outcome, *, backend: str, max_solutions: int, elapsed: float
     stats: dict[str, int | float | bool] = dict(outcome.stats)
     stats["timed_out"] = outcome.timed_out
     stats.update(timings(elapsed, setup_s + outcome.setup_s))
-    return Result(status, sols, backend, elapsed, stats, puzzle, trace=outcome.trace)
+    variables = None
+    if puzzle is not None and puzzle.variables.count:
+        # backends that search auxiliary variables report them after the cells
+        ncells = puzzle.geometry.ncells
+        variables = [s[ncells:] for s in sols]
+        sols = [s[:ncells] for s in sols]
+    return Result(status, sols, backend, elapsed, stats, puzzle, trace=outcome.trace,
+                  variables=variables)
 
 
 def unsolvable_before_search(problems: list[str], *, backend: str, elapsed: float,

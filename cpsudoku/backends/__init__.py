@@ -85,6 +85,11 @@ def installed() -> list[str]:
     return [name for name in _REGISTRY if load(name).is_available()]
 
 
+def with_auxiliary() -> list[str]:
+    """The backends that search auxiliary variables (a chaos construction's regions)."""
+    return [name for name in _REGISTRY if load(name).auxiliary]
+
+
 def parse_list(text: str) -> list[str]:
     """'native,cpsat' or 'all' -> backend names as registered (see `canonical`)."""
     if text.strip().lower() == "all":
@@ -96,4 +101,4 @@ def parse_list(text: str) -> list[str]:
 
 
 __all__ = ["Backend", "Request", "canonical", "get", "installed", "load", "names", "parse_list",
-           "register", "unregister"]
+           "register", "unregister", "with_auxiliary"]

@@ -41,6 +41,9 @@ class Backend:
     # API then names the conflicts only after a search that found none.
     finds_conflicts_fast: ClassVar[bool] = False
     option_names: ClassVar[frozenset[str]] = frozenset()
+    # Whether it searches auxiliary variables (grid.variables) beside the cells, and
+    # reports their values after the cells' in each solution.
+    auxiliary: ClassVar[bool] = False
 
     def is_available(self) -> bool:
         if self.distribution is None:

@@ -20,9 +20,10 @@ off and the solve runs through `stopping.run_stoppable`, where a Ctrl-C calls
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from ..errors import BackendError
-from ..grid.constraints import AllDifferent, Allowed, Less, Regular, Sum
+from ..grid.constraints import AllDifferent, Allowed, Less, Regions, Regular, Sum
 from ..model import Model
 from ..result import Outcome
 from .base import Backend, Request, nothing_to_search, out_of_time
@@ -35,8 +36,9 @@ class CpSatBackend(Backend):
                    "and table constraints")
     distribution = "ortools"
     module = "ortools"
-    native_kinds = frozenset({"alldifferent", "sum", "less", "allowed", "regular"})
+    native_kinds = frozenset({"alldifferent", "sum", "less", "allowed", "regular", "regions"})
     option_names = frozenset({"workers"})
+    auxiliary = True
 
     def check_request(self, request: Request) -> None:
         super().check_request(request)
@@ -119,8 +121,8 @@ def _build(cp_model, model: Model) -> _Cells:
     cp = cp_model.CpModel()
     n = model.size
     variables = []
-    for cell, dom in enumerate(model.domains):
-        name = f"r{cell // n + 1}c{cell % n + 1}"
+    for cell, dom in enumerate(model.all_domains):
+        name = f"r{cell // n + 1}c{cell % n + 1}" if cell < n * n else f"aux{cell - n * n}"
         lo, hi = min(dom), max(dom)
         if hi - lo + 1 == len(dom):
             variables.append(cp.new_int_var(lo, hi, name))
@@ -138,7 +140,9 @@ def _build(cp_model, model: Model) -> _Cells:
         elif isinstance(con, Allowed):
             cp.add_allowed_assignments([variables[c] for c in con.cells], con.tuples)
         elif isinstance(con, Regular):
-            _add_regular(cp_model, cp, con, [variables[c] for c in con.cells], model.domains)
+            _add_regular(cp_model, cp, con, [variables[c] for c in con.cells], model.all_domains)
+        elif isinstance(con, Regions):
+            _add_regions(cp, con, [variables[c] for c in con.cells])
         else:  # pragma: no cover - lower_for decomposes every other kind
             raise TypeError(f"unexpected constraint kind {con.kind!r}")
     return _Cells(cp, variables)
@@ -169,6 +173,80 @@ def _add_regular(cp_model, cp, con: Regular, cells: list, domains) -> None:
         else:
             cp.add_allowed_assignments([state, cell, nxt], sorted(set(moves)))
         state = nxt
+
+
+def _add_regions(cp, con: Regions, cells: list) -> None:
+    """Regions found while solving. Each cell's (label, digit) pair is one of N*N, all
+    different: every region has N cells, each digit once. Connectivity: each cell's
+    distance to its region's root (the region's first cell in reading order) is one
+    more than its nearest same-region neighbour's. Every helper variable is a function
+    of the digits and the partition, so enumerating reports each solution once."""
+    n = con.width
+    digits, labels = cells[:n * n], cells[n * n:]
+    pairs = []
+    for digit, label in zip(digits, labels):
+        pair = cp.new_int_var(1, n * n, "")
+        cp.add(pair == n * label + digit - n)
+        pairs.append(pair)
+    cp.add_all_different(pairs)
+    # the same as 0/1 choices, which CP-SAT's linear reasoning reads better: label k
+    # holds digit v in exactly one cell
+    is_label = [[cp.new_bool_var("") for _ in range(n)] for _ in labels]
+    is_digit = [[cp.new_bool_var("") for _ in range(n)] for _ in digits]
+    for i in range(n * n):
+        cp.add_map_domain(labels[i], is_label[i], 1)
+        cp.add_map_domain(digits[i], is_digit[i], 1)
+    for k in range(n):
+        cp.add(sum(is_label[i][k] for i in range(n * n)) == n)
+        for v in range(n):
+            both = []
+            for i in range(n * n):
+                b = cp.new_bool_var("")
+                cp.add_implication(b, is_label[i][k])
+                cp.add_implication(b, is_digit[i][v])
+                cp.add_bool_or([~is_label[i][k], ~is_digit[i][v], b])
+                both.append(b)
+            cp.add_exactly_one(both)
+    # canonical labels: highest[i] is the highest label among cells 0..i; a root opens
+    # the next label
+    roots: list = []
+    highest: list = []
+    for i, label in enumerate(labels):
+        root = cp.new_bool_var("")
+        if i == 0:
+            cp.add(label == 1)
+            cp.add(root == 1)
+            top = label
+        else:
+            before = highest[-1]
+            cp.add(label <= before + 1)
+            cp.add(label == before + 1).only_enforce_if(root)
+            cp.add(label <= before).only_enforce_if(~root)
+            top = cp.new_int_var(1, n, "")
+            cp.add_max_equality(top, [before, label])
+        roots.append(root)
+        highest.append(top)
+    cp.add(highest[-1] == n)
+    distance = [cp.new_int_var(0, n - 1, "") for _ in labels]
+    same: dict[tuple[int, int], Any] = {}
+    for i in range(n * n):
+        r, c = divmod(i, n)
+        for j in ((i + 1) if c < n - 1 else None, (i + n) if r < n - 1 else None):
+            if j is not None:
+                b = same[i, j] = same[j, i] = cp.new_bool_var("")
+                cp.add(labels[i] == labels[j]).only_enforce_if(b)
+                cp.add(labels[i] != labels[j]).only_enforce_if(~b)
+    for i in range(n * n):
+        cp.add(distance[i] == 0).only_enforce_if(roots[i])
+        via = []
+        for j in (k for k in (i - n, i + n, i - 1, i + 1) if (i, k) in same):
+            step = cp.new_int_var(0, n, "")  # the neighbour's distance, n if another region
+            cp.add(step == distance[j]).only_enforce_if(same[i, j])
+            cp.add(step == n).only_enforce_if(~same[i, j])
+            via.append(step)
+        nearest = cp.new_int_var(0, n, "")
+        cp.add_min_equality(nearest, via)
+        cp.add(distance[i] == nearest + 1).only_enforce_if(~roots[i])
 
 
 def _collector(cp_model, cells: _Cells, limit: int):

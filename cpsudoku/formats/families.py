@@ -8,13 +8,15 @@ from __future__ import annotations
 
 from . import (
     cell_elements,
+    chaos_elements,
     custom_elements,
     either_elements,
     line_elements,
     outside_elements,
 )
 
-FAMILIES = (line_elements, custom_elements, outside_elements, cell_elements, either_elements)
+FAMILIES = (line_elements, custom_elements, outside_elements, cell_elements, chaos_elements,
+            either_elements)
 
 KEYS: tuple[str, ...] = tuple(key for family in FAMILIES for key in family.KEYS)
 

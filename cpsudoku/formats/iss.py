@@ -282,6 +282,66 @@ def _jigsaw(r: Reading, item: Item) -> None:
     r.jigsaw = (item.args[-1], item)
 
 
+def _region_cell(arg: str, r: Reading, item: Item) -> str:
+    """A chaos clue's cell: a region-label variable `CC<k>` (k-th cell in reading order,
+    1-based) or a grid cell id, which ISS accepts too."""
+    m = re.fullmatch(r"CC(\d+)", arg)
+    if not m:
+        return cell_name(arg, r.size, item)
+    k = int(m.group(1))
+    if not 1 <= k <= r.size * r.size:
+        raise _Refusal(f"region cell {arg} is outside the {r.size}x{r.size} grid", item)
+    return f"r{(k - 1) // r.size + 1}c{(k - 1) % r.size + 1}"
+
+
+def _chaos(key: str) -> Callable:
+    """`.ChaosArrow~cell~offset~arm~-~arm` / `.ChaosCount~cell~offset~cells`: offset and
+    cells optional (ISS then takes the four directions / the 3x3 around the cell)."""
+    def read(r: Reading, item: Item) -> None:
+        if not item.args:
+            raise _Refusal("expects its control cell", item)
+        clue: dict[str, Any] = {"cell": cell_name(item.args[0], r.size, item)}
+        if len(item.args) > 1 and item.args[1]:
+            clue["offset"] = _number(item.args[1], item, "offset")
+        rest = list(item.args[2:])
+        if key == "chaos_arrows":
+            arms: list[list[str]] = []
+            arm: list[str] = []
+            for arg in rest + ["-"]:
+                if arg == "-":
+                    if arm:
+                        arms.append(arm)
+                    arm = []
+                else:
+                    arm.append(_region_cell(arg, r, item))
+            if arms:
+                clue["arms"] = arms
+        elif rest:
+            clue["cells"] = [_region_cell(arg, r, item) for arg in rest]
+        r.add(key, clue, item)
+    return read
+
+
+def _write_chaos(kind: str, part: str) -> Callable:
+    def write(items, n):
+        out = []
+        for clue in items:
+            groups = clue.get(part, [])
+            cells = [cell for arm in groups for cell in ["-", *_cells(arm)]][1:] \
+                if part == "arms" else _cells(groups)
+            regions = [c if c == "-" else _region_id(c, n) for c in cells]
+            out.append(_item(kind, iss_cell(clue["cell"]), clue.get("offset", 0), *regions))
+        return out
+    return write
+
+
+def _region_id(iss_id: str, n: int) -> str:
+    found = _CELL.match(iss_id)
+    assert found is not None  # made by iss_cell
+    row, col = (_DIGITS.index(ch.lower()) for ch in found.groups())
+    return f"CC{row * n + col + 1}"
+
+
 def _no_boxes(r: Reading, item: Item) -> None:
     r.boxes = False
     r.origin.setdefault("regions", item)
@@ -511,7 +571,7 @@ RULE_TYPES = {"AntiKnight": "anti-knight", "AntiKing": "anti-king",
               "AntiConsecutive": "non-consecutive", "Windoku": "windoku",
               "DisjointSets": "disjoint-groups", "AntiTaxicab": "anti-taxicab",
               "GlobalEntropy": "global-entropy", "GlobalMod": "global-mod",
-              "DutchFlatmates": "dutch-flatmates"}
+              "DutchFlatmates": "dutch-flatmates", "ChaosConstruction": "chaos"}
 OUTSIDE_TYPES = {"XSum": "x_sums", "Skyscraper": "skyscrapers",
                  "HiddenSkyscraper": "hidden_skyscrapers",
                  "NumberedRoom": "numbered_rooms"}
@@ -555,6 +615,8 @@ ISS_TYPES: dict[str, tuple[str, Callable[[Reading, Item], None]]] = {
     "EqualSum": ("equal_sums", _equal_sum),
     "Indexing": ("indexing", _indexing),
     "Diagonal": ("diagonal", _diagonal),
+    "ChaosArrow": ("chaos_arrows", _chaos("chaos_arrows")),
+    "ChaosCount": ("chaos_counts", _chaos("chaos_counts")),
     **{kind: (name, _rule(name)) for kind, name in RULE_TYPES.items()},
 }
 
@@ -566,8 +628,6 @@ COMPOSITES = {"Or": "either", "And": "either"}
 # ISS types with no cpsudoku counterpart, and why (the types ISS knows besides ISS_TYPES).
 REFUSED = {
     "Replicate": "a composite constraint group", "Container": "a composite constraint group",
-    "ChaosConstruction": "regions built while solving",
-    "ChaosArrow": "regions built while solving", "ChaosCount": "regions built while solving",
     "RegionSize": "a box size other than the grid's", "RegionSameValues": "regions of equal sets",
     "Doppelganger": "digits 0..N with var cells", "FullRank": "full-rank outside clues",
     "FullRankTies": "full-rank outside clues",
@@ -1071,6 +1131,8 @@ _WRITERS: dict[str, Callable[[Any, int], list[str]]] = {
                                      for v in items],
     "relations": _write_relations,
     "automata": _write_automata,
+    "chaos_arrows": _write_chaos("ChaosArrow", "arms"),
+    "chaos_counts": _write_chaos("ChaosCount", "cells"),
     "either": _write_either,
 }
 

@@ -36,6 +36,8 @@ def conflicts(puzzle: Puzzle, values: Sequence[int] | None = None) -> list[Confl
     _check_puzzle(puzzle)
     n = puzzle.size
     grid = puzzle.givens if values is None else validate.cells(values, "values", n * n, n)
+    # auxiliary variables (grid.variables) are not part of a grid: blank, never judged
+    grid = tuple(grid) + (0,) * puzzle.variables.count
     name = puzzle.geometry.cell_name
     found: list[Conflict] = []
     for con in puzzle.constraints():
@@ -62,7 +64,9 @@ def conflicts(puzzle: Puzzle, values: Sequence[int] | None = None) -> list[Confl
 
 
 def is_solution(puzzle: Puzzle, values: Sequence[int]) -> bool:
-    """A complete grid that keeps the givens and breaks no rule."""
+    """A complete grid that keeps the givens and breaks no rule. Constraints on
+    auxiliary variables (a chaos construction's regions) are not judged from
+    the digits alone: the backends that search them check their own answers."""
     _check_puzzle(puzzle)
     n = puzzle.size
     # A value outside 1..N is an answer (not a solution); a non-number is a wrong call.
@@ -71,4 +75,6 @@ def is_solution(puzzle: Puzzle, values: Sequence[int]) -> bool:
         return False
     if any(g and g != v for g, v in zip(puzzle.givens, values)):
         return False
-    return all(con.check(values) for con in puzzle.constraints())
+    n2 = n * n
+    return all(con.check(values) for con in puzzle.constraints()
+               if max(con.cells, default=0) < n2)

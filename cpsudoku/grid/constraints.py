@@ -171,4 +171,60 @@ class Regular(Constraint):
         return [Allowed(self.cells, tuple(words), label=self.label)]
 
 
+@dataclass(frozen=True)
+class Regions(Constraint):
+    """Regions found while solving (chaos construction). `cells` holds the N*N grid
+    cells, then one region label (1..N) per cell, in the same order: the labels split
+    the grid into N orthogonally connected regions of N cells, each holding every
+    digit once, labelled in the order of their first cells (the region of r1c1 is 1,
+    the next region met in reading order 2 ...), so one partition has one labelling.
+
+    A new kind: connectivity is a property of the whole partition, which no bounded
+    set of tables states; it is not decomposed (backends without it refuse)."""
+
+    width: int = 0  # the grid's side: N
+
+    kind: ClassVar[str] = "regions"
+
+    def holds(self, values):
+        n = self.width
+        half = len(values) // 2
+        digits, labels = values[:half], values[half:]
+        seen = 0
+        for label in labels:  # canonical: a label first appears right after the last new one
+            if label > seen + 1 or label < 1:
+                return False
+            seen = max(seen, label)
+        members: dict[int, list[int]] = {}
+        for i, label in enumerate(labels):
+            members.setdefault(label, []).append(i)
+        if len(members) != n:
+            return False
+        for cells in members.values():
+            if len(cells) != n or len({digits[i] for i in cells}) != n:
+                return False
+            if not _connected(cells, n):
+                return False
+        return True
+
+    def decompose(self, domains):
+        raise BackendError(f"{self.describe()}: regions found while solving cannot be "
+                           f"expressed as tables; only backends that know them search them")
+
+
+def _connected(cells: list[int], width: int) -> bool:
+    """Whether grid positions (row * width + column) form one orthogonal piece."""
+    inside = set(cells)
+    reached, todo = {cells[0]}, [cells[0]]
+    while todo:
+        i = todo.pop()
+        r, c = divmod(i, width)
+        for nb, ok in ((i - width, r > 0), (i + width, r < width - 1),
+                       (i - 1, c > 0), (i + 1, c < width - 1)):
+            if ok and nb in inside and nb not in reached:
+                reached.add(nb)
+                todo.append(nb)
+    return len(reached) == len(inside)
+
+
 KINDS = ("alldifferent", "sum", "less", "allowed", "regular")

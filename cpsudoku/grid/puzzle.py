@@ -13,6 +13,7 @@ from ..errors import ArgumentError, CpsudokuError, ModelError
 from .constraints import AllDifferent, Constraint
 from .geometry import Geometry, boxed
 from .symbols import MAX_SIZE, line
+from .variables import Layout, layout
 
 
 class Rule(Protocol):
@@ -21,6 +22,9 @@ class Rule(Protocol):
     `name` is the rule's identifier (e.g. "diagonal"); `describe()` a short text
     for listings and errors. `validate(geometry)` raises `ModelError` naming the
     offending element; `constraints(geometry)` yields the rule's constraints.
+    A rule that needs unknowns beside the digits also has `variables(geometry)`
+    (groups of `grid.variables.Variables`); it is then asked
+    `constraints(geometry, layout)`, the layout saying where its variables sit.
     """
 
     name: str
@@ -49,15 +53,19 @@ def _guarded(rule, step: str, run):
                          f"{type(exc).__name__}: {exc}") from exc
 
 
-def _rule_constraints(rule, geometry: Geometry) -> list[Constraint]:
+def _rule_constraints(rule, geometry: Geometry, layout: Layout) -> list[Constraint]:
     """A rule's constraints, each checked to be one of the vocabulary's."""
-    made = _guarded(rule, "constraints", lambda: list(rule.constraints(geometry)))
+    if hasattr(rule, "variables"):
+        made = _guarded(rule, "constraints", lambda: list(rule.constraints(geometry, layout)))
+    else:
+        made = _guarded(rule, "constraints", lambda: list(rule.constraints(geometry)))
+    known = geometry.ncells + layout.count
     for item in made:
         if not isinstance(item, Constraint):
             raise ModelError(f"rule {rule.name!r} yielded {type(item).__name__} "
                              f"{item!r:.40}, not a constraint (see cpsudoku.grid.constraints)")
         cells = item.cells if isinstance(item.cells, (tuple, list)) else [item.cells]
-        bad = [c for c in cells if not (isinstance(c, int) and 0 <= c < geometry.ncells)]
+        bad = [c for c in cells if not (isinstance(c, int) and 0 <= c < known)]
         if bad:
             raise ModelError(f"rule {rule.name!r}: {item.describe()} names cell {bad[0]!r}, "
                              f"outside the {geometry.size}x{geometry.size} grid")
@@ -129,8 +137,16 @@ class Puzzle:
         units = unit_constraints(self.geometry)  # shared: found again by identity
         extra = []
         for rule in self.rules:
-            extra.extend(_rule_constraints(rule, self.geometry))
+            extra.extend(_rule_constraints(rule, self.geometry, self.variables))
         return units + tuple(extra) if extra else units
+
+    @cached_property
+    def variables(self) -> Layout:
+        """The auxiliary variables the rules declare (none for most puzzles)."""
+        declared = [group for rule in self.rules if hasattr(rule, "variables")
+                    for group in _guarded(rule, "variables",
+                                          lambda rule=rule: list(rule.variables(self.geometry)))]
+        return layout(self.geometry.ncells, declared)
 
     def with_rules(self, rules: Sequence) -> Puzzle:
         """The puzzle with more rules: rule objects, or registered rules' names."""

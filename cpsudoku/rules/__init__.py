@@ -26,6 +26,7 @@ from importlib import resources
 from .. import validate
 from ..errors import ArgumentError, ModelError
 from .cellrules import CELL_RULES, CellRule, Group, Parts
+from .chaos import CHAOS_RULES, Chaos
 from .custom import CUSTOM_RULES
 from .dots import XV, GreaterThan, Kropki, Mark
 from .either import Either
@@ -68,6 +69,7 @@ ELEMENTS += [(cls.key, cls.meaning) for cls in OUTSIDE_RULES]
 ELEMENTS += [(Indexing.key, Indexing.meaning), (ValueIndexing.key, ValueIndexing.meaning)]
 ELEMENTS += [(cls.key, cls.meaning) for cls in CUSTOM_RULES]
 ELEMENTS += [(cls.key, cls.meaning) for cls in CELL_RULES]
+ELEMENTS += [(cls.key, cls.meaning) for cls in CHAOS_RULES]
 ELEMENTS += [(Either.key, Either.meaning)]
 
 
@@ -83,7 +85,7 @@ def _load() -> None:
     if _LOADED:
         return
     _LOADED = True
-    for rule in (*GLOBAL_RULES, Indexing159()):
+    for rule in (*GLOBAL_RULES, Indexing159(), Chaos()):
         register(rule)
     for f in _model_files():
         try:

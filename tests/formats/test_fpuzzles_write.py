@@ -15,7 +15,8 @@ from cpsudoku.formats.read import parse
 EXAMPLES = sorted(p for p in (Path(__file__).parents[2] / "examples" / "variants").iterdir()
                   if p.suffix in (".toml", ".json"))
 # Rules f-puzzles has no key or switch for.
-NO_FORM = {"greater-than.toml", "lockout-lines.toml", "parity-lines.toml", "sum-lines.toml"}
+NO_FORM = {"greater-than.toml", "lockout-lines.toml", "parity-lines.toml", "sum-lines.toml",
+           "chaos.toml"}
 
 
 def meaning(puzzle) -> list:

@@ -1,0 +1,195 @@
+"""Chaos construction: region labels as auxiliary variables, the Regions kind, chaos
+arrows and counts, their ISS forms, and the backends that refuse them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cpsudoku import backends, parse, solve
+from cpsudoku.errors import BackendError, CpsudokuError, ModelError
+from cpsudoku.formats import iss, puzzlefile
+from cpsudoku.grid.constraints import Regions
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "examples" / "variants" / "chaos.toml"
+ISS_PUZZLES = ROOT / "cpsudoku" / "bench" / "data" / "iss_puzzles.json"
+
+
+def cpsat():
+    try:
+        backends.get("cpsat")
+    except (BackendError, ModuleNotFoundError) as exc:
+        pytest.skip(f"backend cpsat is not usable here: {exc}")
+    return "cpsat"
+
+
+def example():
+    [puzzle] = parse(EXAMPLE.read_text(encoding="utf-8"), source=EXAMPLE.name)
+    return puzzle
+
+
+# --- the Regions kind: what a partition must be ---------------------------------------
+
+ROWS_4 = (1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4)
+LATIN_4 = (1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1)
+REGIONS_4 = Regions(tuple(range(32)), width=4, label="chaos regions")
+
+
+def test_rows_are_regions():
+    assert REGIONS_4.holds(LATIN_4 + ROWS_4)
+
+
+def test_square_regions_hold_when_their_digits_differ():
+    squares = (1, 1, 2, 2, 1, 1, 2, 2, 3, 3, 4, 4, 3, 3, 4, 4)
+    assert REGIONS_4.holds(LATIN_4 + squares)  # each 2x2 square holds 1..4
+
+
+def test_a_region_with_a_repeated_digit_breaks_it():
+    # the 2x2 squares of a grid whose squares repeat a digit
+    digits = (1, 2, 3, 4, 2, 1, 4, 3, 3, 4, 1, 2, 4, 3, 2, 1)
+    squares = (1, 1, 2, 2, 1, 1, 2, 2, 3, 3, 4, 4, 3, 3, 4, 4)
+    assert not REGIONS_4.holds(digits + squares)
+
+
+def test_a_disconnected_region_breaks_it():
+    # region 1 is r1c1, r1c2, r2c3, r2c4 (two pieces); region 2 the rest of rows 1-2
+    labels = (1, 1, 2, 2, 2, 2, 1, 1, 3, 3, 3, 3, 4, 4, 4, 4)
+    digits = (1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1)
+    assert not REGIONS_4.holds(digits + labels)
+
+
+def test_labels_are_numbered_in_the_order_of_their_first_cells():
+    swapped = (2, 2, 2, 2, 1, 1, 1, 1, 3, 3, 3, 3, 4, 4, 4, 4)
+    assert not REGIONS_4.holds(LATIN_4 + swapped)  # one partition has one labelling
+
+
+def test_a_region_of_the_wrong_size_breaks_it():
+    labels = (1, 1, 1, 1, 1, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4)
+    assert not REGIONS_4.holds(LATIN_4 + labels)
+
+
+# --- the example: unique on cpsat, its regions reported and checked --------------------
+
+def test_example_is_unique_on_cpsat_with_its_regions():
+    puzzle = example()
+    result = solve(puzzle, cpsat(), max_solutions=2, time_limit=60)
+    assert result.status.value == "unique"
+    assert result.solution == puzzle.meta["solution"]
+    [variables] = result.variables
+    full = result.solution + variables
+    for con in puzzle.constraints():  # every constraint, the labels' and helpers' too
+        assert con.check(full), con.describe()
+    regions = variables[:36]
+    assert sorted(regions.count(k) for k in set(regions)) == [6] * 6
+
+
+def test_the_example_without_its_clues_has_many_solutions():
+    data = puzzlefile.as_dict(example())
+    del data["chaos_arrows"], data["chaos_counts"]
+    data.pop("solution", None)
+    puzzle = puzzlefile.from_dict(data, "no clues")
+    assert solve(puzzle, cpsat(), max_solutions=2, time_limit=60).status.value == "multiple"
+
+
+def test_a_wrong_arrow_makes_it_unsolvable():
+    data = puzzlefile.as_dict(example())
+    data.pop("solution", None)
+    data["chaos_arrows"] = [{"cell": "r1c1"}]  # r1c1 = 6: a run of 6 ...
+    data["grid"] = "6" + "." * 35
+    puzzle = puzzlefile.from_dict(data, "arrow")
+    assert solve(puzzle, cpsat(), time_limit=60).status.value == "solved"
+    data["chaos_arrows"] = [{"cell": "r1c1", "offset": 1}]  # ... 7 with the start left out
+    data["chaos_counts"] = [{"cell": "r1c1", "cells": ["r1c1", "r1c2"]}]  # 6 of 2 cells
+    puzzle = puzzlefile.from_dict(data, "arrow")
+    assert solve(puzzle, cpsat(), time_limit=60).status.value == "unsolvable"
+
+
+@pytest.mark.parametrize("backend", [b for b in backends.names() if b != "cpsat"])
+def test_backends_without_auxiliary_variables_refuse_naming_cpsat(backend):
+    try:
+        backends.get(backend)
+    except (BackendError, ModuleNotFoundError) as exc:
+        pytest.skip(f"backend {backend} is not usable here: {exc}")
+    with pytest.raises(BackendError, match="region labels.*cannot be expressed.*cpsat"):
+        solve(example(), backend, max_solutions=2)
+
+
+# --- refusals in the puzzle file -------------------------------------------------------
+
+def _data(**extra):
+    data = {"size": 6, "regions": [str(r) * 6 for r in range(1, 7)], "rules": ["chaos"]}
+    data.update(extra)
+    return data
+
+
+@pytest.mark.parametrize("extra, message", [
+    ({"chaos_arrows": [{"cell": "r1c1", "offset": 2}]}, "chaos arrow 1 at r1c1: offset"),
+    ({"chaos_arrows": [{"cell": "r1c1", "arms": [["r1c1", "r1c2"], ["r2c1", "r3c1"]]}]},
+     "chaos arrow 1 at r1c1: every arm must start at the same cell"),
+    ({"chaos_counts": [{"cell": "r7c1"}]}, "chaos count 1 at r7c1: cell r7c1 is outside"),
+    ({"chaos_counts": [{"cell": "r1c1", "colour": 1}]}, "chaos count 1: unknown key 'colour'"),
+])
+def test_bad_clues_are_named(extra, message):
+    with pytest.raises(ModelError, match=message):
+        puzzlefile.from_dict(_data(**extra), "bad")
+
+
+def test_clues_need_the_chaos_rule():
+    data = _data(chaos_counts=[{"cell": "r1c1"}])
+    del data["rules"]
+    with pytest.raises(ModelError, match=r'chaos_counts: .* need rules = \["chaos"\]'):
+        puzzlefile.from_dict(data, "bad")
+
+
+def test_the_file_form_is_read_back():
+    puzzle = example()
+    again = puzzlefile.from_dict(puzzlefile.as_dict(puzzle), "again")
+    assert again.rules == puzzle.rules and again.givens == puzzle.givens
+
+
+# --- ISS ---------------------------------------------------------------------------------
+
+def iss_puzzle(name: str) -> dict:
+    found = [p for p in json.loads(ISS_PUZZLES.read_text())["puzzles"] if p["name"] == name]
+    return found[0]
+
+
+def test_iss_chaos_types_are_read():
+    assert {"ChaosArrow", "ChaosCount"} <= set(iss.ISS_TYPES)
+    assert not {"ChaosConstruction", "ChaosArrow", "ChaosCount"} & set(iss.REFUSED)
+    puzzle = iss.from_string(iss_puzzle("Let there be chaos")["input"])
+    counts = next(r for r in puzzle.rules if r.name == "chaos-counts")
+    assert len(counts) == 21 and counts.elements[0].cells == ((1, 1), (1, 2), (2, 1), (2, 2))
+
+
+def test_iss_arrow_arms_and_defaults():
+    puzzle = iss.from_string(".NoBoxes.ChaosConstruction.ChaosArrow~R2C6~0"
+                             ".ChaosArrow~R1C1~1~CC1~-~CC1~CC10~CC19")
+    arrows = next(r for r in puzzle.rules if r.name == "chaos-arrows")
+    assert arrows.elements[0].cells == ()  # the four directions, taken when solving
+    assert arrows.elements[1].offset == 1
+    assert arrows.elements[1].cells == (((1, 1),), ((1, 1), (2, 1), (3, 1)))
+
+
+def test_iss_form_round_trips():
+    text = iss_puzzle("Stretching")["input"]
+    puzzle = iss.from_string(text)
+    again = iss.from_string(iss.dumps(puzzle))
+    assert again.rules == puzzle.rules and again.geometry == puzzle.geometry
+
+
+@pytest.mark.slow
+def test_iss_stretching_is_unique_on_cpsat():
+    expected = iss_puzzle("Stretching")
+    puzzle = iss.from_string(expected["input"])
+    result = solve(puzzle, cpsat(), max_solutions=2, time_limit=300)
+    assert result.status.value == "unique"
+    assert "".join(map(str, result.solution)) == expected["solution"]
+
+
+def test_iss_refusal_still_names_unknown_types():
+    with pytest.raises(CpsudokuError, match="SameValues"):
+        iss.from_string(".ChaosConstruction.SameValues~3~CC1~CC2~CC3")
