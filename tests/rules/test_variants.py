@@ -17,8 +17,7 @@ from hypothesis import strategies as st
 
 from cpsudoku import backends, boxed, is_solution, parse, rules, solve
 from cpsudoku.errors import BackendError
-from cpsudoku.grid.constraints import (AllDifferent, Allowed, InSet, Less, Regions, Regular,
-                                       Sum)
+from cpsudoku.grid.constraints import AllDifferent, Allowed, InSet, Less, Regions, Regular, Sum
 from cpsudoku.grid.geometry import regions_from_labels
 from cpsudoku.grid.puzzle import Puzzle
 from cpsudoku.rules import XV, Cage, Killer, Kropki, Mark
