@@ -12,6 +12,8 @@ from ..grid.geometry import boxed, regions_from_labels
 from ..grid.puzzle import Puzzle
 from ..rules import cells as cellrefs
 from .fields import box_or_none, reading, whole
+from .fpuzzles_elements import KEYS as ELEMENT_KEYS
+from .fpuzzles_elements import read_elements
 from .lzstring import decompress_from_base64
 from .safeload import json_value
 
@@ -31,7 +33,8 @@ FP_LINES: dict[str, type[R.LineRule]] = {
 
 _FP_READ = {"size", "grid", "killercage", "littlekillersum", "thermometer", "arrow",
             "difference", "ratio", "xv", "odd", "even", "extraregion", "negative",
-            "nonconsecutive", "solution", "title", "author", "ruleset", *_FP_FLAGS, *FP_LINES}
+            "nonconsecutive", "solution", "title", "author", "ruleset", *_FP_FLAGS, *FP_LINES,
+            *ELEMENT_KEYS}
 
 
 # Drawing aids and solver settings that carry no rule of their own.
@@ -154,6 +157,7 @@ def _from_fpuzzles(data: dict, source: str) -> Puzzle:
                                            for i, r in enumerate(data["extraregion"], 1)))
 
     out_elements.extend(_fp_line_rules(data))
+    out_elements.extend(read_elements(data, size))
 
     meta: dict[str, Any] = {"format": "f-puzzles"}
     for key in ("author", "ruleset"):

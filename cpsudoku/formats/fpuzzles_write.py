@@ -14,6 +14,7 @@ from ..grid.constraints import AllDifferent
 from ..grid.geometry import Geometry
 from ..grid.puzzle import Puzzle
 from .fpuzzles import fpuzzles_lines
+from .fpuzzles_elements import WRITERS as ELEMENT_WRITERS
 from .lzstring import compress_to_base64
 
 FPUZZLES_URL = "https://www.f-puzzles.com/?load="
@@ -109,7 +110,7 @@ WRITERS: dict[type, Callable[[Any, Geometry, dict], None]] = {
     R.linerules.DutchWhispers: _dutch_whispers,
     R.Killer: _killer, R.LittleKiller: _little_killer, R.Thermometers: _thermometers,
     R.Arrows: _arrows, R.Parity: _parity, R.Kropki: _marks, R.XV: _marks,
-    R.ExtraRegions: _extra_regions,
+    R.ExtraRegions: _extra_regions, **ELEMENT_WRITERS,
 }
 
 
