@@ -13,7 +13,7 @@ from ..grid.puzzle import Puzzle
 from ..rules import cells as cellrefs
 from .fields import box_or_none, reading, whole
 from .fpuzzles_elements import KEYS as ELEMENT_KEYS
-from .fpuzzles_elements import read_elements
+from .fpuzzles_elements import fp_cells, read_elements
 from .lzstring import decompress_from_base64
 from .safeload import json_value
 
@@ -67,19 +67,13 @@ def from_fpuzzles(data: dict, source: str = "<string>") -> Puzzle:
     return reading(_from_fpuzzles, data, source, "f-puzzles")
 
 
-def _fp_cells(spec, what: str) -> tuple:
-    if not isinstance(spec, list):
-        raise ModelError(f"{what}: cells must be a list")
-    return tuple(cellrefs.ref(c) for c in spec)
-
-
 def _fp_clue(i: int, clue: dict):
     """A little killer: f-puzzles lists the diagonal's cells; without them, the
     clue's position and direction give the diagonal."""
     what = f"little killer {i}"
     direction = str(clue.get("direction", "")).upper() or None
     return R.Clue(whole(clue["value"], what), cellrefs.ref(clue["cell"]), direction,
-                  _fp_cells(clue["cells"], what) if clue.get("cells") else ())
+                  fp_cells(clue["cells"], what) if clue.get("cells") else ())
 
 
 def _from_fpuzzles(data: dict, source: str) -> Puzzle:
@@ -111,7 +105,7 @@ def _from_fpuzzles(data: dict, source: str) -> Puzzle:
     out_elements: list = []
     if data.get("killercage"):
         out_elements.append(R.Killer(
-            R.Cage(_fp_cells(c.get("cells"), f"cage {i}"),
+            R.Cage(fp_cells(c.get("cells"), f"cage {i}"),
                    None if c.get("value") in (None, "") else whole(c["value"], f"cage {i} sum"))
             for i, c in enumerate(data["killercage"], 1)))
     clues = [c for c in data.get("littlekillersum") or [] if c.get("value") not in (None, "")]
@@ -119,14 +113,14 @@ def _from_fpuzzles(data: dict, source: str) -> Puzzle:
         out_elements.append(R.LittleKiller(_fp_clue(i, c) for i, c in enumerate(clues, 1)))
     thermos = [line for t in data.get("thermometer") or [] for line in t.get("lines", [])]
     if thermos:
-        out_elements.append(R.Thermometers(_fp_cells(t, f"thermometer {i}")
+        out_elements.append(R.Thermometers(fp_cells(t, f"thermometer {i}")
                                            for i, t in enumerate(thermos, 1)))
     if data.get("arrow"):
         arrows = []
         for i, a in enumerate(data["arrow"], 1):
-            circle = _fp_cells(a.get("cells", []), f"arrow {i}")
+            circle = fp_cells(a.get("cells", []), f"arrow {i}")
             # f-puzzles lines start inside the circle; the arrow proper follows.
-            lines = tuple(tuple(c for c in _fp_cells(line, f"arrow {i}") if c not in circle)
+            lines = tuple(tuple(c for c in fp_cells(line, f"arrow {i}") if c not in circle)
                           for line in a.get("lines", []))
             arrows.append(R.Arrow(circle, tuple(line for line in lines if line)))
         out_elements.append(R.Arrows(arrows))
@@ -135,10 +129,10 @@ def _from_fpuzzles(data: dict, source: str) -> Puzzle:
     if parity_odd or parity_even:
         out_elements.append(R.Parity(parity_odd, parity_even))
     negative = {str(n).lower() for n in data.get("negative") or []}
-    dots = ([R.Mark("white", _fp_cells(d["cells"], "difference dot"),
+    dots = ([R.Mark("white", fp_cells(d["cells"], "difference dot"),
                     None if d.get("value") in (None, "") else whole(d["value"], "difference"))
              for d in data.get("difference") or []]
-            + [R.Mark("black", _fp_cells(d["cells"], "ratio dot"),
+            + [R.Mark("black", fp_cells(d["cells"], "ratio dot"),
                       None if d.get("value") in (None, "") else whole(d["value"], "ratio"))
                for d in data.get("ratio") or []])
     white_dots = any(d.kind == "white" for d in dots)
@@ -148,12 +142,12 @@ def _from_fpuzzles(data: dict, source: str) -> Puzzle:
         out_elements.append(R.Kropki(dots, negative=kropki_negative))
     if data.get("nonconsecutive") and not white_dots:
         rules.append(R.get("non-consecutive"))
-    xv = [R.Mark(str(m.get("value", "")).upper(), _fp_cells(m["cells"], "xv"))
+    xv = [R.Mark(str(m.get("value", "")).upper(), fp_cells(m["cells"], "xv"))
           for m in data.get("xv") or []]
     if xv or "xv" in negative:
         out_elements.append(R.XV(xv, negative=["x", "v"] if "xv" in negative else []))
     if data.get("extraregion"):
-        out_elements.append(R.ExtraRegions(_fp_cells(r["cells"], f"extra region {i}")
+        out_elements.append(R.ExtraRegions(fp_cells(r["cells"], f"extra region {i}")
                                            for i, r in enumerate(data["extraregion"], 1)))
 
     out_elements.extend(_fp_line_rules(data))
@@ -180,7 +174,7 @@ def _fp_line_rules(data: dict) -> list[R.LineRule]:
             value = entry.get("value")
             value = (None if value in (None, "") or cls.parameter is None
                      else whole(value, f"{what} {cls.parameter}"))
-            lines.extend(R.Line(_fp_cells(line, what), value) for line in entry.get("lines", []))
+            lines.extend(R.Line(fp_cells(line, what), value) for line in entry.get("lines", []))
         if lines:
             out.append(cls(lines))
     return out

@@ -26,13 +26,15 @@ EXTREMES = ("minimum", "maximum")
 KEYS = {*OUTSIDE, *INDEXERS, *EXTREMES, "clone", "quadruple"}
 
 
-def _cells(spec, what: str) -> tuple[C.Ref, ...]:
+def fp_cells(spec, what: str) -> tuple[C.Ref, ...]:
+    """Cells listed as f-puzzles names them (R1C1)."""
     if not isinstance(spec, list):
         raise ModelError(f"{what}: cells must be a list")
     return tuple(C.ref(c) for c in spec)
 
 
-def _name(ref: C.Ref) -> str:
+def fp_name(ref: C.Ref) -> str:
+    """A cell as f-puzzles names it."""
     return f"R{ref[0]}C{ref[1]}"
 
 
@@ -49,14 +51,14 @@ def _outside_clue(entry: dict, size: int, what: str) -> OutsideClue:
     if col in edge and 1 <= row <= size:
         return OutsideClue(whole(entry["value"], what), "row", row,
                            "start" if col == 0 else "end")
-    raise ModelError(f"{what} at {_name((row, col))}: the clue must stand just outside the "
+    raise ModelError(f"{what} at {fp_name((row, col))}: the clue must stand just outside the "
                      f"{size}x{size} grid, beside a row or a column")
 
 
 def _clone(entry: dict, what: str) -> list[Parts]:
     """f-puzzles pairs cell i with clone cell i. One region and its copy moved as a whole
     is one clone; any other pairing keeps its pairs, each a clone of one cell."""
-    cells, copies = _cells(entry["cells"], what), _cells(entry["cloneCells"], what)
+    cells, copies = fp_cells(entry["cells"], what), fp_cells(entry["cloneCells"], what)
     if len(cells) != len(copies):
         raise ModelError(f"{what}: {len(cells)} cells but {len(copies)} clone cells")
     pairs = [(a, b) for a, b in zip(cells, copies) if a != b]
@@ -90,7 +92,7 @@ def read_elements(data: dict, size: int) -> list:
                  if e.get("value") not in (None, "")]
         if clues:
             out.append(cls(clues))
-    groups = [Indexers(kind, _cells(e["cells"], f"{kind} indexer {i}"))
+    groups = [Indexers(kind, fp_cells(e["cells"], f"{kind} indexer {i}"))
               for key, kind in INDEXERS.items()
               for i, e in enumerate(data.get(key) or [], 1)]
     if groups:
@@ -99,7 +101,7 @@ def read_elements(data: dict, size: int) -> list:
               for p in _clone(e, f"clone {i}")]
     if clones:
         out.append(Clones(clones))
-    quads = [Group(_cells(e["cells"], f"quadruple {i}"),
+    quads = [Group(fp_cells(e["cells"], f"quadruple {i}"),
                    tuple(whole(v, f"quadruple {i} digit") for v in e.get("values") or []))
              for i, e in enumerate(data.get("quadruple") or [], 1)]
     if quads:
@@ -125,20 +127,20 @@ def _outside(rule, geometry: Geometry, out: dict) -> None:
     for clue in rule.elements:
         outer = 0 if clue.side == "start" else n + 1
         cell = (outer, clue.index) if clue.line == "column" else (clue.index, outer)
-        out.setdefault(key, []).append({"cell": _name(cell), "value": str(clue.value)})
+        out.setdefault(key, []).append({"cell": fp_name(cell), "value": str(clue.value)})
 
 
 def _indexing(rule: Indexing, geometry: Geometry, out: dict) -> None:
     keys = {kind: key for key, kind in INDEXERS.items()}
     for group in rule.elements:
-        out.setdefault(keys[group.kind], []).append({"cells": [_name(c) for c in group.cells]})
+        out.setdefault(keys[group.kind], []).append({"cells": [fp_name(c) for c in group.cells]})
 
 
 def _indexing_159(rule: Indexing159, geometry: Geometry, out: dict) -> None:
     rule.validate(geometry)
     n = geometry.size
     cells = [(r, c) for c in rule.columns(n) for r in range(1, n + 1)]
-    out.setdefault("columnindexer", []).append({"cells": [_name(c) for c in cells]})
+    out.setdefault("columnindexer", []).append({"cells": [fp_name(c) for c in cells]})
 
 
 def _clones(rule: Clones, geometry: Geometry, out: dict) -> None:
@@ -146,8 +148,8 @@ def _clones(rule: Clones, geometry: Geometry, out: dict) -> None:
     for element in rule.elements:
         first = sorted(element.parts[0])
         for part in element.parts[1:]:
-            out.setdefault("clone", []).append({"cells": [_name(c) for c in first],
-                                                "cloneCells": [_name(c) for c in sorted(part)]})
+            out.setdefault("clone", []).append({"cells": [fp_name(c) for c in first],
+                                                "cloneCells": [fp_name(c) for c in sorted(part)]})
 
 
 def _quadruples(rule: ContainAtLeast, geometry: Geometry, out: dict) -> None:
@@ -158,7 +160,7 @@ def _quadruples(rule: ContainAtLeast, geometry: Geometry, out: dict) -> None:
         raise ModelError(f"{R.describe(rule)}: f-puzzles has no form for this rule (its "
                          f"quadruples are digits on a 2x2 square; {exc})") from None
     out.setdefault("quadruple", []).extend(
-        {"cells": [_name(c) for c in q.cells], "values": list(q.values)} for q in rule.elements)
+        {"cells": [fp_name(c) for c in q.cells], "values": list(q.values)} for q in rule.elements)
 
 
 def _given_candidates(rule: GivenCandidates, geometry: Geometry, out: dict) -> None:
@@ -185,7 +187,7 @@ def _greater_than(rule, geometry: Geometry, out: dict) -> None:
                          f"minimum and maximum cells, not signs between two cells)")
     for key, cells in (("minimum", minimum), ("maximum", maximum)):
         if cells:
-            out.setdefault(key, []).extend({"cell": _name(x)} for x in cells)
+            out.setdefault(key, []).extend({"cell": fp_name(x)} for x in cells)
 
 
 WRITERS: dict[type, Callable[[Any, Geometry, dict], None]] = {

@@ -15,6 +15,7 @@ from ..grid.geometry import Geometry
 from ..grid.puzzle import Puzzle
 from .fpuzzles import fpuzzles_lines
 from .fpuzzles_elements import WRITERS as ELEMENT_WRITERS
+from .fpuzzles_elements import fp_name
 from .lzstring import compress_to_base64
 
 FPUZZLES_URL = "https://www.f-puzzles.com/?load="
@@ -26,12 +27,8 @@ FLAGS = {"diagonal": ("diagonal+", "diagonal-"), "diagonal+": ("diagonal+",),
          "non-consecutive": ("nonconsecutive",)}
 
 
-def _name(ref) -> str:
-    return f"R{ref[0]}C{ref[1]}"
-
-
 def _names(refs) -> list[str]:
-    return [_name(r) for r in refs]
+    return [fp_name(r) for r in refs]
 
 
 def _killer(rule: R.Killer, geometry: Geometry, out: dict) -> None:
@@ -50,7 +47,7 @@ def _little_killer(rule: R.LittleKiller, geometry: Geometry, out: dict) -> None:
         entry: dict[str, Any] = {"value": str(clue.total),
                                  "cells": _names(clue.diagonal(geometry.size))}
         if clue.at is not None:
-            entry.update(cell=_name(clue.at), direction=clue.direction)
+            entry.update(cell=fp_name(clue.at), direction=clue.direction)
         out.setdefault("littlekillersum", []).append(entry)
 
 
@@ -71,7 +68,7 @@ def _arrows(rule: R.Arrows, geometry: Geometry, out: dict) -> None:
 
 def _parity(rule: R.Parity, geometry: Geometry, out: dict) -> None:
     for kind, ref in rule.elements:
-        out.setdefault(kind, []).append({"cell": _name(ref)})
+        out.setdefault(kind, []).append({"cell": fp_name(ref)})
 
 
 def _marks(rule: R.Kropki | R.XV, geometry: Geometry, out: dict) -> None:

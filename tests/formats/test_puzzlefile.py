@@ -288,7 +288,7 @@ def test_bad_files_are_parse_errors_with_a_position():
     assert isinstance(err, ParseError) and (err.line, err.column) == (1, 12)
     assert "not LZString" in str(error("https://f-puzzles.com/?load=!!!!"))
     assert "not supported" in str(error(json.dumps({"size": 4, "grid": [[{}] * 4] * 4,
-                                                     "sandwichsum": [{"cell": "R0C1"}]})))
+                                                     "nabner": [{"lines": [["R1C1", "R1C2"]]}]})))
 
 
 @pytest.mark.process
