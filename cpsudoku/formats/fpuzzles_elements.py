@@ -1,6 +1,6 @@
 """f-puzzles keys of the outside-clue, indexing and cell rules, read and written as
 matched pairs: `sandwichsum`, `xsum`, `skyscraper` ({cell, value}, the cell just
-outside the grid), `rowindexer`, `columnindexer`, `boxindexer` ({cells}), `clone`
+outside the grid: `outside_elements` reads and writes them), `rowindexer`, `columnindexer`, `boxindexer` ({cells}), `clone`
 ({cells, cloneCells}, cell i clones cell i), `quadruple` ({cells, values}),
 `minimum` and `maximum` ({cell}: smaller / larger than each orthogonal neighbour
 that is not itself such a cell, read as greater-than pairs), and the grid cells'
@@ -17,10 +17,11 @@ from ..grid.geometry import Geometry
 from ..rules import cells as C
 from ..rules.cellrules import Clones, ContainAtLeast, GivenCandidates, Group, Parts, Quadruples
 from ..rules.indexing import Indexers, Indexing, Indexing159
-from ..rules.outside import OutsideClue, Sandwiches, Skyscrapers, XSums
+from ..rules.outside import OutsideRule
+from . import outside_elements
 from .fields import whole
 
-OUTSIDE = {"sandwichsum": Sandwiches, "xsum": XSums, "skyscraper": Skyscrapers}
+OUTSIDE = outside_elements.FP_OUTSIDE
 INDEXERS = {"rowindexer": "row", "columnindexer": "column", "boxindexer": "box"}
 EXTREMES = ("minimum", "maximum")
 KEYS = {*OUTSIDE, *INDEXERS, *EXTREMES, "clone", "quadruple"}
@@ -39,21 +40,6 @@ def fp_name(ref: C.Ref) -> str:
 
 
 # ---------------------------------------------------------------- reading
-
-def _outside_clue(entry: dict, size: int, what: str) -> OutsideClue:
-    """f-puzzles puts the clue in the cell just outside the grid: row 0 or N+1 for a
-    column (above / below), column 0 or N+1 for a row (left / right)."""
-    row, col = C.ref(entry["cell"])
-    edge = (0, size + 1)
-    if row in edge and 1 <= col <= size:
-        return OutsideClue(whole(entry["value"], what), "column", col,
-                           "start" if row == 0 else "end")
-    if col in edge and 1 <= row <= size:
-        return OutsideClue(whole(entry["value"], what), "row", row,
-                           "start" if col == 0 else "end")
-    raise ModelError(f"{what} at {fp_name((row, col))}: the clue must stand just outside the "
-                     f"{size}x{size} grid, beside a row or a column")
-
 
 def _clone(entry: dict, what: str) -> list[Parts]:
     """f-puzzles pairs cell i with clone cell i. One region and its copy moved as a whole
@@ -85,13 +71,7 @@ def extreme_pairs(minimum, maximum, size: int) -> list[tuple[C.Ref, C.Ref]]:
 
 def read_elements(data: dict, size: int) -> list:
     """The rules of these keys in an f-puzzles object (and its cells' given pencil marks)."""
-    out: list = []
-    for key, cls in OUTSIDE.items():
-        clues = [_outside_clue(e, size, f"{cls.noun} {i}")
-                 for i, e in enumerate(data.get(key) or [], 1)
-                 if e.get("value") not in (None, "")]
-        if clues:
-            out.append(cls(clues))
+    out: list = outside_elements.from_fpuzzles(data, size)
     groups = [Indexers(kind, fp_cells(e["cells"], f"{kind} indexer {i}"))
               for key, kind in INDEXERS.items()
               for i, e in enumerate(data.get(key) or [], 1)]
@@ -121,13 +101,9 @@ def read_elements(data: dict, size: int) -> list:
 
 # ---------------------------------------------------------------- writing
 
-def _outside(rule, geometry: Geometry, out: dict) -> None:
-    key = next(k for k, cls in OUTSIDE.items() if type(rule) is cls)
-    n = geometry.size
-    for clue in rule.elements:
-        outer = 0 if clue.side == "start" else n + 1
-        cell = (outer, clue.index) if clue.line == "column" else (clue.index, outer)
-        out.setdefault(key, []).append({"cell": fp_name(cell), "value": str(clue.value)})
+def _outside(rule: OutsideRule, geometry: Geometry, out: dict) -> None:
+    key, entries = outside_elements.to_fpuzzles(rule, geometry.size) or ("", [])
+    out.setdefault(key, []).extend(entries)
 
 
 def _indexing(rule: Indexing, geometry: Geometry, out: dict) -> None:

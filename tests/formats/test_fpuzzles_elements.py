@@ -94,7 +94,7 @@ skyscrapers = [{column = 4, side = "end", value = 4}]
 
 @pytest.mark.parametrize("cell", ["R5C5", "R0C0", "R10C10", "R0C11", "R12C3"])
 def test_an_outside_clue_not_beside_a_line_is_refused_naming_it(cell):
-    with pytest.raises(ModelError, match=f"skyscraper 1 at {cell}: the clue must stand just "
+    with pytest.raises(ModelError, match=f"skyscraper 1: {cell} is not just "
                                          f"outside the 9x9 grid"):
         from_fpuzzles(fp(skyscraper=[{"cell": cell, "value": "3"}]))
 
