@@ -1,10 +1,10 @@
 """f-puzzles keys of the outside-clue, indexing and cell rules, read and written as
 matched pairs: `sandwichsum`, `xsum`, `skyscraper` ({cell, value}, the cell just
-outside the grid: `outside_elements` reads and writes them), `rowindexer`, `columnindexer`, `boxindexer` ({cells}), `clone`
-({cells, cloneCells}, cell i clones cell i), `quadruple` ({cells, values}),
-`minimum` and `maximum` ({cell}: smaller / larger than each orthogonal neighbour
-that is not itself such a cell, read as greater-than pairs), and the grid cells'
-`givenPencilMarks` (given candidates)."""
+outside the grid: `outside_elements` reads and writes them), `rowindexer`,
+`columnindexer`, `boxindexer` ({cells}), `clone` ({cells, cloneCells}, cell i clones
+cell i), `quadruple` ({cells, values}), `minimum` and `maximum` ({cell}: smaller /
+larger than each orthogonal neighbour that is not itself such a cell, read as
+greater-than pairs), and the grid cells' `givenPencilMarks` (given candidates)."""
 
 from __future__ import annotations
 
@@ -140,6 +140,7 @@ def _quadruples(rule: ContainAtLeast, geometry: Geometry, out: dict) -> None:
 
 
 def _given_candidates(rule: GivenCandidates, geometry: Geometry, out: dict) -> None:
+    rule.validate(geometry)  # every cell inside the grid before it is looked up there
     # several candidate sets on one cell: the cell holds a digit of every one
     for group in rule.elements:
         (r, c), = group.cells
