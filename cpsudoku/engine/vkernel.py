@@ -85,7 +85,7 @@ def flat(con, structure) -> tuple[int, tuple[int, ...], tuple[int, ...], int]:
     if isinstance(con, Less):
         return _vkernel.LESS, con.cells, (), 0
     if isinstance(con, Allowed):
-        return _vkernel.TABLE, con.cells, tuple(itertools.chain.from_iterable(con.tuples)), 0
+        return _vkernel.TABLE, con.cells, _flat_rows(con.tuples), 0
     if isinstance(con, Regular):
         a = con.automaton
         accepting = tuple(sorted(a.accepting))
@@ -93,6 +93,22 @@ def flat(con, structure) -> tuple[int, tuple[int, ...], tuple[int, ...], int]:
                 *(x for t in a.transitions for x in t))
         return _vkernel.REGULAR, con.cells, data, 0
     raise TypeError(f"no compiled propagator for {con.kind} constraints")
+
+
+_ROWS: dict[int, tuple[tuple, tuple[int, ...]]] = {}  # id(rows) -> (rows, flattened)
+
+
+def _flat_rows(rows: tuple) -> tuple[int, ...]:
+    """A table's rows in one tuple; rules share one rows object among many tables
+    (anti-taxicab: 2,010 tables, 8 row sets), so each is flattened once."""
+    hit = _ROWS.get(id(rows))
+    if hit is not None and hit[0] is rows:
+        return hit[1]
+    if len(_ROWS) > 4096:
+        _ROWS.clear()
+    flat_ = tuple(itertools.chain.from_iterable(rows))
+    _ROWS[id(rows)] = (rows, flat_)
+    return flat_
 
 
 def implied_sets(n: int, constraints) -> list[tuple[int, tuple[int, ...], tuple[int, ...], int]]:

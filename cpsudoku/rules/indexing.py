@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache
 from typing import ClassVar
 
 from ..errors import ModelError
@@ -54,6 +55,7 @@ def _places(kind: str, cell: int, geometry: Geometry) -> tuple[int, list[int]]:
     return line.index(cell) + 1, line
 
 
+@cache  # one set of tables per size and place, shared by every indexer: built once
 def _tables(size: int, own: int) -> dict[int, tuple[tuple[int, int], ...]]:
     """Per place v: the (indexer, cell at v) pairs allowed."""
     return {v: tuple((a, b) for a in range(1, size + 1) for b in range(1, size + 1)
