@@ -28,10 +28,13 @@ KEYS = {*OUTSIDE, *INDEXERS, *EXTREMES, "clone", "quadruple"}
 
 
 def fp_cells(spec, what: str) -> tuple[C.Ref, ...]:
-    """Cells listed as f-puzzles names them (R1C1)."""
+    """Cells listed as f-puzzles names them (R1C1); a bad one named with `what`."""
     if not isinstance(spec, list):
         raise ModelError(f"{what}: cells must be a list")
-    return tuple(C.ref(c) for c in spec)
+    try:
+        return C.refs(spec)
+    except ModelError as exc:
+        raise ModelError(f"{what}: {exc}") from None
 
 
 def fp_name(ref: C.Ref) -> str:
@@ -54,18 +57,23 @@ def _clone(entry: dict, what: str) -> list[Parts]:
     return [Parts(((a,), (b,))) for a, b in pairs]
 
 
+def _neighbours(ref: C.Ref, size: int) -> list[C.Ref]:
+    r, c = ref
+    return [nb for nb in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+            if 1 <= nb[0] <= size and 1 <= nb[1] <= size]
+
+
 def extreme_pairs(minimum, maximum, size: int) -> list[tuple[C.Ref, C.Ref]]:
     """Greater-than pairs (greater, smaller) of minimum and maximum cells: each against
     its orthogonal neighbours that are not cells of the same kind; a pair once."""
     out: list[tuple[C.Ref, C.Ref]] = []
     for cells, smaller in ((minimum, True), (maximum, False)):
         chosen = set(cells)
-        for r, c in cells:
-            for nb in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-                if 1 <= nb[0] <= size and 1 <= nb[1] <= size and nb not in chosen:
-                    pair = (nb, (r, c)) if smaller else ((r, c), nb)
-                    if pair not in out:
-                        out.append(pair)
+        for cell in cells:
+            for nb in _neighbours(cell, size):
+                pair = (nb, cell) if smaller else (cell, nb)
+                if nb not in chosen and pair not in out:
+                    out.append(pair)
     return out
 
 
@@ -92,7 +100,7 @@ def read_elements(data: dict, size: int) -> list:
              if isinstance(cell, dict) and cell.get("givenPencilMarks")]
     if marks:
         out.append(GivenCandidates(marks))
-    ends = {key: [C.ref(e["cell"]) for e in data.get(key) or [] if e.get("cell")]
+    ends = {key: fp_cells([e["cell"] for e in data.get(key) or [] if e.get("cell")], key)
             for key in EXTREMES}
     if any(ends.values()):
         out.append(R.GreaterThan(extreme_pairs(ends["minimum"], ends["maximum"], size)))
@@ -102,8 +110,9 @@ def read_elements(data: dict, size: int) -> list:
 # ---------------------------------------------------------------- writing
 
 def _outside(rule: OutsideRule, geometry: Geometry, out: dict) -> None:
-    key, entries = outside_elements.to_fpuzzles(rule, geometry.size) or ("", [])
-    out.setdefault(key, []).extend(entries)
+    written = outside_elements.to_fpuzzles(rule, geometry.size)
+    assert written is not None  # only the rules of OUTSIDE come here
+    out.setdefault(written[0], []).extend(written[1])
 
 
 def _indexing(rule: Indexing, geometry: Geometry, out: dict) -> None:
@@ -154,9 +163,7 @@ def _greater_than(rule, geometry: Geometry, out: dict) -> None:
     those cells; f-puzzles has no sign between two cells of its own."""
     n = geometry.size
     pairs = list(rule.elements)
-    below = {(r, c): {nb for nb in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
-                      if 1 <= nb[0] <= n and 1 <= nb[1] <= n}
-             for pair in pairs for r, c in pair}
+    below = {cell: _neighbours(cell, n) for pair in pairs for cell in pair}
     minimum = [x for x, nbs in below.items() if all((nb, x) in pairs for nb in nbs)]
     maximum = [x for x, nbs in below.items() if all((x, nb) in pairs for nb in nbs)]
     if sorted(extreme_pairs(minimum, maximum, n)) != sorted(pairs):

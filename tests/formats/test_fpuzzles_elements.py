@@ -242,3 +242,15 @@ def test_every_key_is_written_back_to_the_same_meaning():
 def test_keys_cpsudoku_has_no_rule_for_are_still_refused_by_name():
     with pytest.raises(ModelError, match="f-puzzles constraint 'nabner' is not supported"):
         from_fpuzzles(fp(nabner=[{"lines": [["R1C1", "R1C2"]]}]))
+
+
+@pytest.mark.parametrize("keys, named", [
+    ({"minimum": [{"cell": "X5"}]}, "minimum: 'X5' is not a cell name"),
+    ({"clone": [{"cells": ["R1C1"], "cloneCells": [3]}]}, "clone 1: 3 is not a cell"),
+    ({"quadruple": [{"cells": "R1C1", "values": [1]}]}, "quadruple 1: cells must be a list"),
+    ({"rowindexer": [{"cells": ["R1C10"]}]}, "row indexers 1: cell r1c10 is outside"),
+    ({"minimum": ["R1C1"]}, "malformed f-puzzles data"),
+])
+def test_malformed_entries_are_model_errors_naming_them(keys, named):
+    with pytest.raises(ModelError, match=named):
+        from_fpuzzles(fp(**keys)).constraints()
