@@ -9,7 +9,9 @@ cpsudoku can express it (if not, the first ISS type it lacks), each backend's an
 checked against the recorded solution and for uniqueness (two solutions asked for), its
 time, and ISS's own time measured in the same run by `iss_driver.mjs` in Node, which
 loads ISS's solver from the checkout at PATH. One table row per puzzle as it finishes,
-then a summary line. Without a checkout or without `node`, cpsudoku's side still runs
+then a summary line. Both sides' times count the same work: reading the constraint
+string, building the model and searching (cpsudoku's parse is added to each backend's
+time). Without a checkout or without `node`, cpsudoku's side still runs
 and the ISS column says why it is missing. Ctrl-C prints the summary of what finished.
 """
 
@@ -186,13 +188,18 @@ def measure(entries: Iterable[dict], backends: Sequence[str], checkout, time_lim
     try:
         _warm_up(backends, ran)
         for entry in entries:
+            started = time.monotonic()
             puzzle, why_not = expressed(entry)
+            parse_s = time.monotonic() - started
             row = Row(entry["name"], why_not)
             size = puzzle.size if puzzle is not None else 9
             expected = recorded_solution(entry.get("solution"), size)
             if puzzle is not None:
                 for backend in backends:
-                    row.answers[backend] = solve_with(puzzle, backend, expected, time_limit)
+                    answer = solve_with(puzzle, backend, expected, time_limit)
+                    if answer.seconds is not None:  # ISS's time counts its parse too
+                        answer.seconds += parse_s
+                    row.answers[backend] = answer
             if ran.process is not None:
                 row.iss = ran.solve(entry["input"], expected, time_limit)
             rows.append(row)
