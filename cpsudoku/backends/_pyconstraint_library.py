@@ -109,6 +109,58 @@ class Table(pc.Constraint):
         return True
 
 
+class Regular(pc.Constraint):
+    """An automaton read along the cells (a `Regular`: outside clues, lines, regex,
+    automata). Each call lays out the automaton's accepted paths over the current
+    domains, an assigned cell holding its value only (`Automaton.paths`, Pesant's
+    layered graph); no path fails. With forward checking, a free cell loses the
+    values no accepted path gives it. A cell met twice along the cells keeps only
+    values some path gives it at every place it is met."""
+
+    def __init__(self, automaton):
+        self.automaton = automaton
+
+    def __call__(self, variables, domains, assignments, forwardcheck=False):
+        layers = [(assignments[v],) if v in assignments else domains[v] for v in variables]
+        kept = _path_values(self.automaton, variables, layers)
+        if kept is None:
+            return False
+        if forwardcheck:
+            for var, values in kept.items():
+                if var not in assignments and not _keep_only(domains[var], values, _hide):
+                    return False
+        return True
+
+    def preProcess(self, variables, domains, constraints, vconstraints):
+        kept = _path_values(self.automaton, variables, [domains[v] for v in variables])
+        for var in variables:
+            if kept is None or not _keep_only(domains[var], kept[var], _remove):
+                for other in variables:  # no word fits: the library then finds nothing
+                    del domains[other][:]
+                return
+
+
+def _path_values(automaton, variables, layers) -> dict | None:
+    """Per variable, the values some accepted path over `layers` gives it (at
+    every place the variable is met); None when no word is accepted."""
+    paths = automaton.paths(layers)
+    if paths and not paths[0]:
+        return None
+    kept: dict = {}
+    for var, edges in zip(variables, paths):
+        values = {v for _, v, _ in edges}
+        kept[var] = kept[var] & values if var in kept else values
+    return kept
+
+
+def _keep_only(domain, values, drop) -> bool:
+    """Drop from `domain` what is not in `values`; False when nothing is left."""
+    for value in domain[:]:
+        if value not in values:
+            drop(domain, value)
+    return bool(domain)
+
+
 class ExactSum(pc.ExactSumConstraint):
     """The library's exact sum, safe when a domain is empty (its preProcess
     takes every domain's min and max and would raise there; the empty domain

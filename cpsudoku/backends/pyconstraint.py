@@ -55,7 +55,7 @@ from types import ModuleType
 
 from ..engine.clock import OutOfTime
 from ..errors import BackendError
-from ..grid.constraints import AllDifferent, Allowed, Less, Sum
+from ..grid.constraints import AllDifferent, Allowed, Less, Regular, Sum
 from ..model import Model
 from ..result import Outcome
 from .base import Backend, Request, nothing_to_search, out_of_time
@@ -75,7 +75,7 @@ class PythonConstraintBackend(Backend):
     description = "python-constraint2: backtracking with forward checking (BacktrackingSolver)"
     distribution = "python-constraint2"
     module = "constraint"
-    native_kinds = frozenset({"alldifferent", "sum", "less", "allowed"})
+    native_kinds = frozenset({"alldifferent", "sum", "less", "allowed", "regular"})
     option_names = frozenset({"hidden_singles", "cages"})
 
     def check_request(self, request: Request) -> None:
@@ -173,6 +173,12 @@ def _translate(lib, model: Model, groups, hidden_singles: bool, cages: bool):
                 yield pc.FunctionConstraint(_less), [a, b]
         elif isinstance(con, Allowed):
             yield lib.Table(con.tuples), list(con.cells)
+        elif isinstance(con, Regular):
+            if not con.cells:  # the empty word: accepted, or never
+                if not con.automaton.accepts(()):
+                    raise _Unsatisfiable
+                continue
+            yield lib.Regular(con.automaton), list(con.cells)
         elif not isinstance(con, Sum):  # pragma: no cover - lower_for decomposes every other kind
             raise TypeError(f"unexpected constraint kind {con.kind!r}")
 
