@@ -36,7 +36,22 @@ def flat(rows) -> tuple[bytes, bytes]:
     return array("i", start).tobytes(), array("i", items).tobytes()
 
 
-@cache
+def per_layout(build):
+    """`functools.cache` for functions of a layout, keyed by the layout itself rather
+    than its hash: a frozen Layout hashes every house on each call, which the chain
+    searches, asking millions of times, pay for dearly."""
+    known: dict[int, tuple] = {}
+
+    def get(layout):
+        hit = known.get(id(layout))
+        if hit is None or hit[0] is not layout:
+            hit = known[id(layout)] = (layout, build(layout))
+        return hit[1]
+    get.__doc__ = build.__doc__
+    return get
+
+
+@per_layout
 def _layout_tables(layout: Layout) -> tuple[bytes, ...]:
     """Peers (in the order the Python graph visits them), the cells' houses and the
     houses' cells, flattened for the C side once per layout."""

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterator
-from functools import cache
 
 from ...engine.clock import check_clock
 from .. import chaincore
@@ -38,7 +37,7 @@ Lit = tuple[int, int]  # (cell, value)
 DOUBLE, CELL, REGION, CONTRADICTION = 1, 5, 6, 7
 
 
-@cache
+@chaincore.per_layout
 def _house_order(layout: Layout) -> tuple[tuple[int, ...], ...]:
     """Houses of each cell in SE's order: box, row, column, then the extra houses."""
     rank = {"box": 0, "row": 1, "col": 2}
@@ -46,7 +45,7 @@ def _house_order(layout: Layout) -> tuple[tuple[int, ...], ...]:
                  for hs in layout.houses_of)
 
 
-@cache
+@chaincore.per_layout
 def _peer_order(layout: Layout) -> tuple[tuple[int, ...], ...]:
     """Peers of each cell in SE's order: its box, row and column, then the extra houses,
     then peers through smaller all-different groups (cages, anti-knight)."""
@@ -58,7 +57,7 @@ def _peer_order(layout: Layout) -> tuple[tuple[int, ...], ...]:
     return tuple(out)
 
 
-@cache
+@chaincore.per_layout
 def _core_tables(layout: Layout) -> tuple[bytes, ...]:
     """The house and peer orders, the cells' houses and the houses' cells, for the C side."""
     houses = (list(h.cells) for h in layout.houses)
@@ -229,6 +228,23 @@ def hidden_needs(layout: Layout, source: list[int], cand: list[int], lit: Lit,
     return [(q, v) for q in layout.houses[cause].cells if source[q] & bit and not cand[q] & bit]
 
 
+def inner_hints(found: list[tuple], layout: Layout, source: list[int], cand: list[int],
+                branches) -> list[InnerHint]:
+    """The steps of an inner search on grid `cand` (`ForcingSearch.inner_found`) as
+    inner chains of an outer one whose assumption started from the grid `source`: each
+    with the outer chain's struck-out candidates it needs (those that made its singles
+    singles, SE's way); `branches(index)` gives a step's chains when asked."""
+    out: list[InnerHint] = []
+    for key, rating, cx, removed, index, reasons in found:
+        needs: dict[Lit, None] = {}
+        for q, cause in reasons:
+            needs.update(dict.fromkeys(hidden_needs(layout, source, cand, q, cause)))
+        if needs:
+            out.append(InnerHint(key, rating, cx, list(removed), tuple(needs),
+                                 lambda i=index: branches(i)))
+    return out
+
+
 class Chaining:
     """SE's propagation: on literals are followed before off literals, each queue
     first in, first out; the first reason found for a literal is the one kept."""
@@ -248,6 +264,7 @@ class Chaining:
                 for v in bit_values(state.cand[c]):
                     self.counts[h * n + v - 1] += 1
         self._memo: dict[tuple[Lit, bool], Consequences] = {}
+        self.tables = _core_tables(layout) if n <= 16 and chaincore.available() else None
 
     def run(self, lit: Lit, on: bool) -> Consequences:
         key = (lit, on)
@@ -257,9 +274,9 @@ class Chaining:
 
     def _run(self, lit: Lit, on: bool) -> Consequences:
         state, n, y, dynamic = self.state, self.n, self.y, self.dynamic
-        if n <= 16 and chaincore.available():
+        if self.tables is not None:
             return Consequences(*chaincore.propagate(
-                lit, on, state.cand, self.counts, n, _core_tables(state.layout), y, dynamic,
+                lit, on, state.cand, self.counts, n, self.tables, y, dynamic,
                 self.rules, state.layout))
         source = state.cand
         cand = source[:]
@@ -382,34 +399,39 @@ class ForcingSearch:
                             chain=[cons.branch(t, sign, self.n, parents)
                                    for cons, t, sign, parents in sources])
 
-    def inner_hints(self, source: list[int]) -> list[InnerHint]:
-        """Every step as an inner chain of an outer one whose assumption started from the
-        grid `source`: what it removes and the outer chain's struck-out candidates that
-        it needs (the candidates that made its singles singles), SE's way."""
+    def inner_found(self) -> list[tuple]:
+        """Every step as an inner chain would use it, small enough to keep for many
+        grids: (key, rating, complexity, what it removes, index in `found`, reasons),
+        the reasons as (on literal, why it is a single) for each single behind it."""
         self._search()
-        layout, cand, n = self.state.layout, self.state.cand, self.n
-        out: list[InnerHint] = []
+        cand = self.state.cand
+        out = []
         seen = set()
-        for rating, cx, _key, _i, name, is_on, lit, _what, _cells, sources, origin in self.found:
+        for i, (rating, cx, _key, _i, name, is_on, lit, _what, _cells, sources,
+                origin) in enumerate(self.found):
             c, v = lit
-            removed = [(c, u) for u in bit_values(cand[c]) if u != v] if is_on else [lit]
+            removed = tuple((c, u) for u in bit_values(cand[c]) if u != v) if is_on else (lit,)
             key = (name, is_on, lit, cx)
             if not removed or key in seen:
                 continue
             seen.add(key)
-            needs: dict[Lit, None] = {}
+            reasons: dict[tuple[Lit, int], None] = {}
             for cons, t, sign, parents in sources:
                 for on, q in cons.ancestors(t, sign, parents):
                     cause = cons.causes.get(q) if on else None
                     if cause is None and on and origin is not None and not cons.on.get(q, 1):
                         cause = origin  # the assumption: one of a cell's or house's cases
                     if cause is not None:
-                        needs.update(dict.fromkeys(hidden_needs(layout, source, cand, q, cause)))
-            if needs:
-                out.append(InnerHint(key, rating, cx, removed, tuple(needs),
-                                     lambda s=sources: [cons.branch(t, sign, n, parents)
-                                                        for cons, t, sign, parents in s]))
+                        reasons[(q, cause)] = None
+            if reasons:
+                out.append((key, rating, cx, removed, i, tuple(reasons)))
         return out
+
+    def branches_of(self, index: int) -> list[Branch]:
+        """The chains of the step at `index` of `found`."""
+        self._search()
+        sources = self.found[index][9]
+        return [cons.branch(t, sign, self.n, parents) for cons, t, sign, parents in sources]
 
     def _cell(self, c: int, m: int, size: int) -> None:
         run, n = self.chaining.run, self.n
@@ -450,7 +472,7 @@ class ForcingSearch:
     def _regions(self, c: int, v: int, if_on: Consequences) -> None:
         state = self.state
         bit = 1 << (v - 1)
-        for h in _house_order(state.layout)[c]:
+        for h in self.chaining.order[c]:
             house = state.layout.houses[h]
             pos = [q for q in house.cells if state.cand[q] & bit]
             if pos[0] != c or not (len(pos) == 2 or (self.multiple and len(pos) > 2)):

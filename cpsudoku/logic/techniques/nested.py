@@ -14,7 +14,7 @@ locked candidates, hidden pairs, naked pairs, X-wings (as the 9.0 "plus" level),
 What an inner chain removes joins the outer chain, with the candidates the outer
 chain struck out that made the inner chain's singles singles as its reasons; the
 step's complexity counts each inner chain's own, once. Inner searches are remembered
-per grid within one outer search: its assumptions often leave the same grid.
+per grid, across outer searches and levels.
 """
 
 from __future__ import annotations
@@ -22,24 +22,28 @@ from __future__ import annotations
 from ..state import Layout, State
 from ..technique import technique
 from .chains import cycles, forcing_chain_paths
-from .forcing import ForcingSearch, InnerHint, Lit, hidden_needs
+from .forcing import ForcingSearch, InnerHint, Lit, hidden_needs, inner_hints
 from .plus import first_rule
 
 NAMES = {2: " (+ Forcing Chains)", 3: " (+ Multiple Forcing Chains)",
          4: " (+ Dynamic Forcing Chains)", 5: " (+ Dynamic Forcing Chains (+ Forcing Chains))"}
 RATINGS = {2: 9.5, 3: 10.0, 4: 10.5, 5: 11.0}
 
-MEMO_SIZE = 400  # inner searches remembered per outer search (a dynamic one holds MBs)
+MEMO_SIZE = 5000  # inner searches remembered (kept small: their steps, not their chains)
+_MEMO: dict = {}  # (kind, layout, grid) -> what an inner search found there
 
 
-def _remembered(memo: dict, kind: str, cand: list[int], build):
-    key = (kind, tuple(cand))
-    found = memo.get(key)
-    if found is None:
-        if len(memo) >= MEMO_SIZE:
-            memo.clear()
-        found = memo[key] = build()
-    return found
+def _remembered(kind: str, layout: Layout, cand: list[int], build):
+    """An inner search's findings on a grid, shared by every outer search and level:
+    the assumptions of one outer search often leave the same grid, and a level asks
+    the grids the level before it asked (10.5 and 11.0 both start with dynamic chains)."""
+    key = (kind, id(layout), tuple(cand))
+    known = _MEMO.get(key)
+    if known is None or known[0] is not layout:
+        if len(_MEMO) >= MEMO_SIZE:
+            _MEMO.clear()
+        known = _MEMO[key] = (layout, build())
+    return known[1]
 
 
 def _grid(layout: Layout, cand: list[int]) -> State:
@@ -82,11 +86,10 @@ def _link_cause(layout: Layout, cand: list[int], off: Lit, on: Lit) -> int:
     return -1
 
 
-def _static_hints(memo: dict, layout: Layout, source: list[int],
-                  cand: list[int]) -> list[InnerHint]:
+def _static_hints(layout: Layout, source: list[int], cand: list[int]) -> list[InnerHint]:
     out = []
     for rating, cx, name, removed, path, chain in _remembered(
-            memo, "static", cand, lambda: _static_chains(layout, cand)):
+            "static", layout, cand, lambda: _static_chains(layout, cand)):
         needs: dict[Lit, None] = {}
         closed = path[0] == path[-1]  # a cycle: its first literal follows from its last
         pairs = list(zip(path, path[1:])) + ([(path[-2], path[0])] if closed else [])
@@ -102,13 +105,20 @@ def _static_hints(memo: dict, layout: Layout, source: list[int],
 
 def _search_hints(kind: str, make):
     """Inner hints of a forcing-chain search of `kind`, made by make(state)."""
-    def hints(memo: dict, layout: Layout, source: list[int],
-              cand: list[int]) -> list[InnerHint]:
+    def hints(layout: Layout, source: list[int], cand: list[int]) -> list[InnerHint]:
+        grid = cand[:]
+
         def build():
-            search = make(_grid(layout, cand))
-            search._search()
-            return search
-        return _remembered(memo, kind, cand, build).inner_hints(source)
+            found = make(_grid(layout, grid)).inner_found()
+            again: list[ForcingSearch] = []  # the chains, searched again only when shown
+
+            def branches(index: int):
+                if not again:
+                    again.append(make(_grid(layout, grid)))
+                return again[0].branches_of(index)
+            return found, branches
+        found, branches = _remembered(kind, layout, grid, build)
+        return inner_hints(found, layout, source, grid, branches)
     return hints
 
 
@@ -127,7 +137,6 @@ def rules_of(level: int):
     """What an assumption's grid yields when its singles run out, at a nesting level:
     the first rule that removes something, with the candidates it needs gone."""
     inner = INNER[level]
-    memo: dict = {}  # per outer search: its assumptions often leave the same grid
 
     def rules(layout: Layout, source: list[int], cand: list[int]) -> list[tuple]:
         found = first_rule(layout, source, cand)
@@ -135,7 +144,7 @@ def rules_of(level: int):
             return found
         for producer in inner:
             out: list[tuple] = []
-            for hint in producer(memo, layout, source, cand):
+            for hint in producer(layout, source, cand):
                 for lit in sorted(hint.removed):
                     out.append((lit, hint.needs, hint))
             if out:
