@@ -92,6 +92,18 @@ class Tables:
         return (Reached(self, self.off_dist, self.off_prev, self.off_via, None, row, False),
                 Reached(self, self.off_dist, self.off_prev, self.off_via, None, row, True))
 
+    def reaches_own_on(self, lit: Lit) -> bool:
+        """Whether the search from `lit` off reaches `lit` on (most do not: asked before
+        the search is read as dicts)."""
+        i = self.index[lit]
+        return self.off_dist[i * self.size + i] >= 0
+
+    def distances_from_on(self, lit: Lit):
+        """The search from `lit` on as (its row of distances, literal -> column): a
+        distance read without a dict lookup per literal."""
+        row = self.index[lit] * self.size
+        return self.dist[row:row + self.size], self.index
+
     def nearest_of(self, lit: Lit) -> Lit | None:
         """The nearest literal that `lit` turns off in the search from `lit` on."""
         i = self.nearest[self.index[lit]]

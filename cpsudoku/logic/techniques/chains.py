@@ -302,6 +302,9 @@ def forcing_chain_paths(state: State, y: bool, base: float, name: str) -> list[C
                                     _path_lits(parent, best, (src, True)) + [(src, False)],
                                     on_step))
         # off => own on
+        tables = g.tables()
+        if tables is not None and not tables.reaches_own_on(src):
+            continue
         dist, parent = g.reach_from_off(src, until=src)
         if src in dist:
             cx = 2 * dist[src]
@@ -335,9 +338,15 @@ def cycles(state: State, x: bool, y: bool, base: float, name: str) -> list[Chain
         if not back:
             continue
         dist, parent = g.reach_from_on(src)
+        tables = g.tables()
+        row, col = tables.distances_from_on(src) if tables is not None else (None, None)
         for off in back:
             for b in g.turned_off_by[off]:
-                if not dist.get(b):
+                if row is not None:  # the compiled search's distances, read directly
+                    i = col.get(b)
+                    if i is None or row[i] <= 0:
+                        continue
+                elif not dist.get(b):
                     continue
                 path = [src, off]  # walk back from b to src: on, off, on, off ... on
                 node = b

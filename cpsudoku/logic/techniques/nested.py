@@ -31,19 +31,27 @@ RATINGS = {2: 9.5, 3: 10.0, 4: 10.5, 5: 11.0}
 
 MEMO_SIZE = 5000  # inner searches remembered (kept small: their steps, not their chains)
 _MEMO: dict = {}  # (kind, layout, grid) -> what an inner search found there
+_RULES: dict = {}  # the same for the rules asked first (many more, and cheap to redo)
 
 
-def _remembered(kind: str, layout: Layout, cand: list[int], build):
+def _remembered(kind: str, layout: Layout, cand: list[int], build, memo: dict = _MEMO):
     """An inner search's findings on a grid, shared by every outer search and level:
     the assumptions of one outer search often leave the same grid, and a level asks
     the grids the level before it asked (10.5 and 11.0 both start with dynamic chains)."""
     key = (kind, id(layout), tuple(cand))
-    known = _MEMO.get(key)
+    known = memo.get(key)
     if known is None or known[0] is not layout:
-        if len(_MEMO) >= MEMO_SIZE:
-            _MEMO.clear()
-        known = _MEMO[key] = (layout, build())
+        if len(memo) >= MEMO_SIZE:
+            memo.clear()
+        known = memo[key] = (layout, build())
     return known[1]
+
+
+def _first_rule(layout: Layout, source: list[int], cand: list[int]) -> list[tuple]:
+    """`first_rule`, remembered: every level's outer search walks the same
+    propagations up to the first grid where the rules find nothing, and asks the same."""
+    return _remembered("rules", layout, source + cand,
+                       lambda: first_rule(layout, source, cand), _RULES)
 
 
 def _grid(layout: Layout, cand: list[int]) -> State:
@@ -139,7 +147,7 @@ def rules_of(level: int):
     inner = INNER[level]
 
     def rules(layout: Layout, source: list[int], cand: list[int]) -> list[tuple]:
-        found = first_rule(layout, source, cand)
+        found = _first_rule(layout, source, cand)
         if found:
             return found
         for producer in inner:
