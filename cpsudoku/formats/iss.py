@@ -158,16 +158,22 @@ def _line(key: str) -> Callable:
 
 def _with(key: str, param: str, default: int | None = None) -> Callable:
     """A line whose first argument is a number (`.Lockout~4~cells`); ISS lets a
-    whisper leave out its difference, meaning `default`."""
+    whisper leave out its difference, meaning `default`. A sum line may end in `LOOP`
+    (closed: its last cell touches its first)."""
     def read(r: Reading, item: Item) -> None:
         args = item.args
         if default is not None and args and _CELL.match(args[0]):
             args = (str(default),) + args
         if not args:
             raise _Refusal(f"expects its {param} and cells", item)
-        r.add(key, {"cells": r.cells(args[1:], item, 2), param: _number(args[0], item, param)},
+        loop = key in _LOOPED and args[-1] == "LOOP"
+        r.add(key, {"cells": r.cells(args[1:len(args) - loop], item, 2),
+                    param: _number(args[0], item, param)} | ({"loop": True} if loop else {}),
               item)
     return read
+
+
+_LOOPED = {"sum_lines"}  # the keys whose lines ISS may close with `LOOP`
 
 
 def _cage(r: Reading, item: Item) -> None:
@@ -934,7 +940,8 @@ def _write_numbered(kind: str, param: str, default: int | None) -> Callable:
             if number is None:
                 raise ModelError(f"{kind} lines without their {param} have no ISS form on "
                                  f"{n}x{n}: give it")
-            out.append(_item(kind, number, *_cells(v)))
+            loop = ["LOOP"] if isinstance(v, dict) and v.get("loop") else []
+            out.append(_item(kind, number, *_cells(v), *loop))
         return out
     return write
 

@@ -25,10 +25,14 @@ def _line(cls: type[LineRule], i: int, item, size: int) -> Line:
     what = f"{cls.noun} {i}"
     if not isinstance(item, dict):
         return Line(cell_list(item, size, what))
-    known = ("cells",) + ((cls.parameter,) if cls.parameter else ())
+    known = ("cells",) + ((cls.parameter,) if cls.parameter else ()) + (
+        ("loop",) if cls.loops else ())
     unknown = sorted(set(item) - set(known))
     if unknown:
         raise ModelError(f"{what}: unknown key {unknown[0]!r}; known: {', '.join(known)}")
     value = item.get(cls.parameter) if cls.parameter else None
+    loop = item.get("loop", False)
+    if not isinstance(loop, bool):
+        raise ModelError(f"{what}: loop must be true or false, not {loop!r}")
     return Line(cell_list(item.get("cells", []), size, what),
-                None if value is None else whole(value, f"{what} {cls.parameter}"))
+                None if value is None else whole(value, f"{what} {cls.parameter}"), loop)

@@ -37,20 +37,26 @@ class Automaton:
     @classmethod
     def build(cls, start: Any, step: Callable[[Any, int], Any],
               accept: Callable[[Any], bool], values: Iterable[int],
-              window: int | None = None) -> Automaton:
+              window: int | None = None, longest: int | None = None) -> Automaton:
         """The automaton whose states are those reachable from `start`, where
-        step(state, value) is the next state (None: no way on)."""
+        step(state, value) is the next state (None: no way on). With `longest` k, only
+        the states reachable within k steps: right for words of at most k values, for
+        languages whose states would grow without end on longer words."""
         values = tuple(values)
         number: dict[Any, int] = {start: 0}  # states: any hashable values
+        depth = {start: 0}
         queue = [start]
         transitions = []
         for state in queue:  # breadth first; the list grows as states are found
+            if longest is not None and depth[state] >= longest:
+                continue
             for v in values:
                 nxt = step(state, v)
                 if nxt is None:
                     continue
                 if nxt not in number:
                     number[nxt] = len(number)
+                    depth[nxt] = depth[state] + 1
                     queue.append(nxt)
                 transitions.append((number[state], v, number[nxt]))
         accepting = frozenset(i for s, i in number.items() if accept(s))

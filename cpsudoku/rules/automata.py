@@ -56,3 +56,29 @@ def segment_sums(size: int, total: int) -> Automaton:
         return 0 if reached == total else reached
 
     return Automaton.build(0, step, lambda partial: partial == 0, _values(size))
+
+
+@cache
+def looped_segment_sums(size: int, total: int, length: int) -> Automaton:
+    """A closed line of `length` cells (its last cell touches its first) splits into
+    segments that each sum to `total`; one segment may run over the join. Reading from
+    the first cell, the cells before the first cut (the head) close the segment still
+    open at the end; where the first cut falls is unknown while reading, so every cut
+    still possible is followed at once: the state is the head's sum while it is below
+    the total (None after), the line's sum modulo the total, and the open segment's sum
+    under each surviving guess (guesses reaching the same sum share their future). A
+    guess ends right when the whole line's sum is a multiple of the total: then its
+    open segment and its head add up to the total. Those sets can still grow with the
+    line, so only the states of `length` cells are built."""
+    def step(state, v: int):
+        head, line, opens = state
+        out = {o + v if o + v < total else 0 for o in opens if o + v <= total}
+        head = head + v if head is not None and head + v < total else None
+        if head is not None:
+            out.add(0)  # a first cut right after this cell
+        if not out:
+            return None
+        return head, (line + v) % total, frozenset(out)
+
+    return Automaton.build((0, 0, frozenset({0})), step, lambda state: state[1] == 0,
+                           _values(size), longest=length)

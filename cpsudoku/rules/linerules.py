@@ -32,6 +32,7 @@ class Line:
 
     cells: tuple[C.Ref, ...]
     value: int | None = None
+    loop: bool = False  # the last cell touches the first and the line closes there
 
 
 class LineRule(ElementRule):
@@ -40,6 +41,11 @@ class LineRule(ElementRule):
     parameter: ClassVar[str | None] = None  # the name of the line's parameter, if it has one
     least_cells: ClassVar[int] = 2
     words: ClassVar[str] = "at least two cells"
+    # How far apart one cell may stand twice on a line (a line crossing itself, a loop
+    # closed on its first cell): rules read over runs of this many cells keep their
+    # meaning then; None: a repeat is refused.
+    repeats_apart: ClassVar[int | None] = None
+    loops: ClassVar[bool] = False  # whether a line may close on itself (`loop = true`)
 
     def __init__(self, lines: Iterable):
         super().__init__(tuple(line if isinstance(line, Line) else Line(C.refs(line))
@@ -49,11 +55,12 @@ class LineRule(ElementRule):
         return f"{self.key.replace('_', ' ')} ({len(self.elements)}): {self.meaning}"
 
     def data(self):
-        # all plain lists, or all tables as soon as one line has its own parameter
-        if self.parameter is None or all(line.value is None for line in self.elements):
+        # all plain lists, or all tables as soon as one line has its own parameter or loops
+        if all(line.value is None and not line.loop for line in self.elements):
             return {self.key: [C.names(line.cells) for line in self.elements]}
         return {self.key: [{"cells": C.names(line.cells)}
                            | ({} if line.value is None else {self.parameter: line.value})
+                           | ({"loop": True} if line.loop else {})
                            for line in self.elements]}
 
     def label(self, i, line):
@@ -72,8 +79,11 @@ class LineRule(ElementRule):
         what = self.label(i, line)
         if len(line.cells) < self.least_cells:
             raise ModelError(f"{what} needs {self.words}")
-        cells = C.resolve(line.cells, geometry, what)
-        C.require_chain(line.cells, what)
+        cells = C.resolve(line.cells, geometry, what, repeats=self.repeats_apart is not None)
+        self.check_repeats(line.cells, what)
+        C.require_chain(line.cells + line.cells[:1] if line.loop else line.cells, what)
+        if line.loop and not self.loops:
+            raise ModelError(f"{what}: a {self.noun} cannot loop (its meaning needs two ends)")
         if self.parameter is not None:
             value = self.value_of(line, geometry)
             if isinstance(value, bool) or not isinstance(value, int):
@@ -86,20 +96,45 @@ class LineRule(ElementRule):
     def check_line(self, cells, geometry: Geometry, what: str) -> None:
         """Refuse a line this rule cannot hold on this grid."""
 
+    def check_repeats(self, cells: Sequence[C.Ref], what: str) -> None:
+        """A cell listed twice must stand at least `repeats_apart` places from itself."""
+        apart = self.repeats_apart
+        if apart is None:
+            return
+        last: dict[C.Ref, int] = {}
+        for at, cell in enumerate(cells):
+            if cell in last and at - last[cell] < apart:
+                raise ModelError(
+                    f"{what}: cell {C.name(cell)} is listed twice within {apart} places; "
+                    f"the {self.noun}'s runs of {apart} cells would read it twice")
+            last[cell] = at
+
     def element_constraints(self, i, line, cells, geometry):
         label = self.label(i, line)
         value = self.value_of(line, geometry)
-        pieces = list(self.lower(cells, value, geometry, label))
+        pieces = list(self.lower_loop(cells, value, geometry, label) if line.loop
+                      else self.lower(cells, value, geometry, label))
+        full_domains = {c: frozenset(range(1, geometry.size + 1)) for c in cells}
         for con in pieces:
             if isinstance(con, Regular):
-                full = [frozenset(range(1, geometry.size + 1))] * len(con.cells)
+                full = [full_domains[c] for c in con.cells]
                 if not any(con.automaton.paths(full)[0]):
                     raise ModelError(f"{label}: no digits 1..{geometry.size} fit its "
                                      f"{len(cells)} cells")
+        if len(set(cells)) < len(cells):
+            # a cell read twice: the line's runs as tables, each over different cells
+            return [piece for con in pieces
+                    for piece in (con.decompose(full_domains) if isinstance(con, Regular)
+                                  else [con])]
         return pieces
 
     def lower(self, cells, value: int, geometry: Geometry,
               label: str) -> Iterable[Constraint]:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def lower_loop(self, cells, value: int, geometry: Geometry,
+                   label: str) -> Iterable[Constraint]:  # pragma: no cover - overridden
+        """A closed line (rules with `loops` only)."""
         raise NotImplementedError
 
 
@@ -124,6 +159,7 @@ class Whispers(LineRule):
     parameter: ClassVar[str | None] = "difference"
     meaning: ClassVar[str] = ("neighbours on the line differ by at least the difference "
                               "(5 on 9x9: German whispers)")
+    repeats_apart: ClassVar[int | None] = 2  # read pair by pair: a line may cross itself
 
     def default(self, geometry):
         return (geometry.size + 1) // 2  # German: 5 on 9x9
@@ -156,6 +192,7 @@ class ParityLines(LineRule):
     noun: ClassVar[str] = "parity line"
     key: ClassVar[str] = "parity_lines"
     meaning: ClassVar[str] = "digits alternate between odd and even along the line"
+    repeats_apart: ClassVar[int | None] = 2
 
     def lower(self, cells, value, geometry, label):
         yield Regular(cells, automaton=automata.adjacent(geometry.size, "parity"), label=label)
@@ -179,6 +216,7 @@ class EntropicLines(LineRule):
     key: ClassVar[str] = "entropic_lines"
     meaning: ClassVar[str] = ("every three cells in a row on the line hold one low (1-3), "
                               "one middle (4-6) and one high (7-9) digit")
+    repeats_apart: ClassVar[int | None] = 3  # read three by three
 
     def check_line(self, cells, geometry, what):
         if geometry.size % 3:
@@ -220,6 +258,7 @@ class SumLines(LineRule):
     parameter: ClassVar[str | None] = "total"
     meaning: ClassVar[str] = ("the line divides into segments of consecutive cells that each "
                               "sum to the total (10 unless given)")
+    loops: ClassVar[bool] = True
 
     def default(self, geometry):
         return 10
@@ -230,6 +269,10 @@ class SumLines(LineRule):
 
     def lower(self, cells, value, geometry, label):
         yield Regular(cells, automaton=automata.segment_sums(geometry.size, value), label=label)
+
+    def lower_loop(self, cells, value, geometry, label):
+        yield Regular(cells, automaton=automata.looped_segment_sums(geometry.size, value,
+                                                                     len(cells)), label=label)
 
 
 # ---------------------------------------------------------------- sums

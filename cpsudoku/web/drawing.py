@@ -86,8 +86,10 @@ def styled_lines(rule: LineRule) -> list[dict]:
     out = []
     for drawn, cells in zip(rule.elements, rule.data()[rule.key]):
         names = cells["cells"] if isinstance(cells, dict) else cells
+        if drawn.loop:  # drawn closed: back to its first cell
+            names = [*names, names[0]]
         out.append({"kind": rule.key, "cells": names, "colour": colour, "width": width,
-                    "ends": ends, "dashed": dashed, "value": drawn.value})
+                    "ends": ends, "dashed": dashed, "value": drawn.value, "loop": drawn.loop})
     return out
 
 

@@ -75,7 +75,7 @@ def test_the_shared_parser_and_links():
     (".~R1C1_10", 1, "values must be 1..9"),
     (".Diagonal~2", 1, "direction must be 1 or -1"),
     (".Cage~x~R1C1~R1C2", 1, "sum must be a whole number"),
-    (".SumLine~10~R1C1~R1C2~R2C2~R2C1~LOOP", 1, "looped line"),
+    (".Thermo~R1C1~R1C2~R2C2~R2C1~LOOP", 1, "looped line"),
     (".Or.~R1C1_1.~R1C2_1", 1, "has no matching End"),
     (".Thermo~R1C1~R1C2.Sum~5_=_1_2~R1C1~R1C2", 18, "coefficients"),
 ])
