@@ -3,7 +3,8 @@
 One integer variable per cell over its domain, `add_all_different` per
 all-different group, linear equalities for sums, chains of `<` for less, and
 tables (`add_allowed_assignments`) for allowed tuples, and for regular constraints
-(made deterministic first) a chain of tables over (state, value, next state).
+(made deterministic first) a chain of tables over (state, value, next state); an
+either/or (`AnyOf`) is a literal per alternative enforcing its constraints, one true.
 
 One worker by default: on models this small, CP-SAT's parallel portfolio costs
 more to start than it saves. Counting solutions (max_solutions >= 2) always
@@ -23,7 +24,7 @@ import time
 from typing import Any
 
 from ..errors import BackendError
-from ..grid.constraints import AllDifferent, Allowed, Less, Regions, Regular, Sum
+from ..grid.constraints import AllDifferent, Allowed, AnyOf, InSet, Less, Regions, Regular, Sum
 from ..model import Model
 from ..result import Outcome
 from .base import Backend, Request, nothing_to_search, out_of_time
@@ -36,7 +37,8 @@ class CpSatBackend(Backend):
                    "and table constraints")
     distribution = "ortools"
     module = "ortools"
-    native_kinds = frozenset({"alldifferent", "sum", "less", "allowed", "regular", "regions"})
+    native_kinds = frozenset({"alldifferent", "sum", "less", "allowed", "regular", "regions",
+                              "anyof"})
     option_names = frozenset({"workers"})
     auxiliary = True
 
@@ -143,35 +145,90 @@ def _build(cp_model, model: Model) -> _Cells:
             _add_regular(cp_model, cp, con, [variables[c] for c in con.cells], model.all_domains)
         elif isinstance(con, Regions):
             _add_regions(cp, con, [variables[c] for c in con.cells])
+        elif isinstance(con, AnyOf):
+            _add_any_of(cp_model, cp, con, variables, model.all_domains)
         else:  # pragma: no cover - lower_for decomposes every other kind
             raise TypeError(f"unexpected constraint kind {con.kind!r}")
     return _Cells(cp, variables)
 
 
-def _add_regular(cp_model, cp, con: Regular, cells: list, domains) -> None:
+def _add_any_of(cp_model, cp, con: AnyOf, variables: list, domains, within=None) -> None:
+    """At least one alternative holds: a literal per alternative enforces its constraints,
+    and one of them is true. Inside an enclosing alternative (`within`, its literal) the
+    literals imply it, so that they are all false when it is. A literal may be false while
+    its alternative holds: enumeration then meets one assignment of the cells more than
+    once, and the collector keeps it once."""
+    chosen = [cp.new_bool_var("") for _ in con.alternatives]
+    at_least = cp.add_bool_or(chosen)
+    if within is not None:
+        at_least.only_enforce_if(within)
+        for literal in chosen:
+            cp.add_implication(literal, within)
+    for literal, group in zip(chosen, con.alternatives):
+        for part in group:
+            _add_enforced(cp_model, cp, part, variables, domains, literal)
+
+
+def _add_enforced(cp_model, cp, con, variables: list, domains, literal) -> None:
+    """One constraint of an alternative, holding when `literal` is true."""
+    cells = [variables[c] for c in con.cells]
+    if isinstance(con, AllDifferent):
+        for i, a in enumerate(cells):
+            for b in cells[i + 1:]:
+                cp.add(a != b).only_enforce_if(literal)
+    elif isinstance(con, Sum):
+        cp.add(sum(w * v for v, w in zip(cells, con.weights())) == con.total
+               ).only_enforce_if(literal)
+    elif isinstance(con, Less):
+        for a, b in zip(cells, cells[1:]):
+            cp.add(a < b).only_enforce_if(literal)
+    elif isinstance(con, Allowed):
+        cp.add_allowed_assignments(cells, con.tuples).only_enforce_if(literal)
+    elif isinstance(con, InSet):
+        allowed = cp_model.Domain.from_values(sorted(con.values))
+        for v in cells:
+            cp.add_linear_expression_in_domain(v, allowed).only_enforce_if(literal)
+    elif isinstance(con, Regular):
+        _add_regular(cp_model, cp, con, cells, domains, literal)
+    elif isinstance(con, AnyOf):
+        _add_any_of(cp_model, cp, con, variables, domains, literal)
+    else:  # pragma: no cover - an alternative holds only the vocabulary's kinds
+        raise TypeError(f"unexpected constraint kind {con.kind!r} in an alternative")
+
+
+def _add_regular(cp_model, cp, con: Regular, cells: list, domains, literal=None) -> None:
     """A regular constraint as a chain of tables (state, value, next state), one per cell,
     each listing the moves on some accepted word. `add_automaton` would do, but when
     enumerating it reports one assignment many times over (two outside clues on one row:
-    36 solutions reported 102 times): its hidden variables are not fixed by the cells'."""
+    36 solutions reported 102 times): its hidden variables are not fixed by the cells'.
+    With a `literal` (an alternative of an AnyOf) the tables hold when it is true, and
+    the states are pinned when it is false, for the same reason."""
+    def add(table):
+        if literal is not None:
+            table.only_enforce_if(literal)
+
     dfa = con.automaton.deterministic()
     layers = dfa.paths([domains[c] for c in con.cells])
     if not all(layers):
-        cp.add_bool_or([])  # no word is accepted
+        add(cp.add_bool_or([]))  # no word is accepted
         return
     state = None  # the start state: no variable needed
     for i, (cell, moves) in enumerate(zip(cells, layers)):
         if i == len(cells) - 1:
             if state is None:
-                cp.add_allowed_assignments([cell], sorted({(v,) for _, v, _ in moves}))
+                add(cp.add_allowed_assignments([cell], sorted({(v,) for _, v, _ in moves})))
             else:
-                cp.add_allowed_assignments([state, cell], sorted({(s, v) for s, v, _ in moves}))
+                add(cp.add_allowed_assignments([state, cell],
+                                               sorted({(s, v) for s, v, _ in moves})))
             return
         targets = sorted({t for _, _, t in moves})
         nxt = cp.new_int_var_from_domain(cp_model.Domain.from_values(targets), "")
+        if literal is not None:
+            cp.add(nxt == targets[0]).only_enforce_if(~literal)
         if state is None:
-            cp.add_allowed_assignments([cell, nxt], sorted({(v, t) for _, v, t in moves}))
+            add(cp.add_allowed_assignments([cell, nxt], sorted({(v, t) for _, v, t in moves})))
         else:
-            cp.add_allowed_assignments([state, cell, nxt], sorted(set(moves)))
+            add(cp.add_allowed_assignments([state, cell, nxt], sorted(set(moves))))
         state = nxt
 
 
@@ -256,9 +313,14 @@ def _collector(cp_model, cells: _Cells, limit: int):
         def __init__(self):
             super().__init__()
             self.solutions: list[tuple[int, ...]] = []
+            self.seen: set[tuple[int, ...]] = set()
 
         def on_solution_callback(self):
-            self.solutions.append(tuple(self.value(v) for v in cells.vars))
+            found = tuple(self.value(v) for v in cells.vars)
+            if found in self.seen:  # an either/or's literals in another combination
+                return
+            self.seen.add(found)
+            self.solutions.append(found)
             if len(self.solutions) >= limit:
                 self.stop_search()
 

@@ -227,4 +227,75 @@ def _connected(cells: list[int], width: int) -> bool:
     return len(reached) == len(inside)
 
 
+MAX_TUPLES = 50_000  # value tuples an AnyOf may list as one table
+MAX_TRIES = 200_000  # partial assignments tried while listing them
+
+
+@dataclass(frozen=True)
+class AnyOf(Constraint):
+    """At least one group of constraints holds (either/or of rules): `cells` is the union
+    of the groups' cells, `alternatives` the groups.
+
+    A new kind: a disjunction is no conjunction of the others. CP-SAT takes it whole
+    (a literal per group enforcing its constraints, at least one literal true). Elsewhere
+    it becomes one table over `cells` of the value tuples that satisfy some group, each
+    group's tuples listed by a depth-first search over the domains that checks each of
+    its constraints once their cells have values; past MAX_TUPLES tuples (or MAX_TRIES
+    tries) it is refused, as a Regular too long to list is."""
+
+    alternatives: tuple[tuple[Constraint, ...], ...] = ()
+
+    kind: ClassVar[str] = "anyof"
+
+    def holds(self, values):
+        at = dict(zip(self.cells, values))
+        return any(all(con.holds([at[c] for c in con.cells]) for con in group)
+                   for group in self.alternatives)
+
+    def decompose(self, domains):
+        tuples: set[tuple[int, ...]] = set()
+        for group in self.alternatives:
+            own = tuple(dict.fromkeys(c for con in group for c in con.cells))
+            free = [c for c in self.cells if c not in own]
+            for values in self._satisfying(own, group, domains):
+                at = dict(zip(own, values))
+                for rest in itertools.product(*(sorted(domains[c]) for c in free)):
+                    at.update(zip(free, rest))
+                    tuples.add(tuple(at[c] for c in self.cells))
+                    if len(tuples) > MAX_TUPLES:
+                        raise BackendError(f"{self.describe()}: more than {MAX_TUPLES} value "
+                                           f"tuples satisfy an alternative; too many to list "
+                                           f"as a table for this backend (cpsat takes either/or "
+                                           f"whole)")
+        return [Allowed(self.cells, tuple(sorted(tuples)), label=self.label)]
+
+    def _satisfying(self, cells: Cells, group, domains):
+        """Every tuple of values on `cells` satisfying all of `group`."""
+        depth = {c: d for d, c in enumerate(cells)}
+        due: list[list[Constraint]] = [[] for _ in cells]
+        for con in group:
+            due[max(depth[c] for c in con.cells)].append(con)
+        choices = [sorted(domains[c]) for c in cells]
+        values: dict[int, int] = {}
+        tries = 0
+
+        def extend(d: int):
+            nonlocal tries
+            if d == len(cells):
+                yield tuple(values[c] for c in cells)
+                return
+            for v in choices[d]:
+                tries += 1
+                if tries > MAX_TRIES:
+                    raise BackendError(f"{self.describe()}: more than {MAX_TRIES} value "
+                                       f"combinations tried while listing its table for "
+                                       f"this backend (cpsat takes either/or whole)")
+                values[cells[d]] = v
+                if all(con.holds([values[c] for c in con.cells]) for con in due[d]):
+                    yield from extend(d + 1)
+            values.pop(cells[d], None)
+
+        return extend(0)
+
+
 KINDS = ("alldifferent", "sum", "less", "allowed", "regular")

@@ -2,31 +2,23 @@
 
 An element of `either` is a list of alternatives; an alternative is a small piece of a
 puzzle (givens and any per-puzzle elements: cages, lines, outside clues ...), holding
-when all its constraints hold.
-
-Lowering: "at least one alternative holds" is a disjunction, which the vocabulary has
-no kind for. It becomes one `Allowed` table over the union of the alternatives' cells,
-listing every tuple of values that satisfies at least one alternative (each checked by
-its own constraints' `holds`). Every backend runs tables, the logical solver reasons on
-them, and the independent checker reads them; the price is the table's size, so an
-either whose tuples pass `MAX_TUPLES` is refused, naming it, rather than built.
+when all its constraints hold. Each element lowers to one `AnyOf` over the union of its
+alternatives' cells, one group of constraints per alternative: CP-SAT takes it whole,
+every other backend as one table of the tuples satisfying some alternative.
 """
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
 from ..errors import ModelError
-from ..grid.constraints import Allowed, Constraint, InSet
+from ..grid.constraints import AnyOf, Constraint, InSet
 from ..grid.geometry import Geometry
 from . import cells as C
 from .element import ElementRule
 
-MAX_TUPLES = 50_000  # value tuples one either may list as its table
-MAX_NODES = 2_000_000  # partial assignments tried while listing one alternative's tuples
+SHOWN = 3  # alternatives a label names before it counts the rest
 
 
 @dataclass(frozen=True)
@@ -59,7 +51,9 @@ class Either(ElementRule):
         return {self.key: [[_fragment(alt) for alt in element] for element in self.elements]}
 
     def label(self, i, element):
-        return f"{self.noun} {i} ({' or '.join(_summary(alt) for alt in element)})"
+        shown = " or ".join(_summary(alt) for alt in element[:SHOWN])
+        more = f" or ... ({len(element)} alternatives)" if len(element) > SHOWN else ""
+        return f"{self.noun} {i} ({shown}{more})"
 
     def check_element(self, i, element, geometry):
         return self._lowered(i, element, geometry)[0]
@@ -67,9 +61,9 @@ class Either(ElementRule):
     def element_constraints(self, i, element, cells, geometry):
         yield self._lowered(i, element, geometry)[1]
 
-    def _lowered(self, i: int, element, geometry: Geometry) -> tuple[tuple[int, ...], Allowed]:
-        """The union of the alternatives' cells and its table, built once per geometry."""
-        cache = self.__dict__.setdefault("_tables", {})
+    def _lowered(self, i: int, element, geometry: Geometry) -> tuple[tuple[int, ...], AnyOf]:
+        """The union of the alternatives' cells and its constraint, built once per geometry."""
+        cache = self.__dict__.setdefault("_lowerings", {})
         found = cache.get((i, geometry))
         if found is None:
             found = cache[(i, geometry)] = _lower(i, element, geometry, self.label(i, element))
@@ -88,7 +82,7 @@ def alternative_constraints(i: int, k: int, alt: Alternative,
         [cell] = C.resolve([ref], geometry, f"{what}: given")
         if not 1 <= value <= n:
             raise ModelError(f"{what}: given {C.name(ref)} = {value} is outside 1..{n}")
-        # checked by the table's search only: never folded into the grid's domains
+        # inside the AnyOf: never folded into the grid's domains
         out.append(InSet((cell,), values=frozenset({value}), label=f"{what}: {C.name(ref)}"))
     for rule in alt.rules:
         if hasattr(rule, "variables"):
@@ -102,56 +96,12 @@ def alternative_constraints(i: int, k: int, alt: Alternative,
     return out
 
 
-def _lower(i: int, element, geometry: Geometry, label: str) -> tuple[tuple[int, ...], Allowed]:
-    what = f"either {i}"
+def _lower(i: int, element, geometry: Geometry, label: str) -> tuple[tuple[int, ...], AnyOf]:
     if not element:
-        raise ModelError(f"{what} lists no alternatives")
+        raise ModelError(f"either {i} lists no alternatives")
     groups = [alternative_constraints(i, k, alt, geometry) for k, alt in enumerate(element, 1)]
     union = tuple(dict.fromkeys(c for group in groups for con in group for c in con.cells))
-    n = geometry.size
-    tuples: set[tuple[int, ...]] = set()
-    for k, group in enumerate(groups, 1):
-        own = tuple(dict.fromkeys(c for con in group for c in con.cells))
-        free = [c for c in union if c not in own]
-        for values in _satisfying(own, group, n, f"{what}, alternative {k}"):
-            at = dict(zip(own, values))
-            for rest in itertools.product(range(1, n + 1), repeat=len(free)):
-                at.update(zip(free, rest))
-                tuples.add(tuple(at[c] for c in union))
-                if len(tuples) > MAX_TUPLES:
-                    raise ModelError(f"{what}: its alternatives over {len(union)} cells allow "
-                                     f"more than {MAX_TUPLES} value tuples, too many to list "
-                                     f"as one table; give each alternative fewer free cells")
-    return union, Allowed(union, tuple(sorted(tuples)), label=label)
-
-
-def _satisfying(cells: Sequence[int], group: list[Constraint], n: int,
-                what: str) -> Iterator[tuple[int, ...]]:
-    """Every tuple of values 1..n on `cells` satisfying all of `group`, each constraint
-    checked as soon as its last cell has a value (a depth-first search)."""
-    depth = {c: d for d, c in enumerate(cells)}
-    due: list[list[Constraint]] = [[] for _ in cells]
-    for con in group:
-        due[max(depth[c] for c in con.cells)].append(con)
-    values: dict[int, int] = {}
-    nodes = 0
-
-    def extend(d: int) -> Iterator[tuple[int, ...]]:
-        nonlocal nodes
-        if d == len(cells):
-            yield tuple(values[c] for c in cells)
-            return
-        for v in range(1, n + 1):
-            nodes += 1
-            if nodes > MAX_NODES:
-                raise ModelError(f"{what}: too many value combinations to list (more than "
-                                 f"{MAX_NODES} tried); give it fewer cells")
-            values[cells[d]] = v
-            if all(con.holds([values[c] for c in con.cells]) for con in due[d]):
-                yield from extend(d + 1)
-        del values[cells[d]]
-
-    return extend(0)
+    return union, AnyOf(union, alternatives=tuple(tuple(group) for group in groups), label=label)
 
 
 def _fragment(alt: Alternative) -> dict:

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from cpsudoku import is_solution, parse, solve
-from cpsudoku.errors import ModelError, ParseError
+from cpsudoku import count, is_solution, parse, solve
+from cpsudoku.errors import BackendError, ModelError, ParseError
 from cpsudoku.formats import iss, puzzlefile
-from cpsudoku.rules import either as E
+from cpsudoku.grid import constraints
 from cpsudoku.web.drawing import describe
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,8 +24,10 @@ def either(*groups, size=9):
 
 
 def table(puzzle, i=0):
+    """Either group i as the table every backend but CP-SAT is given (full domains)."""
     [con] = puzzle.rules[0].constraints(puzzle.geometry)[i:i + 1]
-    return con
+    [lowered] = con.decompose([frozenset(range(1, puzzle.size + 1))] * puzzle.geometry.ncells)
+    return lowered
 
 
 def allows(puzzle, values: dict[str, int], i=0) -> bool:
@@ -96,15 +98,28 @@ def test_refusals_name_the_either_and_alternative(groups, words):
     assert words in str(caught.value) and str(caught.value).startswith("p.toml: ")
 
 
-def test_a_table_too_large_is_refused_by_name(monkeypatch):
+def test_a_table_too_large_is_refused_by_backends_that_need_it(monkeypatch):
     row = [f"r1c{c}" for c in range(1, 10)]
-    with pytest.raises(ModelError, match=r"either 1: its alternatives over 9 cells allow more "
-                                         r"than 50000 value tuples"):
-        either([{"givens": {"r1c1": 1}}, {"extra_regions": [row]}])
-    monkeypatch.setattr(E, "MAX_NODES", 1000)
-    with pytest.raises(ModelError, match=r"either 1, alternative 1: too many value "
-                                         r"combinations"):
-        either([{"extra_regions": [row[:5]]}])
+    p = either([{"givens": {"r1c1": 1}}, {"extra_regions": [row]}])
+    with pytest.raises(BackendError, match=r"either 1 \(r1c1=1 or extra_regions at r1c1\): "
+                                           r"more than 50000 value tuples"):
+        solve(p, "native")
+    monkeypatch.setattr(constraints, "MAX_TRIES", 1000)
+    with pytest.raises(BackendError, match=r"more than 1000 value combinations tried"):
+        solve(either([{"extra_regions": [row[:5]]}]), "native")
+
+
+def test_cpsat_counts_each_grid_once_when_several_alternatives_hold():
+    """Both alternatives may hold at once; CP-SAT's literals then take several values over
+    one grid, which must still be one solution (every 4x4 grid is counted)."""
+    groups = [[{"givens": {"r1c1": 1}}, {"givens": {"r1c2": 2}}],
+              [{"thermometers": [["r2c1", "r2c2", "r2c3"]]},
+               {"thermometers": [["r2c3", "r2c2", "r2c1"]]},
+               {"either": [[{"givens": {"r4c4": 4}}, {"xv": {"v": [["r3c3", "r3c4"]]}}]]}]]
+    p = either(*groups, size=4)
+    counts = {b: len(solve(p, b, max_solutions=300).solutions) for b in ("native", "cpsat")}
+    assert counts["native"] == counts["cpsat"] > 2
+    assert all(is_solution(p, s) for s in solve(p, "cpsat", max_solutions=300).solutions)
 
 
 def test_puzzle_file_forms_read_back_the_same():
@@ -140,6 +155,19 @@ def test_iss_either_or_example_is_unique_with_its_solution(backend):
     assert result.status.value == "unique"
     assert "".join(map(str, result.solution)) == entry["solution"]
     assert iss.dumps(puzzle) == entry["input"]  # ISS's own string written back
+
+
+@pytest.mark.slow  # about a second on CP-SAT
+def test_cpsat_takes_alternatives_too_wide_for_a_table():
+    """ISS's Unbidden First Hidden: each alternative two hidden skyscrapers (row 9 and
+    column 9): no table would do, CP-SAT takes the literals."""
+    entry = iss_entry("Unbidden First Hidden")
+    puzzle = iss.from_string(entry["input"], source=entry["name"])
+    result = count(puzzle, "cpsat", limit=2, time_limit=60)
+    assert result.status.value == "unique"
+    assert "".join(map(str, result.solution)) == entry["solution"]
+    with pytest.raises(BackendError, match="cpsat takes either/or whole"):
+        solve(puzzle, "native")
 
 
 def test_iss_and_groups_and_candidates_inside_an_or():

@@ -17,7 +17,16 @@ from hypothesis import strategies as st
 
 from cpsudoku import backends, boxed, is_solution, parse, rules, solve
 from cpsudoku.errors import BackendError
-from cpsudoku.grid.constraints import AllDifferent, Allowed, InSet, Less, Regions, Regular, Sum
+from cpsudoku.grid.constraints import (
+    AllDifferent,
+    Allowed,
+    AnyOf,
+    InSet,
+    Less,
+    Regions,
+    Regular,
+    Sum,
+)
 from cpsudoku.grid.geometry import regions_from_labels
 from cpsudoku.grid.puzzle import Puzzle
 from cpsudoku.rules import XV, Cage, Killer, Kropki, Mark
@@ -101,7 +110,7 @@ def test_example_is_unique_with_its_recorded_solution(path, backend):
 
 
 def test_rules_lower_only_to_the_vocabulary():
-    vocabulary = (AllDifferent, Sum, Less, Allowed, InSet, Regular, Regions)
+    vocabulary = (AllDifferent, Sum, Less, Allowed, InSet, Regular, Regions, AnyOf)
     for path in EXAMPLES:
         puzzle = load(path)
         for rule in puzzle.rules:
