@@ -363,6 +363,7 @@ class ForcingSearch:
         self.suffix = suffix
         self.dynamic, self.multiple, self.nishio, self.prefix = dynamic, multiple, nishio, prefix
         self.found: list[tuple] = []
+        self._places: list[list[int]] | None = None
 
     def add(self, key: int, name: str, is_on: bool, lit: Lit, what: str, cells,
             sources: list[tuple], origin: int | None = None):
@@ -471,10 +472,15 @@ class ForcingSearch:
 
     def _regions(self, c: int, v: int, if_on: Consequences) -> None:
         state = self.state
-        bit = 1 << (v - 1)
+        places = self._places
+        if places is None:  # each value's places per house, once per search
+            cand, n = state.cand, self.n
+            places = self._places = [
+                [q for q in house.cells if cand[q] >> u & 1]
+                for house in state.layout.houses for u in range(n)]
         for h in self.chaining.order[c]:
             house = state.layout.houses[h]
-            pos = [q for q in house.cells if state.cand[q] & bit]
+            pos = places[h * self.n + v - 1]
             if pos[0] != c or not (len(pos) == 2 or (self.multiple and len(pos) > 2)):
                 continue  # each house once, from its first place
             branches = [if_on] + [self.chaining.run((q, v), True) for q in pos[1:]]
@@ -487,7 +493,13 @@ class ForcingSearch:
         cells = [s[0] for s in sources]
         for is_on in (True, False):
             tables = [b.on if is_on else b.off for b in branches]
-            common = set(tables[0]).intersection(*tables[1:])
+            common = set(tables[0])
+            for table in tables[1:]:
+                if not common:
+                    break
+                common.intersection_update(table)
+            if not common:
+                continue
             # in the first branch's order, as SE walks it
             for lit in (x for x in tables[0] if x in common):
                 if lit in sources or not _open(self.state, lit, is_on):
