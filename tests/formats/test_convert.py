@@ -25,7 +25,8 @@ def meaning(puzzle):
     regions, and each constraint's kind, cells and parameters (labels aside; the cells of
     an all-different or a plain sum in any order)."""
     def key(con):
-        params = {k: v for k, v in vars(con).items() if k not in ("label", "cells")}
+        params = {k: v for k, v in vars(con).items()
+                  if k not in ("label", "cells") and not k.startswith("_")}  # caches aside
         cells = con.cells
         if con.kind == "alldifferent" or (con.kind == "sum" and con.coeffs is None):
             cells = tuple(sorted(cells))

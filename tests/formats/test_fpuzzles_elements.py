@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from test_fpuzzles_write import meaning
 
 from cpsudoku.api import is_solution
 from cpsudoku.errors import ModelError
@@ -28,13 +29,6 @@ def digit(r: int, c: int) -> int:
 def fp(**keys) -> dict:
     """An empty 9x9 f-puzzles object with the given constraint keys."""
     return {"size": N, "grid": [[{} for _ in range(N)] for _ in range(N)], **keys}
-
-
-def meaning(puzzle) -> list:
-    def key(con):
-        params = {k: v for k, v in vars(con).items() if k not in ("label", "cells")}
-        return con.kind, con.cells, repr(sorted(params.items()))
-    return sorted(map(key, puzzle.constraints()))
 
 
 # ---------------------------------------------------------------- outside clues

@@ -45,7 +45,8 @@ def meaning(puzzle) -> list:
     """What a puzzle asks, whatever the rules are called: its constraints' kinds, cells
     and parameters (labels aside), and the cells' regions."""
     def key(con):
-        params = {k: v for k, v in vars(con).items() if k not in ("label", "cells")}
+        params = {k: v for k, v in vars(con).items()
+                  if k not in ("label", "cells") and not k.startswith("_")}  # caches aside
         return con.kind, con.cells, repr(sorted(params.items()))
     return sorted(map(key, puzzle.constraints()))
 
