@@ -238,18 +238,20 @@ class LinearSum(pc.Constraint):
                 del dom[:]
 
 
-class Implied(pc.Constraint):
-    """Redundant sums (the 45 rule) held over every variable, so that they add
-    to no cell's degree (the solver orders by degree before domain size). On
-    each assignment only the sums through the cell just assigned are run: the
-    solver inserts each assignment last in its dict. Being redundant, they
-    can only prune more; the model's own constraints decide every answer."""
+class ThroughAssigned(pc.Constraint):
+    """The model's constraints, held inside one over every variable so that each
+    variable has the same degree: the solver orders variables by their number of
+    constraints before their domain size, and constraints on some cells only (a
+    line, a cage, a diagonal, a pair table) would make it branch there first
+    whatever their candidates (measured: 159 or between-lines from about 30 s to
+    0.2 s). On each assignment only the parts through the cell just assigned are
+    run: the solver inserts each assignment last in its dict."""
 
     def __init__(self, parts):
-        self.parts = parts
+        self.parts = list(parts)
         self.through: dict[int, list] = {}
-        for part in parts:
-            for cell in part[1]:
+        for part in self.parts:
+            for cell in dict.fromkeys(part[1]):
                 self.through.setdefault(cell, []).append(part)
 
     def __call__(self, variables, domains, assignments, forwardcheck=False):
@@ -261,8 +263,15 @@ class Implied(pc.Constraint):
         return True
 
     def preProcess(self, variables, domains, constraints, vconstraints):
-        for constraint, cells in self.parts:
-            constraint.preProcess(cells, domains, constraints, vconstraints)
+        for part in self.parts:
+            constraint, cells = part
+            # Lists of its own: the library's preProcess of a one-cell constraint
+            # filters the domain and then removes the constraint from them.
+            own = [part]
+            constraint.preProcess(cells, domains, own, {cell: [part] for cell in cells})
+            if not own:  # done for good: no need to run it again
+                for cell in dict.fromkeys(cells):
+                    self.through[cell].remove(part)
 
 
 def _hide(domain, value) -> None:

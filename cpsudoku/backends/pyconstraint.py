@@ -7,6 +7,14 @@ once and is pathologically slow on Sudoku, so `BacktrackingSolver` (forward
 checking; the most constrained variable first, then the fewest values) is used
 instead.
 
+That solver counts a variable's constraints before its values: a line, a cage,
+a diagonal or a pair table on some cells only would make it branch on those
+cells first whatever their candidates (the 159 rule, between lines, either/or:
+about 30 s each so). Every constraint is therefore held inside one constraint
+over every variable (`ThroughAssigned`), which on each assignment runs those
+through the cell just assigned (the solver inserts it last into its assignment
+dict): every variable has the same degree and the order is by fewest values.
+
 The library's AllDifferentConstraint only removes an assigned value from its
 peers, which leaves hard 9x9 puzzles at seconds each (over 7 s for some of
 top95). Groups that must hold every one of their values (rows, columns,
@@ -26,18 +34,18 @@ left and fails on killers (six of the seven killers of the data set take over
   assigned so far that the free cells can still fill, and forward checking
   leaves each free cell only values of a surviving set;
 - a cage holding each of its values once (a 9-cell cage of 45) gets nothing:
-  its all-different says it all, and one more constraint on its cells would
-  make the solver branch there first (see below);
+  its all-different says it all;
 - any other sum is reasoned on by bounds (the extremes of the free cells'
   current domains, until no bound moves), either sign of coefficient;
 - the redundant sums of the killer "45 rule" (the innies and outies of unions
-  of rows, columns and regions, as derived for the native engine) are added
-  as one more constraint over every variable. The solver orders variables by
-  their number of constraints before their domain size, so constraints on
-  some cells only would override the fewest-values order (measured: several
-  times more nodes). On each assignment it runs only the sums through the
-  cell just assigned (the solver inserts it last into its assignment dict);
+  of rows, columns and regions, as derived for the native engine) are added;
   being redundant, they can only prune, never change an answer.
+
+Automata along cells (`Regular`: outside clues, lines, regex, automata) get a
+constraint of the library's interface that lays out the automaton's accepted
+paths over the current domains (`Automaton.paths`) on each call and, with
+forward checking, hides the values no accepted path gives a free cell: no
+table of value sequences is listed, so no line is refused for having too many.
 
 `cages=False` keeps the library's ExactSumConstraint and all-different for sums.
 
@@ -100,13 +108,12 @@ class PythonConstraintBackend(Backend):
         try:
             cages = switch_of(request, "cages")
             groups = _groups(model)
-            for constraint, cells in _translate(lib, model, groups,
-                                                switch_of(request, "hidden_singles"), cages):
-                problem.addConstraint(constraint, cells)
-            implied = [pair for con in (_implied(model) if cages else ())
-                       if (pair := _sum_constraint(lib, con, model, groups, set()))]
-            if implied:  # over every variable too, so the variable order stays as it was
-                problem.addConstraint(lib.Implied(implied), list(range(ncells)))
+            parts = list(_translate(lib, model, groups,
+                                    switch_of(request, "hidden_singles"), cages))
+            parts += [pair for con in (_implied(model) if cages else ())
+                      if (pair := _sum_constraint(lib, con, model, groups, set()))]
+            if parts:  # over every variable too: the order is by fewest values alone
+                problem.addConstraint(lib.ThroughAssigned(parts), list(range(ncells)))
         except _Unsatisfiable:
             return nothing_to_search()
 
@@ -199,10 +206,7 @@ def _sum_constraint(lib, con: Sum, model: Model, groups, absorbed: set[frozenset
     if all(w == 1 for w in weights) and len(values) == len(cells) \
             and frozenset(cells) in groups:
         # A cage that is a permutation of its values (a 9-cell cage of 45): the sum
-        # says nothing more. Kept, it would add one constraint to its cells only,
-        # and the solver, ordering by number of constraints before domain size,
-        # would branch on them first whatever their candidates (timeouts, where
-        # the sum left out solves at once).
+        # says nothing more.
         if con.total != sum(values):
             raise _Unsatisfiable
         return None

@@ -20,7 +20,7 @@ from cpsudoku import Puzzle, parse, solve
 from cpsudoku.backends import Request, get
 from cpsudoku.errors import BackendError
 from cpsudoku.grid.automaton import Automaton
-from cpsudoku.grid.constraints import Regular
+from cpsudoku.grid.constraints import Allowed, Regular
 from cpsudoku.model import Model, build_model
 
 pc = pytest.importorskip("constraint", reason="python-constraint2 is not installed")
@@ -222,3 +222,14 @@ def test_lines_too_long_to_list_as_tables_are_searched(stem):
     result = solve(puzzle, "python-constraint", max_solutions=2, time_limit=60)
     assert result.status.value == "unique"
     assert result.solution == puzzle.meta["solution"]
+
+
+def test_a_constraint_on_one_cell_holds_inside_the_one_over_every_variable():
+    # The library's pre-processing filters a one-cell constraint's domain and then
+    # removes the constraint from the solver's lists, where it is not.
+    base = build_model(BLANK_4)
+    pick = Allowed((5,), ((2,), (3,)))
+    model = Model(BLANK_4, base.domains, base.constraints + (pick,))
+    outcome = get("python-constraint").search(model, Request(max_solutions=10**6))
+    expected = {g for g in all_4x4_grids() if g[5] in (2, 3)}
+    assert outcome.exhausted and set(outcome.solutions) == expected and len(expected) == 144
