@@ -46,9 +46,12 @@ MAX_VALUES = 32 if _vkernel is None else _vkernel.MAX_VALUES
 # Branching choices the kernel offers. Measured on ISS's examples with other
 # constraints (nodes to two solutions): the most conflicts per candidate took
 # 8,435 on 'Leven against 76,689 for the fewest candidates, 46,321 on The
-# Barbed Cross against 904,564 (see docs/benchmarks.md).
-CHOICES = {"fewest": 0, "fewest-conflicts": 1, "conflicts": 2}
-DEFAULT_CHOICE = "conflicts"
+# Barbed Cross against 904,564 (see docs/benchmarks.md); "conflicts-places" also
+# branches on a value's two places in a unit when they have more conflicts
+# (ISS's 104 puzzles the kernel searches, Sandwich snipe 18 aside, stopped at
+# 10 s either way: 920,224 nodes to 676,357).
+CHOICES = {"fewest": 0, "fewest-conflicts": 1, "conflicts": 2, "conflicts-places": 3}
+DEFAULT_CHOICE = "conflicts-places"
 
 
 def available() -> bool:
@@ -196,9 +199,10 @@ def solve(plan: Plan, max_solutions: int = 1, deadline: float | None = None,
     """As `kernel.solve`: returns (solutions, exhausted, timed_out, stats).
 
     `choice`: the branching cell, "fewest" candidates (the first found),
-    "fewest-conflicts" (ties broken by how often a cell took part in a failure)
-    or "conflicts" (the most failures per candidate). `constraints`: as for
-    `vkernel_of`."""
+    "fewest-conflicts" (ties broken by how often a cell took part in a failure),
+    "conflicts" (the most failures per candidate) or "conflicts-places" (that, or
+    a value's two places in a unit when they have more failures). `constraints`:
+    as for `vkernel_of`."""
     locked_depth = (1 << 30 if locked else 0) if isinstance(locked, bool) else locked
     time_limit = None if deadline is None else max(0.0, deadline - time.monotonic())
     return vkernel_of(plan, constraints).solve(

@@ -238,6 +238,19 @@ def test_every_branching_choice_finds_the_same_solutions(choice):
 
 
 @needs_vkernel
+def test_branching_on_a_value_s_two_places_shrinks_a_skyscraper_search():
+    from cpsudoku.bench.iss import expressed, load_puzzles
+
+    puzzle = expressed(load_puzzles("all", name="Skyscraper - all 5")[0])[0]
+    model = build_model(puzzle)
+    plan = compile_model(model)
+    cell = vkernel.solve(plan, 2, None, True, "conflicts", model.constraints)
+    places = vkernel.solve(plan, 2, None, True, "conflicts-places", model.constraints)
+    assert cell[0] == places[0] and len(places[0]) == 1 and places[1]
+    assert places[3]["nodes"] * 10 < cell[3]["nodes"]  # 56 against 2,664
+
+
+@needs_vkernel
 def test_a_deadline_already_past_stops_the_search():
     plan = compile_model(build_model(barbed_cross()))
     sols, exhausted, timed_out, _ = vkernel.solve(plan, 2, time.monotonic() - 1)
