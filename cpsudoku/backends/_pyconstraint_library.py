@@ -161,6 +161,60 @@ def _keep_only(domain, values, drop) -> bool:
     return bool(domain)
 
 
+class Increasing(pc.Constraint):
+    """Cells in strictly increasing order (a thermometer, a greater-than sign). Each
+    cell's lowest value is the least it holds above the cell before it, its highest
+    the greatest below the cell after it (assigned cells holding their value):
+    exactly the values of some increasing run along the chain. With forward
+    checking a free cell keeps only those; a cell left with none fails."""
+
+    def __call__(self, variables, domains, assignments, forwardcheck=False):
+        layers = [(assignments[v],) if v in assignments else domains[v] for v in variables]
+        bounds = _chain_bounds(layers)
+        if bounds is None:
+            return False
+        if forwardcheck:
+            for var, (low, high) in zip(variables, bounds):
+                if var not in assignments and not _keep_within(domains[var], low, high, _hide):
+                    return False
+        return True
+
+    def preProcess(self, variables, domains, constraints, vconstraints):
+        bounds = _chain_bounds([domains[v] for v in variables])
+        for var, (low, high) in zip(variables, bounds or [(1, 0)] * len(variables)):
+            if not _keep_within(domains[var], low, high, _remove):
+                for other in variables:  # no increasing run: the library finds nothing
+                    del domains[other][:]
+                return
+
+
+def _chain_bounds(layers) -> list[tuple[int, int]] | None:
+    """(lowest, highest) value per place of an increasing run through `layers`."""
+    lows, floor = [], None
+    for values in layers:
+        fits = [v for v in values if floor is None or v > floor]
+        if not fits:
+            return None
+        floor = min(fits)
+        lows.append(floor)
+    highs, ceiling = [], None
+    for values, low in zip(reversed(layers), reversed(lows)):
+        fits = [v for v in values if low <= v and (ceiling is None or v < ceiling)]
+        if not fits:
+            return None
+        ceiling = max(fits)
+        highs.append(ceiling)
+    return list(zip(lows, reversed(highs)))
+
+
+def _keep_within(domain, low: int, high: int, drop) -> bool:
+    """Drop from `domain` the values outside low..high; False when nothing is left."""
+    for value in domain[:]:
+        if not low <= value <= high:
+            drop(domain, value)
+    return bool(domain)
+
+
 class ExactSum(pc.ExactSumConstraint):
     """The library's exact sum, safe when a domain is empty (its preProcess
     takes every domain's min and max and would raise there; the empty domain
@@ -239,13 +293,13 @@ class LinearSum(pc.Constraint):
 
 
 class ThroughAssigned(pc.Constraint):
-    """The model's constraints, held inside one over every variable so that each
-    variable has the same degree: the solver orders variables by their number of
-    constraints before their domain size, and constraints on some cells only (a
-    line, a cage, a diagonal, a pair table) would make it branch there first
-    whatever their candidates (measured: 159 or between-lines from about 30 s to
-    0.2 s). On each assignment only the parts through the cell just assigned are
-    run: the solver inserts each assignment last in its dict."""
+    """Constraints held inside one over every variable, so that they add to no
+    variable's degree: the solver orders variables by their number of constraints
+    before their domain size, and constraints on some cells only (a line, a
+    diagonal, a pair table) would make it branch there first whatever their
+    candidates (measured: 159 or between-lines from about 30 s to 0.2 s). On each
+    assignment only the parts through the cell just assigned are run: the solver
+    inserts each assignment last in its dict."""
 
     def __init__(self, parts):
         self.parts = list(parts)
@@ -272,6 +326,9 @@ class ThroughAssigned(pc.Constraint):
             if not own:  # done for good: no need to run it again
                 for cell in dict.fromkeys(cells):
                     self.through[cell].remove(part)
+
+
+SUMS = (Cage, LinearSum, ExactSum)  # given to the solver as they are (see the backend)
 
 
 def _hide(domain, value) -> None:

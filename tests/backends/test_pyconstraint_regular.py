@@ -1,10 +1,12 @@
-"""The python-constraint backend's propagator for `Regular` (an automaton along cells).
+"""The python-constraint backend's propagators for `Regular` (an automaton along cells)
+and `Less` (an increasing chain), and the one constraint that holds them all.
 
 Held to brute force: the words the library's search finds with it are exactly
 the accepted words over the domains; forward checking leaves each free cell
 exactly the values some accepted completion gives it; on 4x4 grids with
 automata along rows and columns the backend finds exactly the grids brute
-force keeps; and a line whose accepted words are far too many for a table
+force keeps; an increasing chain keeps exactly the values of some increasing
+run; and a line whose accepted words are far too many for a table
 (the examples that used to be declined) is searched, not refused.
 """
 
@@ -20,7 +22,7 @@ from cpsudoku import Puzzle, parse, solve
 from cpsudoku.backends import Request, get
 from cpsudoku.errors import BackendError
 from cpsudoku.grid.automaton import Automaton
-from cpsudoku.grid.constraints import Allowed, Regular
+from cpsudoku.grid.constraints import Allowed, Less, Regular
 from cpsudoku.model import Model, build_model
 
 pc = pytest.importorskip("constraint", reason="python-constraint2 is not installed")
@@ -233,3 +235,53 @@ def test_a_constraint_on_one_cell_holds_inside_the_one_over_every_variable():
     outcome = get("python-constraint").search(model, Request(max_solutions=10**6))
     expected = {g for g in all_4x4_grids() if g[5] in (2, 3)}
     assert outcome.exhausted and set(outcome.solutions) == expected and len(expected) == 144
+
+
+# --- increasing chains (thermometers, greater-than signs) ---------------------------
+
+def test_an_increasing_chain_keeps_exactly_the_values_of_some_increasing_run():
+    constraint = library.Increasing()
+    rng = random.Random(5)
+    values = list(range(1, 8))
+    for _ in range(60):
+        doms = [sorted(rng.sample(values, rng.randint(1, 5))) for _ in range(4)]
+        domains = {i: pc.Domain(d) for i, d in enumerate(doms)}
+        assigned = {i: rng.choice(doms[i]) for i in rng.sample(range(4), rng.randint(0, 2))}
+        runs = [w for w in itertools.product(*doms) if all(a < b for a, b in zip(w, w[1:]))
+                and all(w[i] == v for i, v in assigned.items())]
+        for dom in domains.values():
+            dom.pushState()
+        assert constraint(list(range(4)), domains, assigned, forwardcheck=True) == bool(runs)
+        if runs:
+            for i in set(range(4)) - set(assigned):
+                assert sorted(domains[i]) == sorted({w[i] for w in runs}), (doms, assigned)
+        for dom in domains.values():
+            dom.popState()
+
+
+def test_an_increasing_chain_is_pre_processed_for_good_or_empties_its_cells():
+    constraint = library.Increasing()
+    domains = {i: pc.Domain([1, 2, 3, 4]) for i in range(3)}
+    constraint.preProcess([0, 1, 2], domains, [], {})
+    assert [sorted(domains[i]) for i in range(3)] == [[1, 2], [2, 3], [3, 4]]
+    longer = {i: pc.Domain([1, 2, 3, 4]) for i in range(5)}
+    constraint.preProcess(list(range(5)), longer, [], {})
+    assert all(not dom for dom in longer.values())
+
+
+def test_the_backend_on_thermometers_finds_exactly_the_grids_brute_force_keeps():
+    grids = all_4x4_grids()
+    rng = random.Random(9)
+    engine = get("python-constraint")
+    base = build_model(BLANK_4)
+    for _ in range(12):
+        witness = rng.choice(grids)
+        extra = []
+        for cells in rng.sample(lines_of_4x4(), 3):
+            run = cells[:rng.randint(2, 4)]
+            if all(witness[a] < witness[b] for a, b in zip(run, run[1:])):
+                extra.append(Less(tuple(run), label="thermometer"))
+        model = Model(BLANK_4, base.domains, base.constraints + tuple(extra))
+        expected = {g for g in grids if all(con.check(g) for con in extra)}
+        outcome = engine.search(model, Request(max_solutions=10**6))
+        assert outcome.exhausted and set(outcome.solutions) == expected
