@@ -42,6 +42,7 @@ except ImportError:  # built without a compiler: the pure-Python engine is used
     _vkernel = None
 
 MAX_VALUES = 32 if _vkernel is None else _vkernel.MAX_VALUES
+MAX_STATES = 1 << 20  # the most states of an automaton the extension takes
 
 # Branching choices the kernel offers. Measured on ISS's examples with other
 # constraints (nodes to two solutions): the most conflicts per candidate took
@@ -71,6 +72,8 @@ def _refusal(plan: Plan) -> str | None:
     for con in plan.structure.others:
         if not isinstance(con, (Sum, Less, Allowed, Regular)):
             return f"no compiled propagator for {con.kind} constraints"
+        if isinstance(con, Regular) and con.automaton.states > MAX_STATES:
+            return f"an automaton of more than {MAX_STATES:,} states ({con.label})"
     return None
 
 

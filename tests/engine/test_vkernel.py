@@ -251,6 +251,16 @@ def test_branching_on_a_value_s_two_places_shrinks_a_skyscraper_search():
 
 
 @needs_vkernel
+def test_an_automaton_beyond_the_kernel_s_states_is_refused_by_name(monkeypatch):
+    line = (0, 1, 2, 3)
+    plan = compile_model(build_model(Puzzle(boxed(4, (2, 2)), (0,) * 16, rules=(
+        Extra((Regular(line, automaton=differ_automaton(4, 1), label="a long line"),)),))))
+    assert vkernel._refusal(plan) is None
+    monkeypatch.setattr(vkernel, "MAX_STATES", 2)
+    assert "more than 2 states (a long line)" in vkernel._refusal(plan)
+
+
+@needs_vkernel
 def test_a_deadline_already_past_stops_the_search():
     plan = compile_model(build_model(barbed_cross()))
     sols, exhausted, timed_out, _ = vkernel.solve(plan, 2, time.monotonic() - 1)
