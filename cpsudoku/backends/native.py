@@ -18,7 +18,7 @@ from ..engine import fast, general, kernel, vkernel
 from ..engine.clock import OutOfTime
 from ..engine.plan import compile_model
 from ..errors import BackendError
-from ..grid.constraints import KINDS
+from ..grid.constraints import KINDS, Regular
 from ..model import Model
 from ..result import Outcome
 from .base import Backend, Request
@@ -113,6 +113,9 @@ class NativeBackend(Backend):
         plan = compile_model(model)
         locked, pairs, probing, which = _settings(request, model.size,
                                                   bool(plan.structure.others))
+        for con in plan.structure.others:  # beyond the kernel and the Python engine alike
+            if isinstance(con, Regular) and con.automaton.states > vkernel.MAX_STATES:
+                raise BackendError(f"backend 'native' cannot search {vkernel.too_large(con)}")
         compiled = None if request.trace else _compiled(plan)
         if which == "c" and compiled is None:
             why = ("a trace is recorded by the Python engine only" if request.trace

@@ -73,8 +73,14 @@ def _refusal(plan: Plan) -> str | None:
         if not isinstance(con, (Sum, Less, Allowed, Regular)):
             return f"no compiled propagator for {con.kind} constraints"
         if isinstance(con, Regular) and con.automaton.states > MAX_STATES:
-            return f"an automaton of more than {MAX_STATES:,} states ({con.label})"
+            return too_large(con)
     return None
+
+
+def too_large(con: Regular) -> str:
+    """Why an automaton is beyond the native engine: the kernel's limit, and the
+    Python engine's tables of it would take gigabytes."""
+    return f"an automaton of more than {MAX_STATES:,} states ({con.label})"
 
 
 def flat(con, structure) -> tuple[int, tuple[int, ...], tuple[int, ...], int]:

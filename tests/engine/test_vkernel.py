@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from cpsudoku import Puzzle, solve
 from cpsudoku.engine import fast, vkernel
 from cpsudoku.engine.plan import compile_model
+from cpsudoku.errors import BackendError
 from cpsudoku.formats.read import parse
 from cpsudoku.grid.automaton import Automaton
 from cpsudoku.grid.constraints import KINDS, AllDifferent, Allowed, Less, Regular, Sum
@@ -258,6 +259,11 @@ def test_an_automaton_beyond_the_kernel_s_states_is_refused_by_name(monkeypatch)
     assert vkernel._refusal(plan) is None
     monkeypatch.setattr(vkernel, "MAX_STATES", 2)
     assert "more than 2 states (a long line)" in vkernel._refusal(plan)
+    # the native backend says so before any search (its Python engine would need gigabytes)
+    with pytest.raises(BackendError, match="cannot search an automaton of more than 2"):
+        solve(Puzzle(boxed(4, (2, 2)), (0,) * 16, rules=(
+            Extra((Regular((0, 1, 2, 3), automaton=differ_automaton(4, 1),
+                           label="a long line"),)),)), "native")
 
 
 @needs_vkernel
