@@ -13,10 +13,11 @@ from . import (
     either_elements,
     line_elements,
     outside_elements,
+    set_elements,
 )
 
 FAMILIES = (line_elements, custom_elements, outside_elements, cell_elements, chaos_elements,
-            either_elements)
+            either_elements, set_elements)
 
 KEYS: tuple[str, ...] = tuple(key for family in FAMILIES for key in family.KEYS)
 

@@ -459,6 +459,22 @@ def _contain(key: str) -> Callable:
     return read
 
 
+def _same_values(r: Reading, item: Item) -> None:
+    """`.SameValues~K~cells`: the cells cut into K sets of equal size, in order."""
+    k = _number(item.args[0] if item.args else "", item, "number of sets")
+    cells = r.cells(item.args[1:], item, 2)
+    if k < 2 or len(cells) % k:
+        raise _Refusal(f"{len(cells)} cells do not split into {k} sets of equal size", item)
+    m = len(cells) // k
+    r.add("same_values", [cells[j * m:(j + 1) * m] for j in range(k)], item)
+
+
+def _look_and_say(r: Reading, item: Item) -> None:
+    if len(item.args) < 2:
+        raise _Refusal("expects a clue and cells", item)
+    r.add("look_and_say", {"cells": r.cells(item.args[1:], item), "clue": item.args[0]}, item)
+
+
 def _indexing(r: Reading, item: Item) -> None:
     kinds = {"C": "column", "R": "row"}
     if not item.args or item.args[0] not in kinds:
@@ -623,6 +639,8 @@ ISS_TYPES: dict[str, tuple[str, Callable[[Reading, Item], None]]] = {
     "Diagonal": ("diagonal", _diagonal),
     "ChaosArrow": ("chaos_arrows", _chaos("chaos_arrows")),
     "ChaosCount": ("chaos_counts", _chaos("chaos_counts")),
+    "SameValues": ("same_values", _same_values),
+    "LookAndSay": ("look_and_say", _look_and_say),
     **{kind: (name, _rule(name)) for kind, name in RULE_TYPES.items()},
 }
 
@@ -637,9 +655,7 @@ REFUSED = {
     "RegionSize": "a box size other than the grid's", "RegionSameValues": "regions of equal sets",
     "Doppelganger": "digits 0..N with var cells", "FullRank": "full-rank outside clues",
     "FullRankTies": "full-rank outside clues",
-    "LookAndSay": "look-and-say cages",
     "ConnectedValues": "connected values",
-    "SameValues": "sets of equal digits in any order (clones keep places)",
     "CountDistinct": "distinct-value counts",
     "SearchPriority": "a search-order hint", "Var": "cells outside the grid",
 }
@@ -1140,6 +1156,10 @@ _WRITERS: dict[str, Callable[[Any, int], list[str]]] = {
     "automata": _write_automata,
     "chaos_arrows": _write_chaos("ChaosArrow", "arms"),
     "chaos_counts": _write_chaos("ChaosCount", "cells"),
+    "same_values": lambda items, n: [_item("SameValues", len(sets), *_cells(sum(sets, [])))
+                                     for sets in items],
+    "look_and_say": lambda items, n: [_item("LookAndSay", v["clue"], *_cells(v))
+                                      for v in items],
     "either": _write_either,
 }
 

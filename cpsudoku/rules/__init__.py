@@ -39,6 +39,7 @@ from .outside import OUTSIDE_RULES, OutsideClue, OutsideRule, ValueIndexing
 from .parity import Parity
 from .patterns import PatternRule
 from .regions import ExtraRegions
+from .same_values import SET_RULES
 
 _RULES: dict[str, object] = {}  # canonical name -> rule
 _ALIASES: dict[str, str] = {}  # any accepted spelling -> canonical name
@@ -71,6 +72,7 @@ ELEMENTS += [(cls.key, cls.meaning) for cls in CUSTOM_RULES]
 ELEMENTS += [(cls.key, cls.meaning) for cls in CELL_RULES]
 ELEMENTS += [(cls.key, cls.meaning) for cls in CHAOS_RULES]
 ELEMENTS += [(Either.key, Either.meaning)]
+ELEMENTS += [(cls.key, cls.meaning) for cls in SET_RULES]
 
 
 def _model_files():

@@ -68,7 +68,7 @@ def test_the_shared_parser_and_links():
 
 
 @pytest.mark.parametrize("text, column, words", [
-    (".~R1C1_5.SameValues~R1C1~R1C2", 9, "'SameValues'"),
+    (".~R1C1_5.SameValues~3~R1C1~R1C2", 9, "do not split into 3 sets"),
     (".~R1C1_5.Thermo~R1C1~RzC2", 9, "'RzC2' is not an ISS cell id"),
     (".Foo~R1C1", 1, "unknown ISS type 'Foo'"),
     (".Shape~6x9", 1, "only square grids"),
@@ -124,6 +124,8 @@ def test_every_mapped_type_loads_or_is_refused_clearly():
         "NFA": f".NFA~{ones_and_twos}~~R1C1~R1C2",
         "ChaosArrow": ".ChaosConstruction.NoBoxes.ChaosArrow~R1C1",
         "ChaosCount": ".ChaosConstruction.NoBoxes.ChaosCount~R1C1~0~CC1~CC2",
+        "SameValues": ".SameValues~2~R1C1~R1C2~R5C5~R6C5",
+        "LookAndSay": ".LookAndSay~1617~R3C1~R2C1~R1C1",
     }
     assert set(samples) == set(iss.ISS_TYPES)
     for kind, text in samples.items():

@@ -1,0 +1,149 @@
+"""Rules about which digits a group holds, whatever their order: same-value sets and
+look-and-say groups, with the meaning the Interactive Sudoku Solver gives them.
+
+- Same-value sets: sets of equal size hold the same digits, counted with repeats, in
+  any order (clones keep places; these do not). Sets of one cell are equal cells
+  (tables); larger ones are read pairwise, the first set against each other, by one
+  automaton over both sets whose state is the multiset of the first set's digits not
+  yet matched: it grows with the set, never with the grid's other digits.
+- Look-and-say groups: a clue read as (count, digit) pairs, `1324` meaning exactly one
+  3 and exactly two 4s; a count of 0 bars the digit. Counts are automata along the
+  cells (the number seen so far), a barred digit leaves the cells' domains.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import ClassVar
+
+from ..errors import ModelError
+from ..grid.automaton import Automaton
+from ..grid.constraints import Allowed, InSet, Regular
+from ..grid.geometry import Geometry
+from . import cells as C
+from .cellrules import CellRule, Parts, _PartsRule, count_of
+
+
+@cache
+def same_multiset(size: int, length: int) -> Automaton:
+    """2 x `length` digits whose second half is a reordering of the first. The state is
+    the cells read and the first half's digits not yet matched (a sorted tuple)."""
+    def step(state, v: int):
+        read, pending = state
+        if read < length:
+            return read + 1, tuple(sorted(pending + (v,)))
+        if v not in pending:
+            return None
+        rest = list(pending)
+        rest.remove(v)
+        return read + 1, tuple(rest)
+
+    return Automaton.build((0, ()), step, lambda state: state == (2 * length, ()),
+                           range(1, size + 1))
+
+
+class SameValues(_PartsRule):
+    name: ClassVar[str] = "same-values"
+    noun: ClassVar[str] = "same-value group"
+    key: ClassVar[str] = "same_values"
+    part_noun: ClassVar[str] = "set"
+    meaning: ClassVar[str] = ("sets of the same number of cells hold the same digits (as "
+                              "often each), in any order")
+
+    def check_element(self, i, element, geometry):
+        cells = super().check_element(i, element, geometry)
+        if len(set(cells)) != len(cells):
+            twice = next(C.name(c) for k, c in enumerate(sum(element.parts, ()))
+                         if c in sum(element.parts, ())[:k])
+            raise ModelError(f"{self.label(i, element)}: cell {twice} is in two sets (or "
+                             f"twice in one)")
+        return cells
+
+    def check_parts(self, element, geometry, what):
+        first = len(element.parts[0])
+        for k, part in enumerate(element.parts[1:], 2):
+            if len(part) != first:
+                raise ModelError(f"{what}: set {k} has {len(part)} cells, set 1 has {first}")
+
+    def element_constraints(self, i, element, cells, geometry):
+        label = self.label(i, element)
+        parts = self.split(element, cells)
+        n = geometry.size
+        if len(parts[0]) == 1:
+            equal = tuple((v, v) for v in range(1, n + 1))
+            for part in parts[1:]:
+                yield Allowed((parts[0][0], part[0]), equal, label=label)
+            return
+        automaton = same_multiset(n, len(parts[0]))
+        for part in parts[1:]:
+            yield Regular(parts[0] + part, automaton=automaton, label=label)
+
+
+@dataclass(frozen=True)
+class Clue:
+    """A look-and-say group: its cells and its clue, (count, digit) pairs as written."""
+
+    cells: tuple[C.Ref, ...]
+    clue: str
+
+
+def clue_counts(clue: str, size: int, what: str) -> dict[int, int]:
+    """The clue as digit -> exact count (0: barred), or a ModelError naming `what`."""
+    if not clue or len(clue) % 2 or not clue.isdigit():
+        raise ModelError(f"{what}: the clue {clue!r} must be (count, digit) pairs of digits, "
+                         f"such as 1324")
+    counts: dict[int, int] = {}
+    for k in range(0, len(clue), 2):
+        count, digit = int(clue[k]), int(clue[k + 1])
+        if not 1 <= digit <= size:
+            raise ModelError(f"{what}: the clue {clue} names the digit {digit}, outside "
+                             f"1..{size}")
+        if digit in counts:
+            raise ModelError(f"{what}: the clue {clue} names the digit {digit} twice")
+        counts[digit] = count
+    return counts
+
+
+class LookAndSay(CellRule):
+    name: ClassVar[str] = "look-and-say"
+    noun: ClassVar[str] = "look-and-say group"
+    key: ClassVar[str] = "look_and_say"
+    shape: ClassVar[str] = "clue"
+    meaning: ClassVar[str] = ("the clue read as (count, digit) pairs: 1324 means exactly one "
+                              "3 and two 4s in the cells (a count of 0 bars the digit); other "
+                              "digits are free")
+
+    def entry(self, element):
+        return {"cells": C.names(element.cells), "clue": element.clue}
+
+    def label(self, i, element):
+        return (f"{self.noun} {i} ({element.clue})"
+                + (f" at {C.name(element.cells[0])}" if element.cells else ""))
+
+    def check_group(self, element, cells, geometry: Geometry, what):
+        counts = clue_counts(element.clue, geometry.size, what)
+        if sum(counts.values()) > len(cells):
+            raise ModelError(f"{what}: the clue asks for {sum(counts.values())} digits in "
+                             f"{len(cells)} cells")
+        barred = {v for v, k in counts.items() if k == 0}
+        if len(barred) == geometry.size:
+            raise ModelError(f"{what}: the clue bars every digit")
+
+    def element_constraints(self, i, element, cells, geometry):
+        label = self.label(i, element)
+        n = geometry.size
+        counts = clue_counts(element.clue, n, label)
+        barred = {v for v, k in counts.items() if k == 0}
+        if barred:
+            yield InSet(cells, values=frozenset(range(1, n + 1)) - barred, label=label)
+        for value, times in sorted(counts.items()):
+            if times:
+                yield Regular(cells, automaton=count_of(n, value, frozenset({times})),
+                              label=f"{label}: {value}")
+
+
+SET_RULES: tuple[type[CellRule], ...] = (SameValues, LookAndSay)
+
+__all__ = ["SET_RULES", "Clue", "LookAndSay", "Parts", "SameValues", "clue_counts",
+           "same_multiset"]
