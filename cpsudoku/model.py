@@ -166,8 +166,9 @@ def lower_for(model: Model, native_kinds: Collection[str], backend: str = "this 
         if con.kind in native_kinds:
             out.append(con)
         else:
+            pieces: list[Constraint]
             try:
-                pieces = con.decompose(model.all_domains)
+                pieces = list(con.decompose(model.all_domains))
             except BackendError:
                 if "allowed" in native_kinds:  # the table was this backend's way: too big
                     raise

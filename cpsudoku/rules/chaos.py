@@ -118,7 +118,7 @@ class _ChaosClues(ElementRule):
     def expand(self, element, geometry: Geometry):
         return element
 
-    def constraints(self, geometry: Geometry,  # type: ignore[override]
+    def constraints(self, geometry: Geometry,
                     layout: Layout | None = None) -> tuple:
         layout = layout or own_layout(self, geometry)
         out: list = []

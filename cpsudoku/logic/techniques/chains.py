@@ -342,7 +342,7 @@ def cycles(state: State, x: bool, y: bool, base: float, name: str) -> list[Chain
         row, col = tables.distances_from_on(src) if tables is not None else (None, None)
         for off in back:
             for b in g.turned_off_by[off]:
-                if row is not None:  # the compiled search's distances, read directly
+                if row is not None and col is not None:  # the compiled search's, read directly
                     i = col.get(b)
                     if i is None or row[i] <= 0:
                         continue
