@@ -79,7 +79,9 @@ def load(path: Path) -> Puzzle:
 SLOW_EXAMPLES = {("double-arrows", "mip"), ("double-arrows", "naive"),
                  ("dutch-whispers", "naive"), ("modular-lines", "naive"),
                  ("palindromes", "naive"), ("whispers", "naive"),
-                 ("anti-taxicab", "mip"), ("anti-taxicab", "choco"), ("anti-taxicab", "cpsat")}
+                 ("anti-taxicab", "mip"), ("anti-taxicab", "choco"), ("anti-taxicab", "cpsat"),
+                 ("same-values", "naive"), ("look-and-say", "naive"),
+                 ("sum-line-loops", "naive"), ("sum-line-loops", "choco")}
 
 
 def example_cases():
