@@ -22,7 +22,7 @@ from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 from ..errors import CpsudokuError, ModelError, ParseError
 from ..grid.puzzle import Puzzle
-from . import iss_codes
+from . import iss_codes, iss_shorthand
 
 ISS_URL = "https://sigh.github.io/Interactive-Sudoku-Solver/"
 _DIGITS = "123456789abcdefg"  # ISS writes row and column 10..16 as one base-17 letter
@@ -38,6 +38,8 @@ def looks_like_iss(text: str) -> bool:
                   if s.strip() and not s.lstrip().startswith("#")), "")
     if first.startswith(("http://", "https://")):
         return bool(_LINK_QUERY.search(first)) and "load=" not in first
+    if iss_shorthand.kind(first) is not None:
+        return True  # a killer or jigsaw in ISS's one-line shorthand
     if not first.startswith("."):
         return False
     head = re.match(r"\.([A-Za-z]*)(~|\.|\s|$)", first)
@@ -835,7 +837,10 @@ def from_link(url: str, source: str = "<string>", line: int | None = None) -> st
 def from_string(text: str, source: str = "<string>", line: int | None = None) -> Puzzle:
     """One puzzle from one ISS constraint string (through the puzzle-file loader)."""
     from . import puzzlefile  # the loader sits beside this module; grids never need it
-    data, origin = to_dict(text, source, line)
+    if iss_shorthand.kind(text) is not None:
+        data, origin = iss_shorthand.to_dict(text, source, line), dict[str, Item]()
+    else:
+        data, origin = to_dict(text, source, line)
     where = source if line is None else f"{source}:{line}"
     try:
         puzzle = puzzlefile.from_dict(data, where)

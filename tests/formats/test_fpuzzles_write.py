@@ -39,6 +39,9 @@ NO_FORM = {
     "lunchboxes.toml": "lunchboxes",
     "numbered-rooms.toml": "numbered rooms",
     "value-indexing.toml": "value-indexing arrows",
+    "sum-line-loops.toml": "lines of equal-sum segments",
+    "same-values.toml": "sets of equal digits in any order",
+    "look-and-say.toml": "look-and-say clues",
 }
 
 def meaning(puzzle) -> list:
