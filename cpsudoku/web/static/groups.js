@@ -12,8 +12,10 @@ const digits = (values) => values.map((v) => (v <= 9 ? String(v) : String.fromCh
 
 export function drawCellGroups(e, kind, under, over) {
   // A set of clones shares a letter, written in the corner of each of its copies.
-  (e.clones || []).forEach((copies, k) => {
-    const g = kind("clones", under, { class: "clone", "data-set": letter(k) });
+  // Same-value sets are drawn as clones: their digits match, in any order.
+  const cloned = [...(e.clones || []).map((c) => ["clones", c]), ...(e.same_values || []).map((c) => ["same_values", c])];
+  cloned.forEach(([key, copies], k) => {
+    const g = kind(key, under, { class: "clone", "data-set": letter(k) });
     for (const copy of copies) {
       for (const name of copy) {
         const [r, c] = rowCol(name);
@@ -38,7 +40,8 @@ export function drawCellGroups(e, kind, under, over) {
     }
   }
   const caged = [["rellik_cages", (c) => c.sum], ["equality_cages", () => "="],
-    ["contain_at_least", (c) => `${digits(c.values)}+`], ["contain_exact", (c) => `=${digits(c.values)}`]];
+    ["contain_at_least", (c) => `${digits(c.values)}+`], ["contain_exact", (c) => `=${digits(c.values)}`],
+    ["look_and_say", (c) => c.clue]];
   for (const [key, label] of caged) {
     for (const item of e[key] || []) {
       const cage = Array.isArray(item) ? { cells: item } : item;
