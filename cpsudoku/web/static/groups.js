@@ -1,7 +1,8 @@
 // Clues on groups of cells, as SudokuPad and the Interactive Sudoku Solver draw them:
 // clones shaded alike, counting circles, quadruples (a circle on the corner the four cells
 // share, its digits inside), given candidates (small digits at a cell's foot), rellik,
-// equality, contain and equal-sum groups as cages with their clue, indexing cells tinted.
+// equality, contain and equal-sum groups as cages with their clue, indexing cells tinted,
+// chaos construction's arrow and count cells marked.
 // `kind(key, layer, attrs)` makes each element's <g data-kind>.
 
 import { drawCage } from "./cages.js";
@@ -54,6 +55,19 @@ export function drawCellGroups(e, kind, under, over) {
     for (const cells of groups) drawCage({ cells }, g, `=${letter(k)}`);
   });
   for (const quad of e.quadruples || []) drawQuadruple(quad, kind("quadruples", over, { class: "quadruple" }));
+  // Chaos construction's clues: an arrow cell points four ways along its region's runs,
+  // a count cell has a dotted square for the block of cells around it.
+  for (const arrow of e.chaos_arrows || []) {
+    const [r, c] = rowCol(arrow.cell);
+    const g = kind("chaos_arrows", under, { class: "chaos-arrow", "data-cell-of": arrow.cell });
+    const [x, y] = centre([r, c]), a = CELL * 0.44, b = CELL * 0.3;
+    el("path", { d: `M${x - b} ${y}H${x - a}M${x + b} ${y}H${x + a}M${x} ${y - b}V${y - a}M${x} ${y + b}V${y + a}` }, g);
+  }
+  for (const count of e.chaos_counts || []) {
+    const [r, c] = rowCol(count.cell);
+    const g = kind("chaos_counts", under, { class: "chaos-count", "data-cell-of": count.cell });
+    el("rect", { x: c * CELL + 3, y: r * CELL + 3, width: CELL - 6, height: CELL - 6 }, g);
+  }
   for (const given of e.given_candidates || []) {
     const [r, c] = rowCol(given.cell);
     const g = kind("given_candidates", over, { class: "given-candidates", "data-cell-of": given.cell });
