@@ -651,7 +651,6 @@ ISS_TYPES: dict[str, tuple[str, Callable[[Reading, Item], None]]] = {
 COMPOSITES = {"Or": "either", "And": "either"}
 
 # ISS types with no cpsudoku counterpart, and why (the types ISS knows besides ISS_TYPES).
-# ISS types with no cpsudoku counterpart, and why (the types ISS knows besides ISS_TYPES).
 REFUSED = {
     "Replicate": "a composite constraint group", "Container": "a composite constraint group",
     "RegionSize": "a box size other than the grid's", "RegionSameValues": "regions of equal sets",
@@ -1159,13 +1158,13 @@ _WRITERS: dict[str, Callable[[Any, int], list[str]]] = {
                                      for v in items],
     "relations": _write_relations,
     "automata": _write_automata,
+    "either": _write_either,
     "chaos_arrows": _write_chaos("ChaosArrow", "arms"),
     "chaos_counts": _write_chaos("ChaosCount", "cells"),
     "same_values": lambda items, n: [_item("SameValues", len(sets), *_cells(sum(sets, [])))
                                      for sets in items],
     "look_and_say": lambda items, n: [_item("LookAndSay", v["clue"], *_cells(v))
                                       for v in items],
-    "either": _write_either,
 }
 
 
