@@ -108,8 +108,12 @@ def random_counts(sol, n: int, rng: random.Random) -> tuple:
 @needs_vkernel
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2 ** 32 - 1), size=st.sampled_from((4, 6, 9)),
-       clue_share=st.floats(0.0, 0.4))
+       clue_share=st.floats(0.0, 0.2))
 def test_random_counting_models_agree_with_python_and_cpsat(seed, size, clue_share):
+    # A 9x9 grid needs a third of its clues: with fewer, the Python engine
+    # (the reference here) may search for minutes (seeds 127, 169 and 180 of
+    # 200 took over 10 s with 2-10% clues; none over 0.5 s with 30-50%).
+    clue_share += 0.3 if size == 9 else 0.2
     rng = random.Random(seed)
     sol = solved_grid(size, rng)
     givens = tuple(v if rng.random() < clue_share else 0 for v in sol)
