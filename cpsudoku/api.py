@@ -84,7 +84,8 @@ def _search(built: Model, engine: Backend, request: Request, presolve: bool) -> 
                                             backend=engine.name,
                                             elapsed=time.monotonic() - started, puzzle=puzzle)
         model = model.with_domains(reduced)
-    model = lower_for(model, engine.native_kinds, f"backend {engine.name!r}")
+    model = lower_for(model, engine.native_kinds, f"backend {engine.name!r}",
+                      engine.whole_when_too_big)
     setup_s = time.monotonic() - started
     outcome = engine.search(model, request)
     if engine.finds_conflicts_fast and not outcome.solutions:

@@ -53,6 +53,11 @@ class ModelError(CpsudokuError):
     """A puzzle that parses but cannot be a puzzle: bad geometry or variant element."""
 
 
+class NeverHolds(ModelError):
+    """An element no digits can satisfy (a cage's sum out of reach): the puzzle has no
+    solution; inside an either/or, that alternative is simply false."""
+
+
 class BackendError(CpsudokuError):
     """Unknown or unavailable backend, or an option the backend cannot honour."""
 

@@ -157,8 +157,10 @@ def _mask(domain: frozenset[int]) -> int:
     return m
 
 
-def lower_for(model: Model, native_kinds: Collection[str], backend: str = "this backend") -> Model:
-    """Decompose every constraint whose kind the backend does not handle natively."""
+def lower_for(model: Model, native_kinds: Collection[str], backend: str = "this backend",
+              whole_when_too_big: Collection[str] = ()) -> Model:
+    """Decompose every constraint whose kind the backend does not handle natively; a
+    kind in `whole_when_too_big` stays whole when its decomposition is refused."""
     if all(kind in native_kinds for kind in kinds_of(model.constraints)):
         return model
     out: list[Constraint] = []
@@ -170,6 +172,9 @@ def lower_for(model: Model, native_kinds: Collection[str], backend: str = "this 
             try:
                 pieces = list(con.decompose(model.all_domains))
             except BackendError:
+                if con.kind in whole_when_too_big:
+                    out.append(con)
+                    continue
                 if "allowed" in native_kinds:  # the table was this backend's way: too big
                     raise
                 pieces = [con]  # no table would do either: say the kind cannot be expressed

@@ -36,6 +36,9 @@ class Backend:
     extra: ClassVar[str | None] = None  # the cpsudoku extra that installs it, if optional
     module: ClassVar[str | None] = None  # the solver library's import name
     native_kinds: ClassVar[frozenset[str]] = frozenset({"alldifferent"})
+    # Kinds it also takes whole, but only when their decomposition is refused as too big
+    # (its own propagator is slower than the table it would otherwise get).
+    whole_when_too_big: ClassVar[frozenset[str]] = frozenset()
     supports_trace: ClassVar[bool] = False
     # True when a search on contradictory givens ends at once with no solution: the
     # API then names the conflicts only after a search that found none.

@@ -93,8 +93,9 @@ def overhead(sets, backends, limit: int | None) -> None:
                 t0 = time.perf_counter()
                 solve(puzzle, backend)
                 api.append(time.perf_counter() - t0)
-                direct.append(_direct(backend, lower_for(build_model(puzzle),
-                                                         engine.native_kinds)))
+                direct.append(_direct(backend, lower_for(
+                    build_model(puzzle), engine.native_kinds,
+                    whole_when_too_big=engine.whole_when_too_big)))
             a, d = statistics.median(api), statistics.median(direct)
             print(f"{name:<14} {backend:<8} {len(rows):>7} {a * 1e3:>14.2f} {d * 1e3:>17.2f} "
                   f"{a / d:>9.2f}x", flush=True)

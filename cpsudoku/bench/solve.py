@@ -114,7 +114,9 @@ def measure_backend(rows, backend: str, *, mode: str = "api", count: bool = Fals
         solve(puzzle_of(rows[0][0]), backend, max_solutions=max_solutions, time_limit=time_limit,
               **options)
     if mode == "direct":
-        prepared = [lower_for(build_model(puzzle_of(p)), engine.native_kinds) for p, _, _ in rows]
+        prepared = [lower_for(build_model(puzzle_of(p)), engine.native_kinds,
+                              whole_when_too_big=engine.whole_when_too_big)
+                    for p, _, _ in rows]
     try:
         for i, (line, expected, nsol) in enumerate(rows):
             if mode == "direct":

@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 from math import comb
 
-from ..grid.constraints import Allowed, Less, Regular, Sum
+from ..grid.constraints import AllDifferent, Allowed, AnyOf, InSet, Less, Regular, Sum
 from .automaton import RegularPass
 from .plan import Structure
 
@@ -194,6 +194,114 @@ class Table(Propagator):
         return True
 
 
+class Distinct(Propagator):
+    """All-different inside an alternative: a decided value leaves the other cells."""
+
+    def propagate(self, cands, grid, changed):
+        cells = self.cells
+        again = True
+        while again:
+            again = False
+            for a in cells:
+                d = cands[a] or grid[a]
+                if d & (d - 1):
+                    continue
+                for b in cells:
+                    if b == a:
+                        continue
+                    e = cands[b] or grid[b]
+                    if e & d:
+                        if e == d or not cands[b]:
+                            return False
+                        changed(b, e & ~d)
+                        again = True
+        return True
+
+
+class Within(Propagator):
+    """A unary set inside an alternative (its givens)."""
+
+    def __init__(self, con: InSet, structure):
+        super().__init__(con, structure)
+        self.mask = sum(1 << (v - 1) for v in con.values if 1 <= v <= structure.size)
+
+    def propagate(self, cands, grid, changed):
+        for c in self.cells:
+            d = cands[c] or grid[c]
+            new = d & self.mask
+            if new != d:
+                if not new or not cands[c]:
+                    return False
+                changed(c, new)
+        return True
+
+
+class Disjunction(Propagator):
+    """At least one alternative holds (constructive disjunction): each alternative's
+    propagators run to a fixpoint on a copy of its cells' domains; an alternative that
+    fails is out, and a cell keeps only the values some surviving alternative leaves
+    it. Exact once every cell is decided, as each alternative's propagators are."""
+
+    def __init__(self, con: AnyOf, structure):
+        super().__init__(con, structure)
+        self.groups = [[_inner(c, structure) for c in group] for group in con.alternatives]
+
+    def propagate(self, cands, grid, changed):
+        cells = self.cells
+        union = dict.fromkeys(cells, 0)
+        for group in self.groups:
+            doms = {c: cands[c] or grid[c] for c in cells}
+            if _fixpoint(group, doms):
+                for c in cells:
+                    union[c] |= doms[c]
+        for c in cells:
+            d = cands[c] or grid[c]
+            new = d & union[c]
+            if new != d:
+                if not new or not cands[c]:
+                    return False
+                changed(c, new)
+        return True
+
+
+def _fixpoint(group, doms: dict[int, int]) -> bool:
+    """Run an alternative's propagators over `doms` until nothing changes; False when
+    one fails. Domains are read as open cells (`grid` all zero)."""
+    copy = dict(doms)
+    zero = _ZERO
+    moved = [True]
+
+    def changed(cell, mask):
+        copy[cell] = mask
+        moved[0] = True
+
+    while moved[0]:
+        moved[0] = False
+        for prop in group:
+            if not prop.propagate(copy, zero, changed):
+                return False
+    doms.update(copy)
+    return True
+
+
+class _Zero(dict):
+    """`grid` for an alternative's copy: no cell placed."""
+
+    def __missing__(self, cell):
+        return 0
+
+
+_ZERO = _Zero()
+
+
+def _inner(con, structure: Structure):
+    if isinstance(con, AllDifferent):
+        return Distinct(con, structure)
+    if isinstance(con, InSet):
+        return Within(con, structure)
+    return propagator_for(con, structure)
+
+
 def propagator_for(con, structure: Structure) -> Propagator | RegularPass:
     if isinstance(con, Sum):
         combos = DistinctSum.combinations(con, structure)
@@ -206,4 +314,6 @@ def propagator_for(con, structure: Structure) -> Propagator | RegularPass:
         return Table(con, structure)
     if isinstance(con, Regular):
         return RegularPass(con, structure)
+    if isinstance(con, AnyOf):
+        return Disjunction(con, structure)
     raise TypeError(f"no native propagator for {con.kind} constraints")

@@ -40,6 +40,8 @@ def _killer(rule: R.Killer, geometry: Geometry, out: dict) -> None:
         out.setdefault("killercage", []).append(entry)
     if any(not cage.distinct for cage in rule.elements):
         raise ModelError("a killer cage whose digits may repeat has no f-puzzles form")
+    if any(cage.weights is not None for cage in rule.elements):
+        raise ModelError("a killer cage with weights has no f-puzzles form")
 
 
 def _little_killer(rule: R.LittleKiller, geometry: Geometry, out: dict) -> None:

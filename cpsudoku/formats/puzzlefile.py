@@ -352,11 +352,15 @@ def _elements(data: dict, size: int) -> list:
     if "cages" in data:
         cages = []
         for i, c in enumerate(listed(data["cages"], "cages"), 1):
-            c = _table(c, f"cage {i}", ("sum", "total", "cells", "repeats"))
+            c = _table(c, f"cage {i}", ("sum", "total", "cells", "repeats", "weights"))
             total = c.get("sum", c.get("total"))
+            weights = c.get("weights")
             cages.append(R.Cage(cell_list(c.get("cells", []), size, f"cage {i}"),
                                 None if total is None else whole(total, f"cage {i} sum"),
-                                not c.get("repeats", False)))
+                                not c.get("repeats", False),
+                                None if weights is None else tuple(
+                                    whole(w, f"cage {i} weight")
+                                    for w in listed(weights, f"cage {i} weights"))))
         out.append(R.Killer(cages))
     if "little_killers" in data:
         clues = []

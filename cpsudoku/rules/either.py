@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ..errors import ModelError
+from ..errors import ModelError, NeverHolds
 from ..grid.constraints import AnyOf, Constraint, InSet
 from ..grid.geometry import Geometry
 from . import cells as C
@@ -92,14 +92,23 @@ def alternative_constraints(i: int, k: int, alt: Alternative,
             rule.validate(geometry)
             out.extend(rule.constraints(geometry))
         except ModelError as exc:
-            raise ModelError(f"{what}: {exc}") from None
+            raise (NeverHolds if isinstance(exc, NeverHolds) else ModelError)(
+                f"{what}: {exc}") from None
     return out
 
 
 def _lower(i: int, element, geometry: Geometry, label: str) -> tuple[tuple[int, ...], AnyOf]:
     if not element:
         raise ModelError(f"either {i} lists no alternatives")
-    groups = [alternative_constraints(i, k, alt, geometry) for k, alt in enumerate(element, 1)]
+    groups, never = [], None
+    for k, alt in enumerate(element, 1):
+        try:
+            groups.append(alternative_constraints(i, k, alt, geometry))
+        except NeverHolds as exc:  # a false alternative: the others decide
+            never = never or exc
+    if not groups:
+        assert never is not None
+        raise never
     union = tuple(dict.fromkeys(c for group in groups for con in group for c in con.cells))
     return union, AnyOf(union, alternatives=tuple(tuple(group) for group in groups), label=label)
 

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ..errors import ModelError
+from ..errors import ModelError, NeverHolds
 from ..grid.constraints import AllDifferent, Sum
 from . import cells as C
 from .element import ElementRule
@@ -19,17 +19,24 @@ def sum_range(k: int, n: int, distinct: bool) -> tuple[int, int]:
     return k, k * n
 
 
+MAX_WEIGHT = 100  # as ISS bounds a sum's coefficients
+
+
 @dataclass(frozen=True)
 class Cage:
-    """Cells summing to `total` (None: no total shown); digits differ unless repeats allowed."""
+    """Cells summing to `total` (None: no total shown); digits differ unless repeats
+    allowed. `weights` (one whole number a cell) makes the sum weighted: a cell counted
+    twice, or subtracted."""
 
     cells: tuple[C.Ref, ...]
     total: int | None = None
     distinct: bool = True
+    weights: tuple[int, ...] | None = None
 
     @classmethod
-    def of(cls, total: int | None, cells, distinct: bool = True) -> Cage:
-        return cls(C.refs(cells), None if total is None else int(total), bool(distinct))
+    def of(cls, total: int | None, cells, distinct: bool = True, weights=None) -> Cage:
+        return cls(C.refs(cells), None if total is None else int(total), bool(distinct),
+                   None if weights is None else tuple(int(w) for w in weights))
 
 
 class Killer(ElementRule):
@@ -51,6 +58,8 @@ class Killer(ElementRule):
             entry["cells"] = C.names(cage.cells)
             if not cage.distinct:
                 entry["repeats"] = True
+            if cage.weights is not None:
+                entry["weights"] = list(cage.weights)
             cages.append(entry)
         return {"cages": cages}
 
@@ -67,13 +76,27 @@ class Killer(ElementRule):
         n, k = geometry.size, len(cells)
         if cage.distinct and k > n:
             raise ModelError(f"{what}: {k} cells cannot hold different digits 1..{n}")
-        if cage.total is not None:
+        if cage.weights is not None:
+            self._check_weights(what, cage, k)
+        elif cage.total is not None:
             lo, hi = sum_range(k, n, cage.distinct)
             if not lo <= cage.total <= hi:
                 kind = "different digits" if cage.distinct else "digits"
-                raise ModelError(f"{what}: {k} {kind} from 1..{n} sum to {lo}..{hi}, "
+                raise NeverHolds(f"{what}: {k} {kind} from 1..{n} sum to {lo}..{hi}, "
                                  f"not {cage.total}")
         return cells
+
+    @staticmethod
+    def _check_weights(what: str, cage: Cage, k: int) -> None:
+        assert cage.weights is not None
+        if cage.total is None:
+            raise ModelError(f"{what}: weights need a sum")
+        if len(cage.weights) != k:
+            raise ModelError(f"{what}: {len(cage.weights)} weights for {k} cells")
+        bad = next((w for w in cage.weights if not 0 < abs(w) <= MAX_WEIGHT), None)
+        if bad is not None:
+            raise ModelError(f"{what}: a weight is a whole number from -{MAX_WEIGHT} to "
+                             f"{MAX_WEIGHT} other than 0, not {bad}")
 
     def outlines(self, geometry):
         """(cells, clue) per cage, for drawing the cage layout under a solution."""
@@ -84,7 +107,7 @@ class Killer(ElementRule):
     def element_constraints(self, i, cage, cells, geometry):
         label = self.label(i, cage)
         if cage.total is not None:
-            yield Sum(cells, total=cage.total, label=label)
+            yield Sum(cells, total=cage.total, coeffs=cage.weights, label=label)
         if cage.distinct and len(cells) > 1:
             yield AllDifferent(cells, label=label)
 

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ..errors import ModelError
+from ..errors import ModelError, NeverHolds
 from ..grid.constraints import AllDifferent, Allowed, Constraint, Regular, Sum
 from ..grid.geometry import Geometry
 from . import automata
@@ -119,7 +119,7 @@ class LineRule(ElementRule):
             if isinstance(con, Regular):
                 full = [full_domains[c] for c in con.cells]
                 if not any(con.automaton.paths(full)[0]):
-                    raise ModelError(f"{label}: no digits 1..{geometry.size} fit its "
+                    raise NeverHolds(f"{label}: no digits 1..{geometry.size} fit its "
                                      f"{len(cells)} cells")
         if len(set(cells)) < len(cells):
             # a cell read twice: the line's runs as tables, each over different cells

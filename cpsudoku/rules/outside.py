@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import ClassVar
 
-from ..errors import ModelError
+from ..errors import ModelError, NeverHolds
 from ..grid.automaton import Automaton
 from ..grid.constraints import AllDifferent, Constraint, Regular
 from ..grid.geometry import Geometry
@@ -121,7 +121,7 @@ class OutsideRule(ElementRule):
     @staticmethod
     def check_fits(automaton: Automaton, cells, size: int, what: str) -> None:
         if not _fits(automaton, size, len(cells)):
-            raise ModelError(f"{what}: no digits 1..{size} fit its {len(cells)} cells")
+            raise NeverHolds(f"{what}: no digits 1..{size} fit its {len(cells)} cells")
 
     def automaton(self, clue: OutsideClue, size: int, length: int) -> Automaton:
         raise NotImplementedError  # pragma: no cover - overridden

@@ -103,10 +103,30 @@ def test_a_table_too_large_is_refused_by_backends_that_need_it(monkeypatch):
     p = either([{"givens": {"r1c1": 1}}, {"extra_regions": [row]}])
     with pytest.raises(BackendError, match=r"either 1 \(r1c1=1 or extra_regions at r1c1\): "
                                            r"more than 50000 value tuples"):
-        solve(p, "native")
+        solve(p, "python-constraint")
     monkeypatch.setattr(constraints, "MAX_TRIES", 1000)
     with pytest.raises(BackendError, match=r"more than 1000 value combinations tried"):
-        solve(either([{"extra_regions": [row[:5]]}]), "native")
+        solve(either([{"extra_regions": [row[:5]]}]), "python-constraint")
+
+
+def test_native_takes_an_either_whole_when_its_table_is_too_large():
+    """A table while it can be listed (the C kernel searches); past the limit the
+    Python engine's constructive disjunction, agreeing with CP-SAT."""
+    small = either([{"givens": {"r1c1": 1}}, {"givens": {"r1c2": 1}}], size=4)
+    assert solve(small, "native", max_solutions=2).stats["kernel"] == "c"
+    row = [f"r1c{c}" for c in range(1, 10)]
+    grid = [[(3 * (r % 3) + r // 3 + c) % 9 + 1 for c in range(9)] for r in range(9)]
+    shown = [row_ if r >= 2 else [0] * 9 for r, row_ in enumerate(grid)]  # rows 3-9 given
+    alternatives = [{"cages": [{"sum": 17, "cells": ["r1c1", "r1c2"]}]},
+                    {"extra_regions": [row], "givens": {"r1c1": grid[0][0]}}]
+    p = puzzlefile.from_dict({"size": 9, "grid": shown, "either": [alternatives]})
+    native = solve(p, "native", max_solutions=50)
+    assert native.stats["kernel"] == "python"
+    cpsat = solve(p, "cpsat", max_solutions=50)
+    assert native.status is cpsat.status
+    assert sorted(native.solutions) == sorted(cpsat.solutions)
+    assert 1 < len(native.solutions) < 50 and all(is_solution(p, s) for s in native.solutions)
+    assert tuple(v for r in grid for v in r) in native.solutions
 
 
 def test_cpsat_counts_each_grid_once_when_several_alternatives_hold():
