@@ -42,7 +42,7 @@ def looks_like_iss(text: str) -> bool:
         return True  # a killer or jigsaw in ISS's one-line shorthand
     if not first.startswith("."):
         return False
-    head = re.match(r"\.([A-Za-z]*)(~|\.|\s|$)", first)
+    head = re.match(r"\.+([A-Za-z]*)(~|\.|\s|$)", first)  # ISS skips empty items
     if head is None:
         return False
     kind, after = head.groups()
@@ -178,22 +178,43 @@ def _with(key: str, param: str, default: int | None = None) -> Callable:
 _LOOPED = {"sum_lines"}  # the keys whose lines ISS may close with `LOOP`
 
 
+def _weighted(r: Reading, args, item: Item, coeffs: list[int] | None = None) -> dict:
+    """Cells as a puzzle-file cage's `cells`, and `weights` when a cell is listed
+    twice or a coefficient is not 1 (ISS adds a repeated cell's coefficients)."""
+    names = r.cells(args, item)
+    if coeffs is not None and len(coeffs) != len(names):
+        raise _Refusal(f"{len(coeffs)} coefficients for {len(names)} cells", item)
+    weight: dict[str, int] = {}
+    for name, w in zip(names, coeffs or [1] * len(names)):
+        weight[name] = weight.get(name, 0) + w
+    cells = [name for name, w in weight.items() if w]
+    if not cells:
+        raise _Refusal("expects cells", item)
+    entry: dict[str, Any] = {"cells": cells}
+    if any(w != 1 for w in weight.values()):
+        entry["weights"] = [weight[name] for name in cells]
+    return entry
+
+
 def _cage(r: Reading, item: Item) -> None:
     if not item.args:
         raise _Refusal("expects a sum (may be empty) and cells", item)
-    entry: dict[str, Any] = {}
-    if item.args[0] != "":
+    entry = _weighted(r, item.args[1:], item)
+    if item.args[0] not in ("", "0"):  # ISS: a sum of 0 is a cage with no sum shown
         entry["sum"] = _number(item.args[0], item, "sum")
-    entry["cells"] = r.cells(item.args[1:], item)
+    elif "weights" in entry:  # no sum: only its digits differ
+        del entry["weights"]
     r.add("cages", entry, item)
 
 
 def _sum(r: Reading, item: Item) -> None:
-    total = item.args[0] if item.args else ""
-    if "_" in total:
-        raise _Refusal("a sum with coefficients has no cpsudoku counterpart", item)
-    r.add("cages", {"sum": _number(total, item, "sum"),
-                    "cells": r.cells(item.args[1:], item), "repeats": True}, item)
+    total, *coeffs = (item.args[0] if item.args else "").split("_")
+    if coeffs and coeffs[0] != "=":
+        raise _Refusal(f"expects a sum, or a sum then _=_ and coefficients, not "
+                       f"{item.args[0]!r}", item)
+    weights = [_number(c, item, "coefficient") for c in coeffs[1:]] if coeffs else None
+    entry = _weighted(r, item.args[1:], item, weights)
+    r.add("cages", {"sum": _number(total, item, "sum"), **entry, "repeats": True}, item)
 
 
 def _rellik(r: Reading, item: Item) -> None:
@@ -205,7 +226,12 @@ def _rellik(r: Reading, item: Item) -> None:
 
 def _arrow(r: Reading, item: Item) -> None:
     cells = r.cells(item.args, item, 2)
-    r.add("arrows", {"circle": cells[:1], "cells": cells[1:]}, item)
+    at = [tuple(map(int, re.findall(r"\d+", c))) for c in cells]
+    if all(max(abs(a[0] - b[0]), abs(a[1] - b[1])) == 1 for a, b in zip(at, at[1:])):
+        r.add("arrows", {"circle": cells[:1], "cells": cells[1:]}, item)
+    else:  # ISS lets an arrow jump: then it is only a sum, the circle's digit subtracted
+        entry = _weighted(r, item.args, item, [-1] + [1] * (len(cells) - 1))
+        r.add("cages", {"sum": 0, **entry, "repeats": True}, item)
 
 
 def _pill_arrow(r: Reading, item: Item) -> None:
@@ -768,7 +794,7 @@ def _layout(r: Reading, source: str, line: int | None) -> None:
     n = r.size
     if r.jigsaw is not None:
         layout, item = r.jigsaw
-        if r.boxes:  # ISS keeps its boxes beside jigsaw pieces drawn over them
+        if r.boxes and iss_box(n):  # ISS keeps its boxes beside jigsaw pieces drawn over them
             pieces: dict[str, list[str]] = {}
             for cell, label in enumerate(layout):
                 pieces.setdefault(label, []).append(f"r{cell // n + 1}c{cell % n + 1}")
@@ -834,8 +860,11 @@ def from_link(url: str, source: str = "<string>", line: int | None = None) -> st
 
 
 def from_string(text: str, source: str = "<string>", line: int | None = None) -> Puzzle:
-    """One puzzle from one ISS constraint string (through the puzzle-file loader)."""
+    """One puzzle from one ISS constraint string (through the puzzle-file loader); as
+    ISS does, whitespace anywhere in a constraint string (line breaks too) is dropped."""
     from . import puzzlefile  # the loader sits beside this module; grids never need it
+    if text[:1].isspace() and text.lstrip().startswith("."):
+        text = re.sub(r"\s+", "", text)  # columns then count from the string's first '.'
     if iss_shorthand.kind(text) is not None:
         data, origin = iss_shorthand.to_dict(text, source, line), dict[str, Item]()
     else:
@@ -982,7 +1011,18 @@ def _write_cages(items, n) -> list[str]:
     out = []
     for cage in items:
         total = cage.get("sum", cage.get("total"))
-        if cage.get("repeats"):
+        weights = cage.get("weights")
+        if weights and not cage.get("repeats") and min(weights) > 0:
+            # ISS's cage counts a cell listed twice twice in its sum
+            cells = _cells(cage)
+            out.append(_item("Cage", total, *[c for c, w in zip(cells, weights)
+                                              for _ in range(w)]))
+        elif weights:
+            out.append(_item("Sum", "_".join(map(str, [total, "=", *weights])),
+                             *_cells(cage)))
+            if not cage.get("repeats"):
+                out.append(_item("AllDifferent", *_cells(cage)))
+        elif cage.get("repeats"):
             if total is None:
                 raise ModelError("a cage with repeats and no sum has no ISS form")
             out.append(_item("Sum", total, *_cells(cage)))

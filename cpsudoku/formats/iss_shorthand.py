@@ -1,4 +1,4 @@
-"""Two one-line shorthands the Interactive Sudoku Solver reads besides constraint strings.
+"""The one-line shorthands the Interactive Sudoku Solver reads besides constraint strings.
 
 - Killer: 81 characters, one per cell in reading order. A cage's sum stands in one of
   its cells (`0`-`9`, `A`-`Z` for 10-35, `a`-`j` for 36-45); every other cell holds an
@@ -7,6 +7,11 @@
 - Jigsaw: the givens (one character a cell, as a plain grid: digits, or for grids
   above 9x9 `A`=1 ... `P`=16 with `0` blank), then the region layout (one label a
   cell, N labels each N times); whitespace between them is ignored.
+- SudoCue's killer (`3x3::k:` or, with both diagonals, `3x3:d:k:`, then 81 numbers
+  each followed by `:`): each number is a cage's sum times 256 plus the cage's id; a sum
+  of 0 leaves the cell out of every cage.
+- Pencil marks: N*N*N characters, N for each cell in reading order, holding a digit
+  where the cell may take it and `.` where not (a cell with one digit is a given).
 
 Each becomes a puzzle-file dict, loaded like every other puzzle; a bad character is
 named with its column.
@@ -22,6 +27,8 @@ _ARROWS = {"<": (0, -1), ">": (0, 1), "^": (-1, 0), "v": (1, 0),
            "`": (-1, -1), "'": (-1, 1), ",": (1, -1), ".": (1, 1)}
 _KILLER_HINT = re.compile(r"[<>^v]")
 _KILLER_CHARS = re.compile(r"[0-9A-Za-j<>^v`',.]+")
+_SUDOCUE = re.compile(r"3x3:d?:k:")
+_PENCILMARKS = re.compile(r"[1-9.]+")
 
 
 def _first(text: str) -> str:
@@ -35,10 +42,16 @@ def _squeezed(text: str) -> str:
 
 
 def kind(text: str) -> str | None:
-    """'killer', 'jigsaw' or None: which shorthand `text` is, from its first line."""
+    """'killer', 'jigsaw', 'sudocue', 'pencilmarks' or None: which shorthand `text` is,
+    from its first line."""
     line = _squeezed(text)
     if "~" in line:
         return None
+    if _SUDOCUE.match(line):
+        return "sudocue"
+    n = round(len(line) ** (1 / 3))
+    if 4 <= n <= 9 and n ** 3 == len(line) and _PENCILMARKS.fullmatch(line):
+        return "pencilmarks"
     # a killer may open with `.` (an arrow down-right); a constraint string then holds
     # letters no killer has
     if len(line) == 81 and _KILLER_HINT.search(line) and (
@@ -69,6 +82,10 @@ def to_dict(text: str, source: str = "<string>", line: int | None = None) -> dic
         return _killer(squeezed, source, line)
     if found == "jigsaw":
         return _jigsaw(squeezed, source, line)
+    if found == "sudocue":
+        return _sudocue(squeezed, source, line)
+    if found == "pencilmarks":
+        return _pencilmarks(squeezed)
     raise ParseError("not an ISS killer or jigsaw shorthand", source, line, 1)
 
 
@@ -113,10 +130,56 @@ def _killer(chars: str, source: str, line: int | None) -> dict:
     out = []
     for root, cells in sorted(cages.items()):
         total = _sum_of(chars[root])
-        if not total:
-            raise fail(f"the cage of r{root // n + 1}c{root % n + 1} has the sum 0", root)
-        out.append({"sum": total, "cells": cells})
+        # ISS: a sum of 0 shows no sum (the cage's digits still differ)
+        out.append({"sum": total, "cells": cells} if total else {"cells": cells})
     return {"size": n, "cages": out}
+
+
+def _sudocue(text: str, source: str, line: int | None) -> dict:
+    n = 9
+    head, numbers = text[:text.index(":k:") + 3], text[text.index(":k:") + 3:].split(":")
+    if numbers[-1] == "":
+        numbers.pop()  # a closing `:`
+    if len(numbers) != n * n:
+        raise ParseError(f"SudoCue killer: {len(numbers)} cells, expected {n * n}",
+                         source, line, len(head) + 1)
+    cages: dict[int, tuple[int, list[str]]] = {}
+    at = len(head)
+    for i, number in enumerate(numbers):
+        if not number.isdigit():
+            raise ParseError(f"SudoCue killer: cell {i + 1} is {number!r}, not a number",
+                             source, line, at + 1)
+        total, cage = divmod(int(number), 256)
+        at += len(number) + 1
+        if total == 0:
+            continue  # in no cage
+        known = cages.setdefault(cage, (total, []))
+        if known[0] != total:
+            raise ParseError(f"SudoCue killer: cage {cage} has the sums {known[0]} and "
+                             f"{total}", source, line, at - len(number))
+        known[1].append(f"r{i // n + 1}c{i % n + 1}")
+    data: dict = {"size": n, "cages": [{"sum": total, "cells": cells}
+                                        for total, cells in cages.values()]}
+    if head.startswith("3x3:d:"):
+        data["rules"] = ["diagonal"]
+    return data
+
+
+def _pencilmarks(text: str) -> dict:
+    n = round(len(text) ** (1 / 3))
+    grid = [[0] * n for _ in range(n)]
+    candidates = []
+    for cell in range(n * n):
+        values = sorted({int(ch) for ch in text[cell * n:(cell + 1) * n] if ch != "."})
+        row, col = divmod(cell, n)
+        if len(values) == 1:
+            grid[row][col] = values[0]
+        elif len(values) < n:  # none left: the loader says the puzzle has no solution
+            candidates.append({"cell": f"r{row + 1}c{col + 1}", "values": values})
+    data: dict = {"size": n, "grid": grid}
+    if candidates:
+        data["given_candidates"] = candidates
+    return data
 
 
 def _jigsaw(chars: str, source: str, line: int | None) -> dict:

@@ -77,7 +77,8 @@ def test_the_shared_parser_and_links():
     (".Cage~x~R1C1~R1C2", 1, "sum must be a whole number"),
     (".Thermo~R1C1~R1C2~R2C2~R2C1~LOOP", 1, "looped line"),
     (".Or.~R1C1_1.~R1C2_1", 1, "has no matching End"),
-    (".Thermo~R1C1~R1C2.Sum~5_=_1_2~R1C1~R1C2", 18, "coefficients"),
+    (".Thermo~R1C1~R1C2.Sum~5_=_1~R1C1~R1C2", 18, "1 coefficients for 2 cells"),
+    (".Sum~5_+_1~R1C1", 1, "then _=_ and coefficients"),
 ])
 def test_bad_strings_name_the_item_and_column(text, column, words):
     with pytest.raises(ParseError) as caught:
@@ -182,3 +183,67 @@ def test_layouts_sizes_and_flags():
     assert [r.name for r in boxes_kept.rules] == ["extra-region"]
     odd = iss.from_string(".~R1C1_1_3_5_7_9~R1C2_2~R1C2_2_4_6_8")
     assert [r.name for r in odd.rules] == ["parity"] and odd.givens[1] == 2
+
+
+def test_whitespace_and_empty_items_as_iss_reads_them():
+    spaced = "\n    .Thermo~r1c1~r1c2\n    .Thermo~R2C1~R2C2\n"
+    assert iss.looks_like_iss(spaced) and iss.looks_like_iss("..Cage~3~R1C1~R1C2")
+    puzzle = iss.from_string(spaced)
+    assert puzzle.rules[0].data() == {"thermometers": [["r1c1", "r1c2"], ["r2c1", "r2c2"]]}
+    assert iss.from_string("..Cage~3~R1C1~R1C2").rules[0].elements[0].total == 3
+
+
+def test_a_cage_of_sum_0_has_no_sum():
+    [cage] = iss.from_string(".Cage~0~R1C1~R1C2~R1C3").rules[0].elements
+    assert cage.total is None and cage.distinct
+
+
+def test_a_cell_listed_twice_counts_twice_in_the_sum_once_in_the_difference():
+    """ISS's cage and sum add a repeated cell's coefficients; its cage's digits still
+    differ (each cell once)."""
+    puzzle = iss.from_string(".Cage~20~R1C1~R1C2~R1C2")
+    [cage] = puzzle.rules[0].elements
+    assert cage.weights == (1, 2) and cage.distinct
+    [total] = [c for c in puzzle.constraints() if isinstance(c, Sum)]
+    assert (total.cells, total.coeffs, total.total) == ((0, 1), (1, 2), 20)
+    assert total.holds([4, 8]) and not total.holds([8, 4])
+    assert ".Cage~20~R1C1~R1C2~R1C2" in iss.dumps(puzzle)  # written back as ISS wrote it
+    assert parse_one(iss.dumps(puzzle)).rules == puzzle.rules
+
+
+def test_sum_coefficients_and_arrows_that_jump():
+    puzzle = iss.from_string(".Sum~5_=_2_-1~R1C1~R1C2")
+    [cage] = puzzle.rules[0].elements
+    assert (cage.total, cage.weights, cage.distinct) == (5, (2, -1), False)
+    assert iss.from_string(iss.dumps(puzzle)).rules == puzzle.rules
+    # r1c1's circle, then r1c3 beside nothing: a sum, the circle subtracted
+    [jump] = iss.from_string(".Arrow~R1C1~R1C3~R1C4").rules[0].elements
+    assert (jump.total, jump.weights, jump.distinct) == (0, (-1, 1, 1), False)
+    [arrow] = iss.from_string(".Arrow~R1C1~R1C2~R1C3").rules[0].elements  # a real arrow
+    assert not hasattr(arrow, "weights")
+
+
+def test_a_weighted_cage_solves_the_same_on_every_backend():
+    puzzle = iss.from_string(".Sum~20_=_2_-1_3~R1C1~R1C2~R1C3.Arrow~R2C1~R2C3~R2C5")
+    from cpsudoku import solve
+    for backend in ("native", "cpsat", "python-constraint"):
+        result = solve(puzzle, backend, max_solutions=1)
+        s = result.solution
+        assert is_solution(puzzle, s), backend
+        assert 2 * s[0] - s[1] + 3 * s[2] == 20 and s[9] == s[11] + s[13]
+
+
+def test_a_jigsaw_on_a_grid_without_boxes_is_its_regions():
+    layout = "".join(str(i // 7 + 1) for i in range(49))  # rows as the pieces
+    puzzle = iss.from_string(f".Shape~7x7.Jigsaw~{layout}")
+    assert puzzle.size == 7
+    assert sorted(map(sorted, puzzle.geometry.regions))[0] == list(range(7))
+
+
+def test_an_alternative_that_can_never_hold_is_false_not_an_error():
+    text = ".Or.Cage~3~R1C1~R1C2~R1C3.Cage~6~R1C1~R1C2~R1C3.End"  # 3 from three digits: never
+    [either] = iss.from_string(text).rules
+    [con] = either.constraints(iss.from_string(text).geometry)
+    assert len(con.alternatives) == 1
+    with pytest.raises(ModelError, match="sum to 6..24, not 3"):
+        iss.from_string(".Or.Cage~3~R1C1~R1C2~R1C3.Cage~4~R1C1~R1C2~R1C3.End").constraints()
