@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from conftest import read_set
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from cpsudoku import BackendError, Puzzle, is_solution, solve
@@ -108,8 +108,14 @@ def variant_puzzle(kind: str, rng: random.Random, givens: int) -> Puzzle | None:
        seed=st.integers(0, 2**32 - 1), givens=st.integers(8, 22))
 def test_agrees_with_python_on_variants(kind, seed, givens):
     puzzle = variant_puzzle(kind, random.Random(seed), givens)
-    if puzzle is not None:
-        assert_agree(puzzle, max_solutions=2, time_limit=20)
+    assume(puzzle is not None)
+    c, py = both_ways(puzzle, max_solutions=2, time_limit=20)
+    # random givens may leave a puzzle whose refutation outlasts the limit (in the
+    # Python engine mostly): no answer to compare, not a disagreement
+    assume(not c.status.ran_out_of_time and not py.status.ran_out_of_time)
+    assert c.status is py.status, (c.status, py.status)
+    assert set(c.solutions) == set(py.solutions)
+    assert all(is_solution(puzzle, found) for found in c.solutions)
 
 
 @needs_kernel
