@@ -13,7 +13,7 @@ from functools import cache, wraps
 from typing import Concatenate, ParamSpec, TypeVar
 
 from .errors import BackendError
-from .grid.constraints import AllDifferent, Constraint, InSet
+from .grid.constraints import AllDifferent, AnyOf, Constraint, InSet
 from .grid.puzzle import Puzzle
 
 
@@ -157,10 +157,16 @@ def _mask(domain: frozenset[int]) -> int:
     return m
 
 
+# Tries a kind the backend can also take whole gets to list its table: a table that
+# takes longer to list than the search it would speed up is not worth it.
+QUICK_TRIES = 20_000
+
+
 def lower_for(model: Model, native_kinds: Collection[str], backend: str = "this backend",
               whole_when_too_big: Collection[str] = ()) -> Model:
     """Decompose every constraint whose kind the backend does not handle natively; a
-    kind in `whole_when_too_big` stays whole when its decomposition is refused."""
+    kind in `whole_when_too_big` (an AnyOf: its decompose takes `tries`) gets a short
+    budget to list its table and stays whole when that is refused."""
     if all(kind in native_kinds for kind in kinds_of(model.constraints)):
         return model
     out: list[Constraint] = []
@@ -170,7 +176,9 @@ def lower_for(model: Model, native_kinds: Collection[str], backend: str = "this 
         else:
             pieces: list[Constraint]
             try:
-                pieces = list(con.decompose(model.all_domains))
+                pieces = list(con.decompose(model.all_domains, tries=QUICK_TRIES)
+                              if isinstance(con, AnyOf) and con.kind in whole_when_too_big
+                              else con.decompose(model.all_domains))
             except BackendError:
                 if con.kind in whole_when_too_big:
                     out.append(con)

@@ -242,26 +242,39 @@ class Disjunction(Propagator):
     fails is out, and a cell keeps only the values some surviving alternative leaves
     it. Exact once every cell is decided, as each alternative's propagators are."""
 
+    MEMO = 20_000  # domain tuples remembered: the search meets the same ones again
+
     def __init__(self, con: AnyOf, structure):
         super().__init__(con, structure)
         self.groups = [[_inner(c, structure) for c in group] for group in con.alternatives]
+        self.memo: dict[tuple[int, ...], tuple[int, ...]] = {}
 
     def propagate(self, cands, grid, changed):
         cells = self.cells
-        union = dict.fromkeys(cells, 0)
-        for group in self.groups:
-            doms = {c: cands[c] or grid[c] for c in cells}
-            if _fixpoint(group, doms):
-                for c in cells:
-                    union[c] |= doms[c]
-        for c in cells:
+        key = tuple(cands[c] or grid[c] for c in cells)
+        union = self.memo.get(key)
+        if union is None:
+            union = self._union(key)
+            if len(self.memo) < self.MEMO:
+                self.memo[key] = union
+        for c, u in zip(cells, union):
             d = cands[c] or grid[c]
-            new = d & union[c]
+            new = d & u
             if new != d:
                 if not new or not cands[c]:
                     return False
                 changed(c, new)
         return True
+
+    def _union(self, key: tuple[int, ...]) -> tuple[int, ...]:
+        """Per cell, the values some alternative leaves it (0 everywhere: none holds)."""
+        union = [0] * len(key)
+        for group in self.groups:
+            doms = dict(zip(self.cells, key))
+            if _fixpoint(group, doms):
+                for i, c in enumerate(self.cells):
+                    union[i] |= doms[c]
+        return tuple(union)
 
 
 def _fixpoint(group, doms: dict[int, int]) -> bool:

@@ -252,12 +252,14 @@ class AnyOf(Constraint):
         return any(all(con.holds([at[c] for c in con.cells]) for con in group)
                    for group in self.alternatives)
 
-    def decompose(self, domains):
+    def decompose(self, domains, tries: int | None = None):
+        """One table; `tries` bounds the partial assignments each alternative may try
+        (a backend that can take the AnyOf whole gives up on a table sooner)."""
         tuples: set[tuple[int, ...]] = set()
         for group in self.alternatives:
             own = tuple(dict.fromkeys(c for con in group for c in con.cells))
             free = [c for c in self.cells if c not in own]
-            for values in self._satisfying(own, group, domains):
+            for values in self._satisfying(own, group, domains, tries or MAX_TRIES):
                 at = dict(zip(own, values))
                 for rest in itertools.product(*(sorted(domains[c]) for c in free)):
                     at.update(zip(free, rest))
@@ -269,7 +271,7 @@ class AnyOf(Constraint):
                                            f"whole)")
         return [Allowed(self.cells, tuple(sorted(tuples)), label=self.label)]
 
-    def _satisfying(self, cells: Cells, group, domains):
+    def _satisfying(self, cells: Cells, group, domains, most: int):
         """Every tuple of values on `cells` satisfying all of `group`."""
         depth = {c: d for d, c in enumerate(cells)}
         due: list[list[Constraint]] = [[] for _ in cells]
@@ -286,8 +288,8 @@ class AnyOf(Constraint):
                 return
             for v in choices[d]:
                 tries += 1
-                if tries > MAX_TRIES:
-                    raise BackendError(f"{self.describe()}: more than {MAX_TRIES} value "
+                if tries > most:
+                    raise BackendError(f"{self.describe()}: more than {most} value "
                                        f"combinations tried while listing its table for "
                                        f"this backend (cpsat takes either/or whole)")
                 values[cells[d]] = v
