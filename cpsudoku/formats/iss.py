@@ -744,6 +744,9 @@ class Group:
 def _nest(found: list[Item]) -> list[Item | Group]:
     stack: list[tuple[Item | None, list]] = [(None, [])]
     for item in found:
+        if item.kind in ("Replicate", "Container"):  # composites closed by End: named first
+            raise _Refusal(f"ISS type {item.kind!r} ({REFUSED[item.kind]}) has no cpsudoku "
+                           f"counterpart", item)
         if item.kind in COMPOSITES:
             stack.append((item, []))
         elif item.kind == "End":

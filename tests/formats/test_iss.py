@@ -77,6 +77,8 @@ def test_the_shared_parser_and_links():
     (".Cage~x~R1C1~R1C2", 1, "sum must be a whole number"),
     (".Thermo~R1C1~R1C2~R2C2~R2C1~LOOP", 1, "looped line"),
     (".Or.~R1C1_1.~R1C2_1", 1, "has no matching End"),
+    (".Thermo~R1C1~R1C2.Replicate~AwDi.Thermo~R3C1~R3C2.End", 18,
+     "ISS type 'Replicate' (a composite constraint group) has no cpsudoku counterpart"),
     (".Thermo~R1C1~R1C2.Sum~5_=_1~R1C1~R1C2", 18, "1 coefficients for 2 cells"),
     (".Sum~5_+_1~R1C1", 1, "then _=_ and coefficients"),
 ])
