@@ -25,6 +25,18 @@ def _range_mask(lo: int, hi: int) -> int:
     return ((1 << hi) - 1) & ~((1 << (lo - 1)) - 1) if lo >= 1 else (1 << hi) - 1
 
 
+def keep(cands, grid, c: int, mask: int, changed) -> bool:
+    """Narrow cell c to the values in `mask`; False when none is left or a placed
+    cell would have to change."""
+    d = cands[c] or grid[c]
+    new = d & mask
+    if new != d:
+        if not new or not cands[c]:
+            return False
+        changed(c, new)
+    return True
+
+
 class Propagator:
     def __init__(self, con, structure: Structure):
         self.con = con
@@ -184,14 +196,8 @@ class Table(Propagator):
                     support[i] |= b
         if not found:
             return False
-        for c, s in zip(cells, support):
-            d = cands[c] or grid[c]  # read afresh: a cell may be listed twice
-            new = d & s
-            if new != d:
-                if not new or not cands[c]:
-                    return False
-                changed(c, new)
-        return True
+        # keep() reads each cell afresh: a cell may be listed twice
+        return all(keep(cands, grid, c, s, changed) for c, s in zip(cells, support))
 
 
 class Distinct(Propagator):
@@ -226,14 +232,7 @@ class Within(Propagator):
         self.mask = sum(1 << (v - 1) for v in con.values if 1 <= v <= structure.size)
 
     def propagate(self, cands, grid, changed):
-        for c in self.cells:
-            d = cands[c] or grid[c]
-            new = d & self.mask
-            if new != d:
-                if not new or not cands[c]:
-                    return False
-                changed(c, new)
-        return True
+        return all(keep(cands, grid, c, self.mask, changed) for c in self.cells)
 
 
 class Disjunction(Propagator):
@@ -257,14 +256,7 @@ class Disjunction(Propagator):
             union = self._union(key)
             if len(self.memo) < self.MEMO:
                 self.memo[key] = union
-        for c, u in zip(cells, union):
-            d = cands[c] or grid[c]
-            new = d & u
-            if new != d:
-                if not new or not cands[c]:
-                    return False
-                changed(c, new)
-        return True
+        return all(keep(cands, grid, c, u, changed) for c, u in zip(cells, union))
 
     def _union(self, key: tuple[int, ...]) -> tuple[int, ...]:
         """Per cell, the values some alternative leaves it (0 everywhere: none holds)."""
