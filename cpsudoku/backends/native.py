@@ -85,11 +85,12 @@ class NativeBackend(Backend):
     description: ClassVar[str] = ("hand-written engine: bitmask candidates, naked/hidden singles, "
                                   "locked candidates; on big grids pairs, dual branching "
                                   "and probing")
-    native_kinds: ClassVar[frozenset[str]] = frozenset(KINDS)
+    native_kinds: ClassVar[frozenset[str]] = frozenset(KINDS) | {"regions"}
     # either/or: a table in the C kernel while one can be listed, else the Python
     # engine's constructive disjunction
     whole_when_too_big: ClassVar[frozenset[str]] = frozenset({"anyof"})
     supports_trace: ClassVar[bool] = True
+    auxiliary: ClassVar[bool] = True  # a chaos construction's region labels
     finds_conflicts_fast: ClassVar[bool] = True  # its first propagation fails on them
     option_names: ClassVar[frozenset[str]] = frozenset({"locked_candidates", "pairs", "probing",
                                                            "kernel"})

@@ -26,6 +26,12 @@
  *            in group order, a group's cells all peers): every cell holds one
  *            value, so the counts add up to the cells; a value is in at most
  *            one cell of a group. Counting circles, quadruples.
+ *   REGIONS  data = (N,); cells = the N*N digit cells, then their region labels:
+ *            regions found while solving (chaos construction), see `_regions.h`.
+ *
+ * Variables beyond the N*N cells (`nvars`: a chaos construction's labels and
+ * its clues' helpers) have no units and no peers; those listed as `derived`
+ * (decided by the others) are branched on only when nothing else is open.
  *
  * State per search level: cands[ncells] (0 once placed), grid[ncells] (the
  * placed value's bit), placed[nunits]; copied when the search branches. A cell's
@@ -48,7 +54,7 @@
 #define DECAY_PERIOD 512   /* failures between two halvings of the conflict counts */
 #define BRANCH_BLAME 2     /* conflicts a branching cell counts when its value fails at once */
 
-enum { K_SUM, K_CAGE, K_LESS, K_TABLE, K_REGULAR, K_COUNT, K_KINDS };
+enum { K_SUM, K_CAGE, K_LESS, K_TABLE, K_REGULAR, K_COUNT, K_REGIONS, K_KINDS };
 enum { CHOOSE_FEWEST, CHOOSE_FEWEST_CONFLICTS, CHOOSE_CONFLICTS_PER_VALUE, CHOOSE_CONFLICTS_PLACES,
        CHOOSE_MODES };
 
@@ -82,6 +88,8 @@ typedef struct {
     uint32_t *reads;  /* per state, the values it has a move for */
     /* COUNT (groups in ngroups/gstart) */
     uint64_t *counts; /* per value, the counts it may take (bit k: k cells) */
+    /* REGIONS: its breadth-first searches' scratch */
+    int *scratch;
 } Con;
 
 typedef struct {
@@ -96,6 +104,7 @@ typedef struct {
     int *int_start, *int_cells;
     Con *cons;
     int *cc_start, *cc; /* cell -> its constraints */
+    uint8_t *derived;   /* per variable: decided by the others (NULL: none is) */
     size_t scratch_words; /* 64-bit words the largest pass needs */
     int max_len;
     size_t max_options;   /* the most options a sum lists in one pass */
@@ -222,6 +231,7 @@ static void free_con(Con *c)
     free(c->moves);
     free(c->reads);
     free(c->counts);
+    free(c->scratch);
 }
 
 static void VKernel_dealloc(VKernel *self)
@@ -239,6 +249,7 @@ static void VKernel_dealloc(VKernel *self)
     free(self->cons);
     free(self->cc_start);
     free(self->cc);
+    free(self->derived);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -485,6 +496,9 @@ static int build_count(const VKernel *self, Con *c, const int64_t *data, Py_ssiz
     return 0;
 }
 
+/* in `_regions.h`, with the pass it builds */
+static int build_regions(Con *c, const int64_t *data, Py_ssize_t nd, int n, int index);
+
 static int build_constraint(VKernel *self, Con *c, PyObject *item, int index)
 {
     PyObject *tuple = PySequence_Fast(item, "a constraint must be (kind, cells, data, total)");
@@ -530,6 +544,9 @@ static int build_constraint(VKernel *self, Con *c, PyObject *item, int index)
     case K_COUNT:
         r = build_count(self, c, data, nd, index);
         break;
+    case K_REGIONS:
+        r = build_regions(c, data, nd, self->n, index);
+        break;
     default:
         r = build_regular(c, data, nd, self->n, index);
     }
@@ -539,11 +556,12 @@ static int build_constraint(VKernel *self, Con *c, PyObject *item, int index)
 
 static int VKernel_init(VKernel *self, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"size", "units", "peers", "intersections", "constraints", NULL};
-    int n;
-    PyObject *units_obj, *peers_obj, *ints_obj, *cons_obj;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iOOOO", kwlist, &n, &units_obj, &peers_obj,
-                                     &ints_obj, &cons_obj))
+    static char *kwlist[] = {"size", "units", "peers", "intersections", "constraints", "nvars",
+                             "derived", NULL};
+    int n, nvars = 0;
+    PyObject *units_obj, *peers_obj, *ints_obj, *cons_obj, *derived_obj = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iOOOO|iO", kwlist, &n, &units_obj, &peers_obj,
+                                     &ints_obj, &cons_obj, &nvars, &derived_obj))
         return -1;
     if (self->units) {
         PyErr_SetString(PyExc_TypeError, "a VKernel is built once");
@@ -553,7 +571,12 @@ static int VKernel_init(VKernel *self, PyObject *args, PyObject *kwds)
         PyErr_Format(PyExc_ValueError, "size %d out of range 1..%d", n, MAX_VALUES);
         return -1;
     }
-    const int ncells = n * n;
+    if (nvars && (nvars < n * n || nvars > (1 << 20))) {
+        PyErr_Format(PyExc_ValueError, "nvars %d: at least the %d cells, at most 2**20", nvars,
+                     n * n);
+        return -1;
+    }
+    const int ncells = nvars ? nvars : n * n; /* the cells, then any auxiliary variables */
     self->n = n;
     self->ncells = ncells;
     self->full = n == 32 ? 0xffffffffu : (1u << n) - 1;
@@ -648,6 +671,22 @@ static int VKernel_init(VKernel *self, PyObject *args, PyObject *kwds)
     if (r < 0)
         return -1;
     self->nints = count / 3;
+
+    if (derived_obj && derived_obj != Py_None) {
+        Py_ssize_t nd;
+        int *list = cells_of(derived_obj, ncells, &nd, "derived variables");
+        if (!list)
+            return -1;
+        self->derived = calloc((size_t)ncells, 1);
+        if (!self->derived) {
+            free(list);
+            PyErr_NoMemory();
+            return -1;
+        }
+        for (Py_ssize_t i = 0; i < nd; i++)
+            self->derived[list[i]] = 1;
+        free(list);
+    }
 
     /* the other constraints */
     PyObject *cseq = PySequence_Fast(cons_obj, "constraints must be a sequence");
@@ -1363,6 +1402,8 @@ static int count_values(Search *S, uint32_t *s, const Con *c)
     return 0;
 }
 
+#include "_regions.h"
+
 static int run_pass(Search *S, uint32_t *s, const Con *c)
 {
     switch (c->kind) {
@@ -1376,6 +1417,8 @@ static int run_pass(Search *S, uint32_t *s, const Con *c)
         return c->pair ? pair_table(S, s, c) : table(S, s, c);
     case K_COUNT:
         return count_values(S, s, c);
+    case K_REGIONS:
+        return regions(S, s, c);
     default:
         return regular(S, s, c);
     }
@@ -1597,16 +1640,17 @@ static int choose_place(Search *S, const uint32_t *cands, int best, double top, 
 
 /* The cell to branch on and its value bit (-1 when every cell is placed):
  * the fewest candidates (ties broken by conflicts, as asked), or the most
- * conflicts per candidate. */
+ * conflicts per candidate. Derived variables are left to `choose_derived`. */
 static int choose(Search *S, const uint32_t *cands, uint32_t *bit)
 {
     const VKernel *k = S->k;
+    const uint8_t *derived = k->derived;
     int best = -1;
     if (S->choice >= CHOOSE_CONFLICTS_PER_VALUE) {
         double top = -1;
         for (int c = 0; c < k->ncells; c++) {
             uint32_t m = cands[c];
-            if (!m)
+            if (!m || (derived && derived[c]))
                 continue;
             double score = (1.0 + S->conflicts[c]) / popcount32(m);
             if (score > top) {
@@ -1623,7 +1667,7 @@ static int choose(Search *S, const uint32_t *cands, uint32_t *bit)
         const int ties = S->choice == CHOOSE_FEWEST_CONFLICTS;
         for (int c = 0; c < k->ncells; c++) {
             uint32_t m = cands[c];
-            if (!m)
+            if (!m || (derived && derived[c]))
                 continue;
             int cnt = popcount32(m);
             if (cnt < fewest || (ties && cnt == fewest && S->conflicts[c] > most)) {
@@ -1641,6 +1685,18 @@ static int choose(Search *S, const uint32_t *cands, uint32_t *bit)
     return best;
 }
 
+/* A derived variable still open, when no other is (-1 when none is). */
+static int choose_derived(Search *S, const uint32_t *cands, uint32_t *bit)
+{
+    const VKernel *k = S->k;
+    for (int c = 0; k->derived && c < k->ncells; c++)
+        if (k->derived[c] && cands[c]) {
+            *bit = cands[c] & (~cands[c] + 1);
+            return c;
+        }
+    return -1;
+}
+
 /* Explore the propagated state at `depth`: 1 once enough solutions are found,
  * 0 when the subtree is exhausted, -1 when the search must stop. */
 static int dfs(Search *S, int depth)
@@ -1655,6 +1711,8 @@ static int dfs(Search *S, int depth)
             return -1;
         uint32_t b = 0;
         int best = choose(S, s, &b);
+        if (best < 0)
+            best = choose_derived(S, s, &b);
         if (best < 0) {
             if (run_record(&S->run, s + k->ncells) < 0)
                 return -1;
@@ -1833,8 +1891,8 @@ static PyTypeObject VKernelType = {
     .tp_basicsize = sizeof(VKernel),
     .tp_dealloc = (destructor)VKernel_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "VKernel(size, units, peers, intersections, constraints): a checked structure "
-              "with constraints of every kind",
+    .tp_doc = "VKernel(size, units, peers, intersections, constraints, nvars=N*N, "
+              "derived=()): a checked structure with constraints of every kind",
     .tp_methods = VKernel_methods,
     .tp_getset = VKernel_getset,
     .tp_init = (initproc)VKernel_init,
@@ -1863,7 +1921,8 @@ PyMODINIT_FUNC PyInit__vkernel(void)
         Py_DECREF(m);
         return NULL;
     }
-    const char *kinds[K_KINDS] = {"SUM", "CAGE", "LESS", "TABLE", "REGULAR", "COUNT"};
+    const char *kinds[K_KINDS] = {"SUM", "CAGE", "LESS", "TABLE", "REGULAR", "COUNT",
+                                  "REGIONS"};
     for (int i = 0; i < K_KINDS; i++)
         if (PyModule_AddIntConstant(m, kinds[i], i) < 0) {
             Py_DECREF(m);

@@ -29,7 +29,8 @@ class GeneralSearch:
         s = plan.structure
         self.plan = plan
         self.size = s.size
-        self.givens = givens or (0,) * s.ncells
+        # auxiliary variables (after the cells) are never given
+        self.givens = tuple(givens or ()) + (0,) * (s.nvars - len(givens or ()))
         self.props = [propagator_for(con, s) for con in s.others]
         self.intersections = s.intersections if locked else ()
         self.max_solutions = max_solutions
@@ -206,13 +207,16 @@ class GeneralSearch:
     # -- search --------------------------------------------------------------
     def choose(self, cands) -> int:
         best, fewest = -1, 99
+        derived = self.plan.derived
         for c, m in enumerate(cands):
-            if m:
+            if m and c not in derived:
                 k = m.bit_count()
                 if k < fewest:
                     if k == 2:
                         return c
                     best, fewest = c, k
+        if best < 0 and derived:  # only the derived are open: the others left them so
+            best = next((c for c in derived if cands[c]), -1)
         return best
 
     def dfs(self, cands, grid, placed) -> bool:

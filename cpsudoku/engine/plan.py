@@ -41,6 +41,7 @@ class Structure:
     every classic 9x9 puzzle shares one)."""
 
     size: int
+    nvars: int  # the N*N cells, then the auxiliary variables (grid.variables)
     full: int  # all N values
     peers: tuple[tuple[int, ...], ...]  # per cell: every cell sharing an all-different group
     units: tuple[tuple[int, ...], ...]
@@ -66,6 +67,9 @@ class Structure:
 class Plan:
     structure: Structure
     domains: list[int]  # initial candidate masks
+    # variables the others decide (a clue's helpers): branched on only when no
+    # other is open
+    derived: frozenset[int] = frozenset()
 
     def __getattr__(self, name):
         return getattr(self.structure, name)
@@ -89,18 +93,22 @@ def domain_masks(domains) -> list[int]:
 
 
 def compile_model(model: Model) -> Plan:
-    return Plan(_structure(model.constraints, model.size), domain_masks(model.domains))
+    domains = model.all_domains
+    derived = model.puzzle.variables.derived() if model.aux_domains else frozenset()
+    return Plan(_structure(model.constraints, model.size, len(domains)), domain_masks(domains),
+                derived)
 
 
 @by_identity
-def _structure(constraints, n: int) -> Structure:
-    # A tuple of constraints belongs to one size, so the tuple alone is the key.
-    return structure_of(n, constraints)
+def _structure(constraints, n: int, nvars: int) -> Structure:
+    # A tuple of constraints belongs to one size and one set of auxiliary
+    # variables, so the tuple alone is the key.
+    return structure_of(n, constraints, nvars)
 
 
 @lru_cache(maxsize=32)
-def structure_of(n: int, constraints) -> Structure:
-    ncells = n * n
+def structure_of(n: int, constraints, nvars: int | None = None) -> Structure:
+    ncells = nvars or n * n  # auxiliary variables have no peers and no units
     peer_sets: list[set[int]] = [set() for _ in range(ncells)]
     units, labels, others = [], [], []
     seen_units = set()
@@ -134,6 +142,7 @@ def structure_of(n: int, constraints) -> Structure:
     others.extend(implied_sums(n, units, labels, others))
     return Structure(
         size=n,
+        nvars=ncells,
         full=(1 << n) - 1,
         peers=tuple(tuple(sorted(p)) for p in peer_sets),
         units=tuple(units),

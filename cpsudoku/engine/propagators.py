@@ -11,9 +11,10 @@ from __future__ import annotations
 import itertools
 from math import comb
 
-from ..grid.constraints import AllDifferent, Allowed, AnyOf, InSet, Less, Regular, Sum
+from ..grid.constraints import AllDifferent, Allowed, AnyOf, InSet, Less, Regions, Regular, Sum
 from .automaton import RegularPass
 from .plan import Structure
+from .regions import RegionsPass
 
 MAX_COMBINATIONS = 4000  # above this, a distinct-value sum falls back to bounds reasoning
 
@@ -307,7 +308,7 @@ def _inner(con, structure: Structure):
     return propagator_for(con, structure)
 
 
-def propagator_for(con, structure: Structure) -> Propagator | RegularPass:
+def propagator_for(con, structure: Structure) -> Propagator | RegularPass | RegionsPass:
     if isinstance(con, Sum):
         combos = DistinctSum.combinations(con, structure)
         if combos is not None:
@@ -321,4 +322,6 @@ def propagator_for(con, structure: Structure) -> Propagator | RegularPass:
         return RegularPass(con, structure)
     if isinstance(con, AnyOf):
         return Disjunction(con, structure)
+    if isinstance(con, Regions):
+        return RegionsPass(con, structure)
     raise TypeError(f"no native propagator for {con.kind} constraints")

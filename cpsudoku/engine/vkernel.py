@@ -12,7 +12,10 @@ plan's other constraints, each flattened to (kind, cells, data, total):
 - a less chain (thermometers, greater-than): its cells alone;
 - a table (kropki, anything decomposed): its tuples, flattened;
 - a regular constraint (line rules): its automaton's states, start, accepting
-  states and transitions.
+  states and transitions;
+- regions found while solving (chaos construction): the grid's width; the
+  labels are variables after the cells, as are the clues' helpers, which the
+  kernel branches on last (`Plan.derived`).
 
 Beside them, `counts.implied_counts` joins the automata that count values
 along the same cells (counting circles, quadruples) into one constraint, and
@@ -31,7 +34,7 @@ import itertools
 import time
 from math import comb
 
-from ..grid.constraints import AllDifferent, Allowed, Less, Regular, Sum
+from ..grid.constraints import AllDifferent, Allowed, Less, Regions, Regular, Sum
 from .counts import implied_counts
 from .plan import Plan, mask_of
 from .propagators import MAX_COMBINATIONS, DistinctSum
@@ -70,7 +73,7 @@ def _refusal(plan: Plan) -> str | None:
     if not 1 <= plan.size <= MAX_VALUES:
         return f"the kernel handles 1 to {MAX_VALUES} values, not {plan.size}"
     for con in plan.structure.others:
-        if not isinstance(con, (Sum, Less, Allowed, Regular)):
+        if not isinstance(con, (Sum, Less, Allowed, Regular, Regions)):
             return f"no compiled propagator for {con.kind} constraints"
         if isinstance(con, Regular) and con.automaton.states > MAX_STATES:
             return too_large(con)
@@ -104,6 +107,8 @@ def flat(con, structure) -> tuple[int, tuple[int, ...], tuple[int, ...], int]:
         data = (a.states, a.start, len(accepting), *accepting,
                 *(x for t in a.transitions for x in t))
         return _vkernel.REGULAR, con.cells, data, 0
+    if isinstance(con, Regions):
+        return _vkernel.REGIONS, con.cells, (con.width,), 0
     raise TypeError(f"no compiled propagator for {con.kind} constraints")
 
 
@@ -193,14 +198,16 @@ def distinct_groups(con: Sum, structure) -> tuple[tuple[int, ...], tuple[int, ..
 def vkernel_of(plan: Plan, constraints=None):
     """The structure's kernel (checked and built by the extension once); `constraints`,
     the model's (those the structure was made from), add the implied value sets of
-    its groups (`implied_sets`)."""
+    its groups (`implied_sets`). A structure's constraints fix its auxiliary
+    variables, so its kernel may keep the first plan's `derived`."""
     assert _vkernel is not None
     s = plan.structure
     key = "vkernel" if constraints is None else "vkernel with sets"
     return s.once(key, lambda: _vkernel.VKernel(
         s.size, s.units, s.peers, s.intersections,
         [flat(con, s) for con in s.others] + implied_sets(s.size, constraints or ())
-        + [(_vkernel.COUNT, cells, data, 0) for cells, data in implied_counts(s, s.others)]))
+        + [(_vkernel.COUNT, cells, data, 0) for cells, data in implied_counts(s, s.others)],
+        nvars=s.nvars, derived=sorted(plan.derived)))
 
 
 def solve(plan: Plan, max_solutions: int = 1, deadline: float | None = None,

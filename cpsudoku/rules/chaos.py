@@ -3,7 +3,7 @@
 The global rule `chaos` gives every cell a region label (an auxiliary variable,
 see `grid.variables`) and one `Regions` constraint: N orthogonally connected
 regions of N cells, each holding every digit once. Two clue kinds speak of those
-regions, both lowered to tables and sums over the labels and 0/1 helpers:
+regions, both lowered to tables and sums over the labels and yes/no helpers:
 
 - chaos arrows (`chaos_arrows`): the control cell's digit is the length of the run
   of cells that share the start cell's region along each arm from it (the start
@@ -77,15 +77,21 @@ class Chaos:
                         label="chaos regions"),)
 
 
+# A helper says yes or no as 2 or 1, not 1 or 0: the native engine's values
+# start at 1, and a sum of helpers only shifts by their count.
+NO, YES = 1, 2
+
+
 def _same(size: int) -> tuple[tuple[int, int, int], ...]:
-    """(label a, label b, 1 if equal else 0)."""
-    return tuple((a, b, int(a == b)) for a in range(1, size + 1) for b in range(1, size + 1))
+    """(label a, label b, YES if equal else NO)."""
+    return tuple((a, b, YES if a == b else NO) for a in range(1, size + 1)
+                 for b in range(1, size + 1))
 
 
 def _run(size: int) -> tuple[tuple[int, int, int, int], ...]:
     """(start's label, cell's label, previous cell in the run?, this cell in the run?)."""
-    return tuple((a, b, p, int(p == 1 and a == b)) for a in range(1, size + 1)
-                 for b in range(1, size + 1) for p in (0, 1))
+    return tuple((a, b, p, YES if p == YES and a == b else NO) for a in range(1, size + 1)
+                 for b in range(1, size + 1) for p in (NO, YES))
 
 
 class _ChaosClues(ElementRule):
@@ -95,18 +101,18 @@ class _ChaosClues(ElementRule):
     meaning: ClassVar[str]
 
     def helpers(self, element) -> int:
-        """How many 0/1 helper variables one element needs."""
+        """How many yes/no helper variables one element needs."""
         raise NotImplementedError
 
     def clue(self, i: int, element, cells, geometry: Geometry, first_label: int,
              helpers) -> Iterable[Constraint]:
-        """One clue's tables and sum; `helpers` hands out its 0/1 variables."""
+        """One clue's tables and sum; `helpers` hands out its yes/no variables."""
         raise NotImplementedError
 
     def variables(self, geometry: Geometry) -> tuple[Variables, ...]:
         count = sum(self.helpers(e) for e in self.expanded(geometry))
-        return (labels(geometry), Variables(self.key, count, frozenset((0, 1)),
-                                            f"the {self.noun}s' helpers"))
+        return (labels(geometry), Variables(self.key, count, frozenset((NO, YES)),
+                                            f"the {self.noun}s' helpers", derived=True))
 
     def validate(self, geometry: Geometry) -> None:
         for i, element in enumerate(self.expanded(geometry), 1):
@@ -201,8 +207,8 @@ class ChaosArrows(_ChaosClues):
                                   run, label=what)
                 counted.append(helper)
                 previous = helper
-        # digit = 1 + helpers - offset
-        yield Sum(tuple(counted) + cells, total=self._offset(i, element) - 1,
+        # digit = 1 + (helpers saying yes) - offset
+        yield Sum(tuple(counted) + cells, total=self._offset(i, element) - 1 + len(counted),
                   coeffs=(1,) * len(counted) + (-1,), label=what)
 
 
@@ -249,7 +255,7 @@ class ChaosCounts(_ChaosClues):
             yield Allowed((first_label + counted[0], first_label + cell, helper), _same(n),
                           label=what)
             used.append(helper)
-        yield Sum(tuple(used) + cells, total=self._offset(i, element) - 1,
+        yield Sum(tuple(used) + cells, total=self._offset(i, element) - 1 + len(used),
                   coeffs=(1,) * len(used) + (-1,), label=what)
 
 

@@ -73,9 +73,12 @@ def test_a_region_of_the_wrong_size_breaks_it():
 
 # --- the example: unique on cpsat, its regions reported and checked --------------------
 
-def test_example_is_unique_on_cpsat_with_its_regions():
+@pytest.mark.parametrize("backend, options", [("cpsat", {}), ("native", {})])
+def test_example_is_unique_with_its_regions(backend, options):
     puzzle = example()
-    result = solve(puzzle, cpsat(), max_solutions=2, time_limit=60)
+    if backend == "cpsat":
+        cpsat()
+    result = solve(puzzle, backend, max_solutions=2, time_limit=60, **options)
     assert result.status.value == "unique"
     assert result.solution == puzzle.meta["solution"]
     [variables] = result.variables
@@ -107,13 +110,18 @@ def test_a_wrong_arrow_makes_it_unsolvable():
     assert solve(puzzle, cpsat(), time_limit=60).status.value == "unsolvable"
 
 
-@pytest.mark.parametrize("backend", [b for b in backends.names() if b != "cpsat"])
+def test_the_backends_that_search_labels_are_native_and_cpsat():
+    assert backends.with_auxiliary() == ["native", "cpsat"]
+
+
+@pytest.mark.parametrize("backend", [b for b in backends.names()
+                                     if b not in backends.with_auxiliary()])
 def test_backends_without_auxiliary_variables_refuse_naming_cpsat(backend):
     try:
         backends.get(backend)
     except (BackendError, ModuleNotFoundError) as exc:
         pytest.skip(f"backend {backend} is not usable here: {exc}")
-    with pytest.raises(BackendError, match="region labels.*cannot be expressed.*cpsat"):
+    with pytest.raises(BackendError, match="region labels.*cannot be expressed.*native or cpsat"):
         solve(example(), backend, max_solutions=2)
 
 

@@ -1,0 +1,85 @@
+"""The native engine on regions found while solving (chaos construction): its pass
+never removes a value of a solution, and the compiled and Python engines find the
+same solutions as cpsat on ISS's chaos puzzles."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from cpsudoku import backends, solve
+from cpsudoku.bench.iss import expressed, load_puzzles
+from cpsudoku.engine import vkernel
+from cpsudoku.engine.general import GeneralSearch
+from cpsudoku.engine.plan import compile_model
+from cpsudoku.model import build_model, single
+
+needs_vkernel = pytest.mark.skipif(not vkernel.available(), reason="the C kernel is not built")
+
+
+def chaos_puzzle(name: str):
+    [entry] = [e for e in load_puzzles("all") if e["name"] == name]
+    puzzle, why = expressed(entry)
+    assert puzzle is not None, why
+    return puzzle
+
+
+def full_solution(puzzle):
+    """Digits and auxiliary variables of the puzzle's only solution, by cpsat."""
+    try:
+        backends.get("cpsat")
+    except Exception as exc:  # noqa: BLE001 - a missing library is a skip
+        pytest.skip(f"cpsat is not usable here: {exc}")
+    result = solve(puzzle, "cpsat", max_solutions=2, time_limit=60)
+    assert result.status.value == "unique"
+    return result.solution + result.variables[0]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_propagation_keeps_the_solution(seed):
+    """Fix a random part of the solution: propagation must neither fail nor remove
+    any of the solution's values (the pass is sound)."""
+    puzzle = chaos_puzzle("Chaos Construction: cell count [harder]")
+    solution = full_solution(puzzle)
+    model = build_model(puzzle)
+    rng = random.Random(seed)
+    domains = list(model.all_domains)
+    for i in rng.sample(range(len(domains)), rng.randrange(len(domains) // 2)):
+        domains[i] = single(solution[i])
+    ncells = len(model.domains)
+    fixed = dataclasses.replace(model, domains=tuple(domains[:ncells]),
+                                aux_domains=tuple(domains[ncells:]))
+    state = GeneralSearch(compile_model(fixed)).initial()
+    assert state is not None
+    cands, grid, _ = state
+    for i, value in enumerate(solution):
+        assert (cands[i] or grid[i]) >> (value - 1) & 1, f"variable {i} lost {value}"
+
+
+@pytest.mark.parametrize("name, kernel", [
+    ("Chaos Construction: cell count", "c"), ("Chaos Construction: cell count", "python"),
+    ("Chaos Construction: cell count [harder]", "c"), ("Chaos Construction: 6x6", "c")])
+def test_native_finds_the_only_solution_and_its_regions(name, kernel):
+    if kernel == "c" and not vkernel.available():
+        pytest.skip("the C kernel is not built")
+    puzzle = chaos_puzzle(name)
+    expected = full_solution(puzzle)
+    result = solve(puzzle, "native", max_solutions=2, time_limit=120, kernel=kernel)
+    assert result.status.value == "unique"
+    labels = len(puzzle.givens)
+    assert result.solution + result.variables[0][:labels] == expected[:2 * labels]
+    assert result.stats["kernel"] == kernel
+
+
+@needs_vkernel
+def test_the_kernel_refuses_regions_without_their_width():
+    plan = compile_model(build_model(chaos_puzzle("Chaos Construction: cell count")))
+    s = plan.structure
+    flat = [vkernel.flat(con, s) for con in s.others]
+    bad = [(kind, cells, (s.size + 1,), 0) if kind == vkernel._vkernel.REGIONS
+           else (kind, cells, data, total) for kind, cells, data, total in flat]
+    with pytest.raises(ValueError, match="regions need the grid's width"):
+        vkernel._vkernel.VKernel(s.size, s.units, s.peers, s.intersections, bad,
+                                 nvars=s.nvars)
