@@ -23,8 +23,19 @@
 
 static int build_regions(Con *c, const int64_t *data, Py_ssize_t nd, int n, int index)
 {
-    if (nd != 1 || data[0] != n || c->len != 2 * n * n)
+    if (nd < 1 || nd > 1 + n || data[0] != n || c->len != 2 * n * n)
         return bad("constraint %d: regions need the grid's width and 2 * N * N cells", index);
+    for (Py_ssize_t a = 1; a < nd; a++)
+        if (data[a] < 0 || data[a] >= n * n)
+            return bad("constraint %d: an anchor beyond the grid", index);
+    c->nanchors = (int)nd - 1;
+    c->anchors = malloc((size_t)nd * sizeof(int));
+    if (!c->anchors) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (int a = 0; a < c->nanchors; a++)
+        c->anchors[a] = (int)data[a + 1];
     c->scratch = malloc((size_t)4 * n * n * sizeof(int));
     if (!c->scratch) {
         PyErr_NoMemory();
@@ -198,8 +209,11 @@ static int regions(Search *S, uint32_t *s, const Con *c)
     uint32_t L[REGIONS_MAX_WIDTH * REGIONS_MAX_WIDTH], D[REGIONS_MAX_WIDTH * REGIONS_MAX_WIDTH];
     for (;;) {
         int moved = 0;
-        /* 1. canonical order */
-        uint32_t allowed = 1;
+        /* 1. canonical order: anchor a has label a + 1, the others follow */
+        for (int a = 0; a < c->nanchors; a++)
+            if (regions_keep(S, s, lab[c->anchors[a]], 1u << a, &moved) < 0)
+                return -1;
+        uint32_t allowed = (2u << c->nanchors) - 1;
         for (int i = 0; i < N2; i++) {
             if (regions_keep(S, s, lab[i], allowed, &moved) < 0)
                 return -1;

@@ -88,8 +88,10 @@ typedef struct {
     uint32_t *reads;  /* per state, the values it has a move for */
     /* COUNT (groups in ngroups/gstart) */
     uint64_t *counts; /* per value, the counts it may take (bit k: k cells) */
-    /* REGIONS: its breadth-first searches' scratch */
+    /* REGIONS: its breadth-first searches' scratch, its anchors (cells whose
+     * regions are surely distinct, labelled 1, 2, ... before the others) */
     int *scratch;
+    int *anchors, nanchors;
 } Con;
 
 typedef struct {
@@ -232,6 +234,7 @@ static void free_con(Con *c)
     free(c->reads);
     free(c->counts);
     free(c->scratch);
+    free(c->anchors);
 }
 
 static void VKernel_dealloc(VKernel *self)

@@ -39,6 +39,43 @@ def _neighbours(n: int) -> tuple[tuple[int, ...], ...]:
     return tuple(out)
 
 
+def anchors(n: int) -> tuple[int, ...]:
+    """Up to three cells whose regions surely differ, r1c1 first: two cells N or more
+    steps apart (Manhattan distance) never share a region of N connected cells. The
+    compiled pass labels them 1, 2, 3 and the other regions after them, so the
+    regions far from r1c1 have their labels from the start (`relabel` gives the
+    solutions their canonical labels back); the edges' cells, the farthest apart."""
+    edge = [i for i in range(n * n) if i // n in (0, n - 1) or i % n in (0, n - 1)]
+
+    def gap(a: int, b: int) -> int:
+        return abs(a // n - b // n) + abs(a % n - b % n)
+
+    best: tuple[int, ...] = (0,)
+    widest = -1
+    for b in edge:
+        for c in edge:
+            if b < c and gap(0, b) >= n and gap(0, c) >= n and gap(b, c) >= n:
+                spread = min(gap(0, b), gap(0, c), gap(b, c))
+                if spread > widest:
+                    best, widest = (0, b, c), spread
+    if len(best) == 1:
+        best = next(((0, b) for b in edge if gap(0, b) >= n), best)
+    return best
+
+
+def relabel(solution: tuple[int, ...], con: Regions) -> tuple[int, ...]:
+    """The solution with its region labels numbered in the order of their first cells."""
+    n = con.width
+    labels = con.cells[n * n:]
+    order: dict[int, int] = {}
+    for v in labels:
+        order.setdefault(solution[v], len(order) + 1)
+    out = list(solution)
+    for v in labels:
+        out[v] = order[solution[v]]
+    return tuple(out)
+
+
 class RegionsPass:
     def __init__(self, con: Regions, structure: Structure):
         self.con = con

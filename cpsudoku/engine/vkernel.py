@@ -38,6 +38,7 @@ from ..grid.constraints import AllDifferent, Allowed, Less, Regions, Regular, Su
 from .counts import implied_counts
 from .plan import Plan, mask_of
 from .propagators import MAX_COMBINATIONS, DistinctSum
+from .regions import anchors, relabel
 
 try:
     from . import _vkernel  # type: ignore[attr-defined]
@@ -108,7 +109,7 @@ def flat(con, structure) -> tuple[int, tuple[int, ...], tuple[int, ...], int]:
                 *(x for t in a.transitions for x in t))
         return _vkernel.REGULAR, con.cells, data, 0
     if isinstance(con, Regions):
-        return _vkernel.REGIONS, con.cells, (con.width,), 0
+        return _vkernel.REGIONS, con.cells, (con.width, *anchors(con.width)), 0
     raise TypeError(f"no compiled propagator for {con.kind} constraints")
 
 
@@ -221,6 +222,10 @@ def solve(plan: Plan, max_solutions: int = 1, deadline: float | None = None,
     as for `vkernel_of`."""
     locked_depth = (1 << 30 if locked else 0) if isinstance(locked, bool) else locked
     time_limit = None if deadline is None else max(0.0, deadline - time.monotonic())
-    return vkernel_of(plan, constraints).solve(
+    solutions, *rest = vkernel_of(plan, constraints).solve(
         plan.domains, min(max_solutions, 1 << 62), time_limit, min(locked_depth, 1 << 30),
         CHOICES[choice])
+    for con in plan.structure.others:
+        if isinstance(con, Regions):  # the kernel labels its anchors' regions first
+            solutions = [relabel(sol, con) for sol in solutions]
+    return (solutions, *rest)

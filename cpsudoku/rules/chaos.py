@@ -3,7 +3,9 @@
 The global rule `chaos` gives every cell a region label (an auxiliary variable,
 see `grid.variables`) and one `Regions` constraint: N orthogonally connected
 regions of N cells, each holding every digit once. Two clue kinds speak of those
-regions, both lowered to tables and sums over the labels and yes/no helpers:
+regions, both lowered to tables over the labels and yes/no helpers (is this cell
+in the start's region, or in its run?), tied to the digit by a sum (counts) or one
+automaton over the digit and the helpers (arrows, `_runs`):
 
 - chaos arrows (`chaos_arrows`): the control cell's digit is the length of the run
   of cells that share the start cell's region along each arm from it (the start
@@ -21,7 +23,8 @@ from collections.abc import Iterable
 from typing import ClassVar, NamedTuple
 
 from ..errors import ModelError
-from ..grid.constraints import Allowed, Constraint, Regions, Sum
+from ..grid.automaton import Automaton
+from ..grid.constraints import Allowed, Constraint, Regions, Regular, Sum
 from ..grid.geometry import Geometry
 from ..grid.variables import Layout, Variables, layout
 from . import cells as cellrefs
@@ -92,6 +95,30 @@ def _run(size: int) -> tuple[tuple[int, int, int, int], ...]:
     """(start's label, cell's label, previous cell in the run?, this cell in the run?)."""
     return tuple((a, b, p, YES if p == YES and a == b else NO) for a in range(1, size + 1)
                  for b in range(1, size + 1) for p in (NO, YES))
+
+
+def _runs(size: int, arms: tuple[int, ...], offset: int) -> Automaton:
+    """The digit, then each arm's helpers in order: the digit is 1 - offset plus the
+    helpers saying yes, and along an arm they say yes only while its run goes on.
+    One automaton for the sum and the runs, so that a digit decides at once which
+    helpers say yes (a sum alone leaves them open until the labels are known)."""
+    firsts = {sum(arms[:i]) for i in range(len(arms))}
+    total = sum(arms)
+
+    def step(state, value):
+        if state is None:  # the digit: how many helpers must say yes
+            left = value - 1 + offset
+            return (0, left, True) if 0 <= left <= total else None
+        at, left, open_ = state
+        if at == total or value not in (NO, YES):
+            return None
+        open_ = open_ or at in firsts
+        if value == YES:
+            return (at + 1, left - 1, True) if open_ and left else None
+        return at + 1, left, False
+
+    return Automaton.build(None, step, lambda state: state is not None and state[0] == total
+                           and state[1] == 0, range(1, size + 1))
 
 
 class _ChaosClues(ElementRule):
@@ -194,8 +221,9 @@ class ChaosArrows(_ChaosClues):
     def clue(self, i, element, cells, geometry, first_label, helpers):
         n, what = geometry.size, self.label(i, element)
         start = cellrefs.resolve([element.cells[0][0]], geometry, what)[0]
-        run, counted = _run(n), []
+        run, counted, lengths = _run(n), [], []
         for arm in element.cells:
+            lengths.append(len(arm) - 1)
             previous = None
             for cell in cellrefs.resolve(arm, geometry, what)[1:]:
                 helper = next(helpers)
@@ -207,9 +235,8 @@ class ChaosArrows(_ChaosClues):
                                   run, label=what)
                 counted.append(helper)
                 previous = helper
-        # digit = 1 + (helpers saying yes) - offset
-        yield Sum(tuple(counted) + cells, total=self._offset(i, element) - 1 + len(counted),
-                  coeffs=(1,) * len(counted) + (-1,), label=what)
+        yield Regular(cells + tuple(counted),
+                      automaton=_runs(n, tuple(lengths), self._offset(i, element)), label=what)
 
 
 class ChaosCounts(_ChaosClues):

@@ -5,6 +5,7 @@ same solutions as cpsat on ISS's chaos puzzles."""
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import random
 
 import pytest
@@ -14,6 +15,8 @@ from cpsudoku.bench.iss import expressed, load_puzzles
 from cpsudoku.engine import vkernel
 from cpsudoku.engine.general import GeneralSearch
 from cpsudoku.engine.plan import compile_model
+from cpsudoku.engine.regions import anchors, relabel
+from cpsudoku.grid.constraints import Regions
 from cpsudoku.model import build_model, single
 
 needs_vkernel = pytest.mark.skipif(not vkernel.available(), reason="the C kernel is not built")
@@ -83,3 +86,23 @@ def test_the_kernel_refuses_regions_without_their_width():
     with pytest.raises(ValueError, match="regions need the grid's width"):
         vkernel._vkernel.VKernel(s.size, s.units, s.peers, s.intersections, bad,
                                  nvars=s.nvars)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6, 7, 8, 9, 12, 16])
+def test_anchors_are_in_distinct_regions(n):
+    """Cells N or more steps apart cannot share a connected region of N cells."""
+    found = anchors(n)
+    assert found[0] == 0
+    for a, b in itertools.combinations(found, 2):
+        assert abs(a // n - b // n) + abs(a % n - b % n) >= n
+    if n >= 4:
+        assert len(found) == 3
+
+
+def test_relabel_numbers_regions_by_their_first_cells():
+    con = Regions(tuple(range(32)), width=4, label="chaos regions")
+    digits = (1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1)
+    anchored = (1, 1, 3, 3, 1, 1, 3, 3, 4, 4, 2, 2, 4, 4, 2, 2)  # anchors' regions first
+    out = relabel(digits + anchored, con)
+    assert out[16:] == (1, 1, 2, 2, 1, 1, 2, 2, 3, 3, 4, 4, 3, 3, 4, 4)
+    assert con.holds(out) and not con.holds(digits + anchored)

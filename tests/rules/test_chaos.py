@@ -201,3 +201,36 @@ def test_iss_stretching_is_unique_on_cpsat():
 def test_iss_refusal_still_names_unknown_types():
     with pytest.raises(CpsudokuError, match="SameValues"):
         iss.from_string(".ChaosConstruction.SameValues~3~CC1~CC2~CC3")
+
+
+# --- an arrow's automaton: the digit and its arms' helpers ----------------------------
+
+def _run_words(arms, offset, n):
+    """Every (digit, helpers) word that fits, by the definition: each arm's helpers
+    say yes (2) for a prefix of the arm, and the digit is 1 - offset + the yeses."""
+    from itertools import product
+    words = set()
+    for prefixes in product(*(range(k + 1) for k in arms)):
+        helpers = tuple(h for k, p in zip(arms, prefixes) for h in (2,) * p + (1,) * (k - p))
+        digit = 1 - offset + sum(prefixes)
+        if 1 <= digit <= n:
+            words.add((digit, *helpers))
+    return words
+
+
+@pytest.mark.parametrize("arms, offset", [((3,), 0), ((3,), 1), ((2, 0, 3), 0), ((1, 2), 1),
+                                          ((4, 4, 4, 4), 0)])
+def test_an_arrows_automaton_accepts_exactly_its_runs(arms, offset):
+    from itertools import product
+
+    from cpsudoku.rules.chaos import _runs
+    n = 9
+    automaton = _runs(n, arms, offset)
+    expected = _run_words(arms, offset, n)
+    total = sum(arms)
+    if total <= 8:  # every word checked
+        for word in product(range(1, n + 1), *([(1, 2)] * total)):
+            assert automaton.accepts(word) == (word in expected), word
+    else:
+        assert all(automaton.accepts(w) for w in expected)
+        assert not automaton.accepts((1,) + (2,) * total)
