@@ -3,7 +3,9 @@
 By rule: a candidate goes when one rule's constraints (all those sharing its
 label, e.g. a cage's sum and its no-repeat) have no completion with it over the
 current candidates. It reads only the constraint vocabulary, so a new rule is
-explained with no new code. Innies and outies: the cages inside a house leave
+explained with no new code. Automata (`Regular`) too wide to enumerate are read
+through their layered graph instead: a candidate goes when no accepted word gives
+it to its cell. Innies and outies: the cages inside a house leave
 a known sum to the house's other cells, and cages covering a house with a few
 cells sticking out give those cells a known sum.
 """
@@ -12,8 +14,8 @@ from __future__ import annotations
 
 from functools import cache
 
-from ...grid.constraints import AllDifferent, Constraint, Less, Sum
-from ..state import Layout, State, bit_values
+from ...grid.constraints import AllDifferent, Constraint, Less, Regular, Sum
+from ..state import Layout, State, bit_values, popcount
 from ..step import make_step
 from ..technique import technique
 
@@ -100,6 +102,43 @@ def supported(state: State, constraints, cells: list[int]) -> dict[int, int] | N
     return {c: support[i] for i, c in enumerate(cells)}
 
 
+def automaton_support(state: State, constraints, cells: list[int]) -> dict[int, int]:
+    """Per cell, the values some accepted word of every automaton gives it (at every place
+    an automaton reads the cell), narrowed until no automaton narrows further. Sound,
+    not always complete: a value kept may still have no completion of them all."""
+    doms = {c: set(bit_values(state.cand[c] or 1 << (state.values[c] - 1))) for c in cells}
+    changed = True
+    while changed:
+        changed = False
+        for con in constraints:
+            kept: dict[int, set[int]] = {}
+            for c, edges in zip(con.cells, con.automaton.paths([doms[c] for c in con.cells])):
+                values = {v for _, v, _ in edges}
+                kept[c] = kept[c] & values if c in kept else values
+            for c, values in kept.items():
+                if values != doms[c]:
+                    doms[c] &= values
+                    changed = True
+    return {c: sum(1 << (v - 1) for v in doms[c]) for c in cells}
+
+
+def _support(state: State, constraints, cells: list[int]) -> dict[int, int] | None:
+    """The values each cell keeps: by search, or through the automata when a search over
+    them cannot finish (one automaton is judged only once all its cells hold values, so
+    over more than NODE_LIMIT candidate tuples the search gives up)."""
+    automata = all(isinstance(con, Regular) for con in constraints)
+    if automata and len(constraints) == 1:
+        tuples = 1
+        for c in cells:
+            tuples *= popcount(state.cand[c]) or 1
+        if tuples > NODE_LIMIT:
+            return automaton_support(state, constraints, cells)
+    found = supported(state, constraints, cells)
+    if found is None and automata:
+        return automaton_support(state, constraints, cells)
+    return found
+
+
 _SUPPORT: dict = {}  # (constraints, candidates of their cells) -> supported values
 
 
@@ -113,7 +152,7 @@ def _eliminations(state: State, constraints, label: str, remember: bool = False)
     if remember and key in _SUPPORT:
         support = _SUPPORT[key]
     else:
-        support = supported(state, constraints, cells)
+        support = _support(state, constraints, cells)
         if remember:
             if len(_SUPPORT) > 100_000:
                 _SUPPORT.clear()
