@@ -22,6 +22,7 @@ from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 from ..errors import CpsudokuError, ModelError, ParseError
 from ..grid.puzzle import Puzzle
+from ..rules.full_rank import TIES, TIES_KEY
 from . import iss_codes, iss_shorthand
 
 ISS_URL = "https://sigh.github.io/Interactive-Sudoku-Solver/"
@@ -503,6 +504,13 @@ def _look_and_say(r: Reading, item: Item) -> None:
     r.add("look_and_say", {"cells": r.cells(item.args[1:], item), "clue": item.args[0]}, item)
 
 
+def _full_rank_ties(r: Reading, item: Item) -> None:
+    if len(item.args) != 1:
+        raise _Refusal(f"expects one of {', '.join(TIES)}", item)
+    r.data.setdefault(TIES_KEY, item.args[0])  # ISS takes the first
+    r.origin.setdefault(TIES_KEY, item)
+
+
 def _indexing(r: Reading, item: Item) -> None:
     kinds = {"C": "column", "R": "row"}
     if not item.args or item.args[0] not in kinds:
@@ -624,7 +632,7 @@ RULE_TYPES = {"AntiKnight": "anti-knight", "AntiKing": "anti-king",
               "DutchFlatmates": "dutch-flatmates", "ChaosConstruction": "chaos"}
 OUTSIDE_TYPES = {"XSum": "x_sums", "Skyscraper": "skyscrapers",
                  "HiddenSkyscraper": "hidden_skyscrapers",
-                 "NumberedRoom": "numbered_rooms"}
+                 "NumberedRoom": "numbered_rooms", "FullRank": "full_ranks"}
 
 # The one table: ISS type -> (puzzle-file key or global rule, reader of its arguments).
 ISS_TYPES: dict[str, tuple[str, Callable[[Reading, Item], None]]] = {
@@ -669,6 +677,7 @@ ISS_TYPES: dict[str, tuple[str, Callable[[Reading, Item], None]]] = {
     "ChaosCount": ("chaos_counts", _chaos("chaos_counts")),
     "SameValues": ("same_values", _same_values),
     "LookAndSay": ("look_and_say", _look_and_say),
+    "FullRankTies": (TIES_KEY, _full_rank_ties),
     **{kind: (name, _rule(name)) for kind, name in RULE_TYPES.items()},
 }
 
@@ -680,8 +689,7 @@ COMPOSITES = {"Or": "either", "And": "either"}
 REFUSED = {
     "Replicate": "a composite constraint group", "Container": "a composite constraint group",
     "RegionSize": "a box size other than the grid's", "RegionSameValues": "regions of equal sets",
-    "Doppelganger": "digits 0..N with var cells", "FullRank": "full-rank outside clues",
-    "FullRankTies": "full-rank outside clues",
+    "Doppelganger": "digits 0..N with var cells",
     "ConnectedValues": "connected values",
     "CountDistinct": "distinct-value counts",
     "SearchPriority": "a search-order hint", "Var": "cells outside the grid",
@@ -1208,6 +1216,7 @@ _WRITERS: dict[str, Callable[[Any, int], list[str]]] = {
                                      for sets in items],
     "look_and_say": lambda items, n: [_item("LookAndSay", v["clue"], *_cells(v))
                                       for v in items],
+    TIES_KEY: lambda ties, n: [_item("FullRankTies", ties)],
 }
 
 

@@ -13,6 +13,13 @@ below) and `value`; a lunchbox may instead list its `cells` in order:
     cells = ["r1c2", "r1c1", "r2c1"]
     value = 3
 
+`full_ranks`: clues as the other outside clues, each the rank of the number read from
+its side; `full_rank_ties` ("only-unclued", the default; "any"; "none") says which
+readings may tie (see `cpsudoku.rules.full_rank`):
+
+    full_rank_ties = "none"
+    full_ranks = [{column = 1, side = "start", value = 10}]
+
 `indexing`: tables with `kind` (column, row or box) and `cells`;
 `value_indexing`: a list of lines (cells in order).
 """
@@ -24,12 +31,13 @@ from typing import Any
 from ..errors import ModelError
 from ..rules import cells as cellrefs
 from ..rules.element import ElementRule
+from ..rules.full_rank import DEFAULT_TIES, TIES_KEY, FullRanks
 from ..rules.indexing import Indexers, Indexing
 from ..rules.outside import OUTSIDE_RULES, OutsideClue, OutsideRule, ValueIndexing
 from .fields import cell_list, listed, whole
 
 OUTSIDE_KEYS = tuple(cls.key for cls in OUTSIDE_RULES)
-KEYS = OUTSIDE_KEYS + (Indexing.key, ValueIndexing.key)
+KEYS = OUTSIDE_KEYS + (FullRanks.key, TIES_KEY, Indexing.key, ValueIndexing.key)
 
 
 def rules(data: dict, size: int) -> list[ElementRule]:
@@ -39,6 +47,10 @@ def rules(data: dict, size: int) -> list[ElementRule]:
         if cls.key in data:
             out.append(cls(_clue(cls, i, item, size)
                            for i, item in enumerate(listed(data[cls.key], cls.key), 1)))
+    if FullRanks.key in data or TIES_KEY in data:
+        clues = listed(data.get(FullRanks.key, []), FullRanks.key)
+        out.append(FullRanks((_clue(FullRanks, i, item, size) for i, item in enumerate(clues, 1)),
+                             ties=data.get(TIES_KEY, DEFAULT_TIES)))
     if Indexing.key in data:
         out.append(Indexing(_indexers(i, item, size) for i, item in
                             enumerate(listed(data[Indexing.key], Indexing.key), 1)))

@@ -30,6 +30,7 @@ from .chaos import CHAOS_RULES, Chaos
 from .custom import CUSTOM_RULES
 from .dots import XV, GreaterThan, Kropki, Mark
 from .either import Either
+from .full_rank import TIES, TIES_KEY, FullRanks
 from .globalrules import GLOBAL_RULES
 from .indexing import Indexing, Indexing159
 from .killer import Cage, Clue, Killer, LittleKiller
@@ -67,6 +68,9 @@ ELEMENTS = [
     ("regions", "jigsaw: irregular regions replace the boxes"),
 ] + [(cls.key, cls.meaning) for cls in LINE_RULES]
 ELEMENTS += [(cls.key, cls.meaning) for cls in OUTSIDE_RULES]
+ELEMENTS += [(FullRanks.key, FullRanks.meaning),
+             (TIES_KEY, f"which readings of full_ranks may tie: {', '.join(TIES)} (ISS's "
+                        f"FullRankTies; the first is the default)")]
 ELEMENTS += [(Indexing.key, Indexing.meaning), (ValueIndexing.key, ValueIndexing.meaning)]
 ELEMENTS += [(cls.key, cls.meaning) for cls in CUSTOM_RULES]
 ELEMENTS += [(cls.key, cls.meaning) for cls in CELL_RULES]

@@ -42,6 +42,7 @@ NO_FORM = {
     "sum-line-loops.toml": "lines of equal-sum segments",
     "same-values.toml": "sets of equal digits in any order",
     "look-and-say.toml": "look-and-say clues",
+    "full-ranks.toml": "full-rank clues",
 }
 
 def meaning(puzzle) -> list:

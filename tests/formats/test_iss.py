@@ -129,6 +129,7 @@ def test_every_mapped_type_loads_or_is_refused_clearly():
         "ChaosCount": ".ChaosConstruction.NoBoxes.ChaosCount~R1C1~0~CC1~CC2",
         "SameValues": ".SameValues~2~R1C1~R1C2~R5C5~R6C5",
         "LookAndSay": ".LookAndSay~1617~R3C1~R2C1~R1C1",
+        "FullRank": ".FullRank~C1~10~", "FullRankTies": ".FullRankTies~any",
     }
     assert set(samples) == set(iss.ISS_TYPES)
     for kind, text in samples.items():
