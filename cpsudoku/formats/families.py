@@ -10,6 +10,7 @@ from . import (
     cell_elements,
     chaos_elements,
     custom_elements,
+    distinct_elements,
     either_elements,
     line_elements,
     outside_elements,
@@ -17,7 +18,7 @@ from . import (
 )
 
 FAMILIES = (line_elements, custom_elements, outside_elements, cell_elements, chaos_elements,
-            either_elements, set_elements)
+            either_elements, set_elements, distinct_elements)
 
 KEYS: tuple[str, ...] = tuple(key for family in FAMILIES for key in family.KEYS)
 

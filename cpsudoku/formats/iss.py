@@ -511,6 +511,20 @@ def _full_rank_ties(r: Reading, item: Item) -> None:
     r.origin.setdefault(TIES_KEY, item)
 
 
+def _count_distinct(r: Reading, item: Item) -> None:
+    """`.CountDistinct~control~cells`: grid cells count digits, region cells (`CC<k>`)
+    the chaos regions they lie in."""
+    if len(item.args) < 2 or not all(item.args):
+        raise _Refusal("expects a control cell and the cells it counts", item)
+    control, *counted = item.args
+    regions = {bool(re.fullmatch(r"CC\d+", arg)) for arg in counted}
+    if re.fullmatch(r"CC\d+", control) or len(regions) > 1:
+        raise _Refusal("a count mixing digits and regions has no cpsudoku counterpart", item)
+    key = "distinct_region_counts" if regions == {True} else "distinct_counts"
+    r.add(key, {"cell": cell_name(control, r.size, item),
+                "cells": [_region_cell(arg, r, item) for arg in counted]}, item)
+
+
 def _indexing(r: Reading, item: Item) -> None:
     kinds = {"C": "column", "R": "row"}
     if not item.args or item.args[0] not in kinds:
@@ -678,6 +692,7 @@ ISS_TYPES: dict[str, tuple[str, Callable[[Reading, Item], None]]] = {
     "SameValues": ("same_values", _same_values),
     "LookAndSay": ("look_and_say", _look_and_say),
     "FullRankTies": (TIES_KEY, _full_rank_ties),
+    "CountDistinct": ("distinct_counts", _count_distinct),
     **{kind: (name, _rule(name)) for kind, name in RULE_TYPES.items()},
 }
 
@@ -691,7 +706,6 @@ REFUSED = {
     "RegionSize": "a box size other than the grid's", "RegionSameValues": "regions of equal sets",
     "Doppelganger": "digits 0..N with var cells",
     "ConnectedValues": "connected values",
-    "CountDistinct": "distinct-value counts",
     "SearchPriority": "a search-order hint", "Var": "cells outside the grid",
 }
 
@@ -1217,6 +1231,11 @@ _WRITERS: dict[str, Callable[[Any, int], list[str]]] = {
     "look_and_say": lambda items, n: [_item("LookAndSay", v["clue"], *_cells(v))
                                       for v in items],
     TIES_KEY: lambda ties, n: [_item("FullRankTies", ties)],
+    "distinct_counts": lambda items, n: [_item("CountDistinct", iss_cell(v["cell"]), *_cells(v))
+                                         for v in items],
+    "distinct_region_counts": lambda items, n: [
+        _item("CountDistinct", iss_cell(v["cell"]), *(_region_id(c, n) for c in _cells(v)))
+        for v in items],
 }
 
 

@@ -28,6 +28,7 @@ from ..errors import ArgumentError, ModelError
 from .cellrules import CELL_RULES, CellRule, Group, Parts
 from .chaos import CHAOS_RULES, Chaos
 from .custom import CUSTOM_RULES
+from .distinct import DISTINCT_RULES
 from .dots import XV, GreaterThan, Kropki, Mark
 from .either import Either
 from .full_rank import TIES, TIES_KEY, FullRanks
@@ -77,6 +78,7 @@ ELEMENTS += [(cls.key, cls.meaning) for cls in CELL_RULES]
 ELEMENTS += [(cls.key, cls.meaning) for cls in CHAOS_RULES]
 ELEMENTS += [(Either.key, Either.meaning)]
 ELEMENTS += [(cls.key, cls.meaning) for cls in SET_RULES]
+ELEMENTS += [(cls.key, cls.meaning) for cls in DISTINCT_RULES]
 
 
 def _model_files():

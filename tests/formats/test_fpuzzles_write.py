@@ -43,6 +43,8 @@ NO_FORM = {
     "same-values.toml": "sets of equal digits in any order",
     "look-and-say.toml": "look-and-say clues",
     "full-ranks.toml": "full-rank clues",
+    "distinct-counts.toml": "counts of distinct digits",
+    "distinct-region-counts.toml": "regions found while solving",
 }
 
 def meaning(puzzle) -> list:

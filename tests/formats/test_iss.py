@@ -130,6 +130,7 @@ def test_every_mapped_type_loads_or_is_refused_clearly():
         "SameValues": ".SameValues~2~R1C1~R1C2~R5C5~R6C5",
         "LookAndSay": ".LookAndSay~1617~R3C1~R2C1~R1C1",
         "FullRank": ".FullRank~C1~10~", "FullRankTies": ".FullRankTies~any",
+        "CountDistinct": ".CountDistinct~R3C3~R2C2~R2C3~R2C4",
     }
     assert set(samples) == set(iss.ISS_TYPES)
     for kind, text in samples.items():

@@ -349,6 +349,22 @@ def test_by_rule_on_a_cage():
     assert first(rules.by_rule, state) is None
 
 
+def test_by_rule_reads_a_wide_automaton_through_its_paths():
+    # nine cells of nine candidates: too many tuples to search, so the automaton's
+    # layered graph says which candidates an accepted word gives (never a wrong one)
+    from cpsudoku.rules.distinct import DistinctCount, DistinctCounts
+    counted = tuple((r, 1) for r in range(2, 10))
+    state = State.start(Puzzle.from_values([0] * 81, rules=[
+        DistinctCounts([DistinctCount((1, 2), counted)])]))
+    step = first(rules.by_rule, state)
+    assert step.text == "By Rule: distinct count 1 at r1c2 => r1c2<>9"
+    # two cells: a search, as for any rule
+    small = State.start(Puzzle.from_values([0] * 81, rules=[
+        DistinctCounts([DistinctCount((1, 2), counted[:2])])]))
+    assert first(rules.by_rule, small).text == \
+        "By Rule: distinct count 1 at r1c2 => r1c2<>3,4,5,6,7,8,9"
+
+
 def test_innies():
     cages = [(3, ["r1c1", "r1c2"]), (7, ["r1c3", "r1c4"]), (11, ["r1c5", "r1c6"]),
              (15, ["r1c7", "r1c8"])]

@@ -81,7 +81,8 @@ SLOW_EXAMPLES = {("double-arrows", "mip"), ("double-arrows", "naive"),
                  ("palindromes", "naive"), ("whispers", "naive"),
                  ("anti-taxicab", "mip"), ("anti-taxicab", "choco"), ("anti-taxicab", "cpsat"),
                  ("same-values", "naive"), ("look-and-say", "naive"),
-                 ("sum-line-loops", "naive"), ("sum-line-loops", "choco")}
+                 ("sum-line-loops", "naive"), ("sum-line-loops", "choco"),
+                 ("distinct-counts", "naive"), ("distinct-region-counts", "cpsat")}
 
 
 def example_cases():

@@ -1,0 +1,129 @@
+"""Distinct counts: a control cell's digit is how many different digits a group of cells
+holds, with the meaning the Interactive Sudoku Solver gives its CountDistinct.
+
+Distinct region counts count the group's cells by region instead: the digit is how many
+different regions of a chaos construction (found while solving, see `chaos.py`) the
+cells lie in, as ISS counts its region cells `CC<k>`.
+
+Lowering: one `Regular` per group, read over the counted cells and then the control
+cell. The state is how many cells were read and the set of values among them; the
+control's digit must be that set's size. The sets never hold more values than cells
+read, so a group of m cells on N x N has at most sum over p <= m of the subsets of
+1..N of size p or less (2,304 states for 8 cells on 9x9); a group that would need more
+than MAX_STATES is refused by name. The control cell may be one of the counted cells.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from math import comb
+from typing import ClassVar
+
+from ..errors import ModelError
+from ..grid.automaton import Automaton
+from ..grid.constraints import Regular
+from ..grid.geometry import Geometry
+from ..grid.variables import Layout, Variables
+from . import cells as C
+from .chaos import LABELS, labels, own_layout
+from .element import ElementRule
+
+MAX_STATES = 200_000  # an automaton larger than this is refused (a group too wide)
+
+
+@dataclass(frozen=True)
+class DistinctCount:
+    """A control cell and the cells whose different digits (or regions) it counts."""
+
+    cell: C.Ref
+    cells: tuple[C.Ref, ...]
+
+
+def states_needed(size: int, length: int) -> int:
+    """How many states `distinct_values(size, length)` has, at most."""
+    return sum(sum(comb(size, j) for j in range(min(p, size) + 1))
+               for p in range(length + 1)) + 1
+
+
+@cache
+def distinct_values(size: int, length: int) -> Automaton:
+    """`length` values, then the control's: accepted when the control is the number of
+    different values among the others. States: (values read, the set of them)."""
+    def step(state, v):
+        if state == "done":
+            return None
+        read, seen = state
+        if read == length:
+            return "done" if v == len(seen) else None
+        return (read + 1, seen | {v})
+
+    return Automaton.build((0, frozenset()), step, lambda s: s == "done",
+                           range(1, size + 1))
+
+
+class DistinctCounts(ElementRule):
+    name: ClassVar[str] = "distinct-counts"
+    noun: ClassVar[str] = "distinct count"
+    key: ClassVar[str] = "distinct_counts"
+    meaning: ClassVar[str] = ("the digit in the control cell is how many different digits "
+                              "the listed cells hold")
+
+    def __init__(self, elements: Iterable[DistinctCount]):
+        super().__init__(tuple(elements))
+
+    def describe(self) -> str:
+        return f"{self.key.replace('_', ' ')} ({len(self.elements)}): {self.meaning}"
+
+    def data(self) -> dict:
+        return {self.key: [{"cell": C.name(e.cell), "cells": C.names(e.cells)}
+                           for e in self.elements]}
+
+    def label(self, i, element):
+        return f"{self.noun} {i} at {C.name(element.cell)}"
+
+    def check_element(self, i, element, geometry):
+        """The counted cells, then the control cell."""
+        what = self.label(i, element)
+        if not element.cells:
+            raise ModelError(f"{what} lists no cells to count")
+        control = C.resolve([element.cell], geometry, what)
+        counted = C.resolve(element.cells, geometry, what)
+        need = states_needed(geometry.size, len(counted))
+        if need > MAX_STATES:
+            raise ModelError(f"{what}: {len(counted)} cells on {geometry.size}x{geometry.size} "
+                             f"need an automaton of {need} states (at most {MAX_STATES})")
+        return counted + control
+
+    def element_constraints(self, i, element, cells, geometry):
+        yield Regular(cells, automaton=distinct_values(geometry.size, len(cells) - 1),
+                      label=self.label(i, element))
+
+
+class DistinctRegionCounts(DistinctCounts):
+    """The chaos construction's clue: the cells' region labels are counted."""
+
+    name: ClassVar[str] = "distinct-region-counts"
+    noun: ClassVar[str] = "distinct region count"
+    key: ClassVar[str] = "distinct_region_counts"
+    meaning: ClassVar[str] = ("the digit in the control cell is how many different regions "
+                              "the listed cells lie in (chaos rule)")
+
+    def variables(self, geometry: Geometry) -> tuple[Variables, ...]:
+        return (labels(geometry),)
+
+    def constraints(self, geometry: Geometry, layout: Layout | None = None) -> tuple:
+        first_label = (layout or own_layout(self, geometry)).start(LABELS)
+        out = []
+        for i, element in enumerate(self.elements, 1):
+            cells = self.check_element(i, element, geometry)
+            counted = tuple(first_label + c for c in cells[:-1])  # the cells' labels
+            out.extend(self.element_constraints(i, element, counted + cells[-1:], geometry))
+        return tuple(out)
+
+
+DISTINCT_RULES: tuple[type[DistinctCounts], ...] = (DistinctCounts, DistinctRegionCounts)
+
+__all__ = ["DISTINCT_RULES", "MAX_STATES", "DistinctCount", "DistinctCounts",
+           "DistinctRegionCounts", "distinct_values"]
