@@ -69,7 +69,7 @@ def expected_counts(description: dict) -> dict[str, int]:
         if isinstance(value, dict):  # kropki, xv: lists per mark, plus flags
             counts[key] = sum(len(v) for k, v in value.items()
                               if k != "negative" and isinstance(v, list))
-        else:
+        elif isinstance(value, list):  # not a setting such as full_rank_ties
             counts[key] = len(value)
     if description["lines"]:
         counts["diagonal"] = len(description["lines"])
@@ -99,7 +99,7 @@ def symbols(values) -> str:
 
 # The text each element's drawing must hold, from the element as the server sent it.
 OUTSIDE = ("sandwiches", "x_sums", "skyscrapers", "numbered_rooms", "hidden_skyscrapers",
-           "lunchboxes")
+           "lunchboxes", "full_ranks")
 TEXTS = {"cages": lambda x: [str(x["sum"])] if "sum" in x else [],
          "rellik_cages": lambda x: [str(x["sum"])],
          "little_killers": lambda x: [str(x["sum"])],
@@ -107,6 +107,7 @@ TEXTS = {"cages": lambda x: [str(x["sum"])] if "sum" in x else [],
          "contain_at_least": lambda x: [symbols(x["values"]) + "+"],
          "contain_exact": lambda x: ["=" + symbols(x["values"])],
          "given_candidates": lambda x: [symbols(x["values"])],
+         "distinct_counts": lambda x: [], "distinct_region_counts": lambda x: [],
          "quadruples": lambda x: [" ".join(symbols([v]) for v in x["values"][k:k + 2])
                                   for k in (0, 2) if x["values"][k:k + 2]]}
 TEXTS.update({key: (lambda x: [str(x["value"])]) for key in OUTSIDE})

@@ -2,7 +2,8 @@
 // clones shaded alike, counting circles, quadruples (a circle on the corner the four cells
 // share, its digits inside), given candidates (small digits at a cell's foot), rellik,
 // equality, contain and equal-sum groups as cages with their clue, indexing cells tinted,
-// chaos construction's arrow and count cells marked.
+// chaos construction's arrow and count cells marked, distinct counts as a cage round the
+// counted cells with the control cell circled (its digit is the count).
 // `kind(key, layer, attrs)` makes each element's <g data-kind>.
 
 import { drawCage } from "./cages.js";
@@ -67,6 +68,14 @@ export function drawCellGroups(e, kind, under, over) {
     const [r, c] = rowCol(count.cell);
     const g = kind("chaos_counts", under, { class: "chaos-count", "data-cell-of": count.cell });
     el("rect", { x: c * CELL + 3, y: r * CELL + 3, width: CELL - 6, height: CELL - 6 }, g);
+  }
+  for (const key of ["distinct_counts", "distinct_region_counts"]) {
+    for (const count of e[key] || []) {
+      const g = kind(key, over, { class: `cage ${key.replace(/_/g, "-")}`, "data-cell-of": count.cell });
+      drawCage({ cells: count.cells }, g, null);
+      const [x, y] = centre(rowCol(count.cell));
+      el("circle", { cx: x, cy: y, r: CELL * 0.42, class: "control" }, g);
+    }
   }
   for (const given of e.given_candidates || []) {
     const [r, c] = rowCol(given.cell);

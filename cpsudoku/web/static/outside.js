@@ -1,11 +1,13 @@
-// Clues outside the grid (sandwich, x-sum, skyscraper, numbered room, lunchbox ...): the
-// number in the margin beside its row or column, on the side it is read from. A lunchbox
+// Clues outside the grid (sandwich, x-sum, skyscraper, numbered room, lunchbox, full rank
+// ...): the number in the margin beside its row or column, on the side it is read from
+// (a full-rank clue: the rank of the number read from there). A lunchbox
 // given by its cells writes its number in the first cell's corner.
 
 import { cornerLabel } from "./cages.js";
 import { CELL, el, rowCol } from "./svg.js";
 
-export const OUTSIDE_KEYS = ["sandwiches", "x_sums", "skyscrapers", "numbered_rooms", "hidden_skyscrapers", "lunchboxes"];
+export const OUTSIDE_KEYS = ["sandwiches", "x_sums", "skyscrapers", "numbered_rooms", "hidden_skyscrapers", "lunchboxes",
+  "full_ranks"];
 
 export function hasOutsideClues(e) {
   return OUTSIDE_KEYS.some((key) => (e[key] || []).some((clue) => !clue.cells));
