@@ -19,14 +19,16 @@ first cell holds v = ceil(r / 4), and exactly k = (r - 1) mod 4 of the other edg
 v-readings are smaller than it (and, unless ties are "any", none is equal to it).
 
 That count is one `Regular` per clue, read along every reading of the other three
-edges in turn: the reading's first cell, then the clued reading's digits and its own
-alternately (e2 f2 e3 f3 ...). The state is the place in that block, how many smaller
-readings were met, and where the comparison stands (not starting with v: skipped;
-equal so far; a clued digit waiting for the other's; smaller; larger): about
-(2N - 1) * (k + 1) * (N + 4) states, shared by every clue of a size, however many
-cells the clue reads. No state counts readings per edge: the rows and columns already
-leave each edge one v-reading. "none" adds one small `Regular` per pair of readings
-that could be equal, read in turns, accepting once they differ.
+edges in turn, each a block of 2N - 1 cells: the reading's first cell, then the clued
+reading's digits and its own alternately (e2 f2 e3 f3 ...). The state is the place in
+the block, how many smaller readings were met, and where the comparison stands (not
+starting with v: skipped; equal so far; a clued digit waiting for the other's;
+smaller; larger): about (2N - 1) * (k + 1) * (N + 4) states, shared by every clue of a
+size. No state counts readings per edge: the rows and columns already leave each edge
+one v-reading. When k is 0 or 3 (every other v-reading larger, or every one smaller)
+the count needs no state: one small `Regular` per block, quicker to propagate and each
+its own step for the logical solver. "none" adds one small `Regular` per pair of
+readings that could be equal, read in turns, accepting once they differ.
 """
 
 from __future__ import annotations
@@ -248,4 +250,4 @@ def _starts_with(size: int, first: int) -> Automaton:
 
 
 __all__ = ["DEFAULT_TIES", "EDGES", "TIES", "TIES_KEY", "FullRanks", "differing",
-           "first_digit", "smaller_readings"]
+           "first_digit", "one_reading", "smaller_readings"]
