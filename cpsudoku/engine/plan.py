@@ -35,6 +35,18 @@ def values_of(mask: int) -> tuple[int, ...]:
     return tuple(out)
 
 
+def keep(cands, grid, c: int, mask: int, changed) -> bool:
+    """Narrow cell c to the values in `mask`; False when none is left or a placed
+    cell would have to change."""
+    d = cands[c] or grid[c]
+    new = d & mask
+    if new != d:
+        if not new or not cands[c]:
+            return False
+        changed(c, new)
+    return True
+
+
 @dataclass(eq=False)
 class Structure:
     """What a model's constraints imply, independent of its givens (cached:

@@ -13,7 +13,7 @@ from math import comb
 
 from ..grid.constraints import AllDifferent, Allowed, AnyOf, InSet, Less, Regions, Regular, Sum
 from .automaton import RegularPass
-from .plan import Structure
+from .plan import Structure, keep
 from .regions import RegionsPass
 
 MAX_COMBINATIONS = 4000  # above this, a distinct-value sum falls back to bounds reasoning
@@ -24,18 +24,6 @@ def _range_mask(lo: int, hi: int) -> int:
     if hi < lo:
         return 0
     return ((1 << hi) - 1) & ~((1 << (lo - 1)) - 1) if lo >= 1 else (1 << hi) - 1
-
-
-def keep(cands, grid, c: int, mask: int, changed) -> bool:
-    """Narrow cell c to the values in `mask`; False when none is left or a placed
-    cell would have to change."""
-    d = cands[c] or grid[c]
-    new = d & mask
-    if new != d:
-        if not new or not cands[c]:
-            return False
-        changed(c, new)
-    return True
 
 
 class Propagator:

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections import deque
 
 from ..grid.constraints import Regions
-from .plan import Structure
+from .plan import Structure, keep
 
 
 def _neighbours(n: int) -> tuple[tuple[int, ...], ...]:
@@ -91,19 +91,18 @@ class RegionsPass:
         digits, labels = self.digits, self.labels
         ncells = n * n
         full = (1 << n) - 1
+        moved = False
+
+        def noted(var: int, new: int) -> None:
+            nonlocal moved
+            moved = True
+            changed(var, new)
+
+        def narrow(var: int, mask: int) -> bool:
+            return keep(cands, grid, var, mask, noted)
+
         while True:
             moved = False
-
-            def narrow(var: int, mask: int) -> bool:
-                nonlocal moved
-                d = cands[var] or grid[var]
-                new = d & mask
-                if new != d:
-                    if not new or not cands[var]:
-                        return False
-                    changed(var, new)
-                    moved = True
-                return True
 
             # 1. canonical order
             allowed = 1
