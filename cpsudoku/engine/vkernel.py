@@ -105,8 +105,7 @@ def flat(con, structure) -> tuple[int, tuple[int, ...], tuple[int, ...], int]:
     if isinstance(con, Regular):
         a = con.automaton
         accepting = tuple(sorted(a.accepting))
-        data = (a.states, a.start, len(accepting), *accepting,
-                *(x for t in a.transitions for x in t))
+        data = (a.states, a.start, len(accepting), *accepting, *_flat_rows(a.transitions))
         return _vkernel.REGULAR, con.cells, data, 0
     if isinstance(con, Regions):
         return _vkernel.REGIONS, con.cells, (con.width, *anchors(con.width)), 0
@@ -117,8 +116,9 @@ _ROWS: dict[int, tuple[tuple, tuple[int, ...]]] = {}  # id(rows) -> (rows, flatt
 
 
 def _flat_rows(rows: tuple) -> tuple[int, ...]:
-    """A table's rows in one tuple; rules share one rows object among many tables
-    (anti-taxicab: 2,010 tables, 8 row sets), so each is flattened once."""
+    """A table's rows (or an automaton's transitions) in one tuple; rules share one
+    rows object among many tables (anti-taxicab: 2,010 tables, 8 row sets) and one
+    automaton among many clues, so each is flattened once."""
     hit = _ROWS.get(id(rows))
     if hit is not None and hit[0] is rows:
         return hit[1]

@@ -42,6 +42,20 @@ class Automaton:
         step(state, value) is the next state (None: no way on). With `longest` k, only
         the states reachable within k steps: right for words of at most k values, for
         languages whose states would grow without end on longer words."""
+        def successors(state, v):
+            nxt = step(state, v)
+            return () if nxt is None else (nxt,)
+
+        return cls.explore(start, successors, accept, values, window, longest)
+
+    @classmethod
+    def explore(cls, start: Any, successors: Callable[[Any, int], Iterable[Any]],
+                accept: Callable[[Any], bool], values: Iterable[int],
+                window: int | None = None, longest: int | None = None) -> Automaton:
+        """As `build`, with every next state of (state, value) listed: a
+        nondeterministic automaton when there are several. A guess made once (which
+        digits will end a lunchbox) is then one branch a state, where the
+        deterministic form would carry every guess still alive in one state."""
         values = tuple(values)
         number: dict[Any, int] = {start: 0}  # states: any hashable values
         depth = {start: 0}
@@ -51,14 +65,12 @@ class Automaton:
             if longest is not None and depth[state] >= longest:
                 continue
             for v in values:
-                nxt = step(state, v)
-                if nxt is None:
-                    continue
-                if nxt not in number:
-                    number[nxt] = len(number)
-                    depth[nxt] = depth[state] + 1
-                    queue.append(nxt)
-                transitions.append((number[state], v, number[nxt]))
+                for nxt in successors(state, v):
+                    if nxt not in number:
+                        number[nxt] = len(number)
+                        depth[nxt] = depth[state] + 1
+                        queue.append(nxt)
+                    transitions.append((number[state], v, number[nxt]))
         accepting = frozenset(i for s, i in number.items() if accept(s))
         return cls(0, accepting, tuple(transitions), window)
 
@@ -89,6 +101,29 @@ class Automaton:
             if not current:
                 return False
         return not current.isdisjoint(self.accepting)
+
+    def fits(self, length: int, values: Iterable[int]) -> bool:
+        """Whether some word of `length` values, each from `values`, is accepted:
+        the forward pass of `paths` alone (a clue's check that it can hold at all)."""
+        return self._fits(length, frozenset(values))
+
+    def _fits(self, length: int, values: frozenset[int]) -> bool:
+        key = (length, values)
+        known = self._fitting.get(key)
+        if known is None:
+            nexts: dict[int, set[int]] = {}
+            for s, v, t in self.transitions:
+                if v in values:
+                    nexts.setdefault(s, set()).add(t)
+            layer = {self.start}
+            for _ in range(length):
+                layer = {t for s in layer for t in nexts.get(s, ())}
+            known = self._fitting[key] = not layer.isdisjoint(self.accepting)
+        return known
+
+    @cached_property
+    def _fitting(self) -> dict[tuple[int, frozenset[int]], bool]:
+        return {}  # shared automata are asked again for each clue
 
     def deterministic(self) -> Automaton:
         """The same language with one next state per (state, value): subset construction."""

@@ -100,11 +100,6 @@ def balanced(size: int, length: int) -> Automaton:
                            range(1, size + 1))
 
 
-def _fits(con: Regular, size: int) -> bool:
-    full = [frozenset(range(1, size + 1))] * len(con.cells)
-    return any(con.automaton.paths(full)[0]) if con.cells else True
-
-
 # ---------------------------------------------------------------- the rule shape
 
 class CellRule(ElementRule):
@@ -256,7 +251,7 @@ class RellikCages(CellRule):
         label = self.label(i, element)
         con = Regular(cells, automaton=no_subset_sum(geometry.size, element.total, len(cells)),
                       label=label)
-        if not _fits(con, geometry.size):
+        if not con.automaton.fits(len(cells), range(1, geometry.size + 1)):
             raise ModelError(f"{label}: no {len(cells)} different digits 1..{geometry.size} "
                              f"avoid the sum {element.total}")
         if len(cells) > 1:
@@ -283,7 +278,7 @@ class EqualityCages(CellRule):
     def element_constraints(self, i, element, cells, geometry):
         label = self.label(i, element)
         con = Regular(cells, automaton=balanced(geometry.size, len(cells)), label=label)
-        if not _fits(con, geometry.size):
+        if not con.automaton.fits(len(cells), range(1, geometry.size + 1)):
             raise ModelError(f"{label}: no digits 1..{geometry.size} balance its "
                              f"{len(cells)} cells")
         yield AllDifferent(cells, label=label)

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
 from typing import ClassVar
 
 from ..errors import ModelError, NeverHolds
@@ -120,7 +119,7 @@ class OutsideRule(ElementRule):
 
     @staticmethod
     def check_fits(automaton: Automaton, cells, size: int, what: str) -> None:
-        if not _fits(automaton, size, len(cells)):
+        if not automaton.fits(len(cells), range(1, size + 1)):
             raise NeverHolds(f"{what}: no digits 1..{size} fit its {len(cells)} cells")
 
     def automaton(self, clue: OutsideClue, size: int, length: int) -> Automaton:
@@ -130,12 +129,6 @@ class OutsideRule(ElementRule):
         label = self.label(i, clue)
         yield Regular(cells, automaton=self.automaton(clue, geometry.size, len(cells)),
                       label=label)
-
-
-@cache  # the automata are shared (cached where built): checked once, not per clue and build
-def _fits(automaton: Automaton, size: int, length: int) -> bool:
-    full = [frozenset(range(1, size + 1))] * length
-    return any(automaton.paths(full)[0])
 
 
 def _between_most(size: int) -> int:

@@ -127,9 +127,9 @@ def value_indexing(size: int) -> Automaton:
 @cache
 def lunchbox(size: int, total: int, length: int) -> Automaton:
     """`length` different digits: those between the smallest and the largest sum to
-    `total`. Deterministic by construction: a state is the set of the guesses
-    (smallest, largest, the one met first or 0, sum since) still alive, each guess
-    wide enough to hold `length` different digits."""
+    `total`. Nondeterministic: the first digit guesses the smallest and the largest
+    (each guess wide enough to hold `length` different digits); a state is one guess
+    (smallest, largest, the end met first or 0, -1 once both are met; sum since)."""
     def one(guess, v):
         low, high, opener, partial = guess
         if not low <= v <= high:
@@ -144,10 +144,12 @@ def lunchbox(size: int, total: int, length: int) -> Automaton:
             return (low, high, -1, 0) if partial == total else None
         return (low, high, opener, partial + v) if partial + v <= total else None
 
-    def step(alive, v):
-        return frozenset(x for g in alive if (x := one(g, v)) is not None) or None
+    guesses = [(low, high, 0, 0) for low in range(1, size + 1)
+               for high in range(low + max(length, 2) - 1, size + 1)]
 
-    start = frozenset((low, high, 0, 0) for low in range(1, size + 1)
-                      for high in range(low + max(length, 2) - 1, size + 1))
-    return Automaton.build(start, step, lambda alive: any(g[2] == -1 for g in alive),
-                           _values(size))
+    def successors(state, v):
+        alive = guesses if state == "start" else (state,)
+        return [x for g in alive if (x := one(g, v)) is not None]
+
+    return Automaton.explore("start", successors, lambda g: g != "start" and g[2] == -1,
+                             _values(size))

@@ -80,6 +80,28 @@ def test_deterministic_equivalent_and_paths(data):
                            if automaton.accepts(w))
 
 
+@settings(max_examples=200, deadline=None)
+@given(automata(), st.integers(0, 4), st.frozensets(st.integers(1, SIZE)))
+def test_fits_is_some_accepted_word(automaton, length, values):
+    some = any(automaton.accepts(w) for w in itertools.product(sorted(values), repeat=length))
+    assert automaton.fits(length, values) == some
+    assert automaton.fits(length, values) == some  # asked again: the remembered answer
+
+
+def test_explore_lists_every_next_state():
+    # a guess made on the first value: "the last value repeats the first", with
+    # the first as two branches (repeat it, or not yet)
+    def successors(state, v):
+        if state == "start":
+            return [("first", v), ("done", v)]
+        return [state] if state[0] == "first" else []
+
+    nfa = Automaton.explore("start", successors, lambda s: s != "start" and s[0] == "done",
+                            range(1, SIZE + 1))
+    assert not nfa.is_deterministic
+    assert nfa.accepts([3]) and not nfa.accepts([3, 1]) and not nfa.accepts([])
+
+
 def whisper(difference: int) -> Automaton:
     """State: the last value (0 at the start)."""
     return Automaton.build(0, lambda last, v: v if not last or abs(v - last) >= difference
