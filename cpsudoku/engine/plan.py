@@ -211,4 +211,55 @@ def implied_sums(n: int, units, labels, constraints) -> list[Sum]:
             if 1 <= len(cells) <= MAX_IMPLIED_CELLS and key not in seen:
                 seen.add(key)
                 out.append(Sum(tuple(sorted(cells)), total=t, label=f"{kind} of {what}"))
+    named = dict(zip(units, labels))
+    boxes = [u for u in units if named[u].startswith(("box ", "region "))]
+    tiled = len(boxes) == n and len(frozenset().union(*boxes)) == n * n  # the grid's regions
+    sweeps = [rows, rows[::-1], cols, cols[::-1]] + ([boxes] if tiled else [])
+    for houses in sweeps:
+        if len(houses) != n:
+            continue
+        for con in leftover_sums(n, houses, [named[h] for h in houses], sums, covered):
+            key = (frozenset(zip(con.cells, con.weights())), con.total)
+            if key not in seen:
+                seen.add(key)
+                out.append(con)
+    return out
+
+
+def leftover_sums(n: int, houses, names, sums, covered: set[int]) -> list[Sum]:
+    """The 45 rule across cages that stick out: houses are taken one by one into a
+    growing block, and with them each cage lying more than half inside it. The
+    cages' cells outside the block (the outies B) and the block's cells in none of
+    those cages (the innies A) then differ by a known amount: sum(B) - sum(A) = the
+    cages' totals less the block's. Kept when one side has at most two cells and both
+    at most N together (a short difference narrows; a long one costs a propagator
+    for little), and at most MAX_IMPLIED_CELLS when every cell of it is in a cage
+    already. Measured on ISS's "Killing with flowers" (a killer of cages across
+    boxes; nodes to two solutions): 58,409 with innies and outies alone."""
+    unit_total = n * (n + 1) // 2
+    block: set[int] = set()
+    taken: set[int] = set()
+    left = list(sums)
+    total = 0
+    out = []
+    for k, house in enumerate(houses[:-1], 1):
+        block.update(house)
+        for piece in list(left):
+            cells, t = piece
+            if 2 * len(cells & block) > len(cells):
+                left.remove(piece)
+                taken |= cells
+                total += t
+        if k == 1:  # one house: the innies and outies above have it
+            continue
+        inn, outs = sorted(block - taken), sorted(taken - block)
+        if not inn and not outs or len(inn) + len(outs) > n or min(len(inn), len(outs)) > 2:
+            continue
+        if (len(inn) + len(outs) > MAX_IMPLIED_CELLS
+                and covered.issuperset(inn) and covered.issuperset(outs)):
+            continue
+        delta = total - k * unit_total
+        out.append(Sum(tuple(outs + inn), total=delta,
+                       coeffs=(1,) * len(outs) + (-1,) * len(inn) if inn else None,
+                       label=f"leftovers of the block {names[0]} to {names[k - 1]}"))
     return out
