@@ -15,7 +15,11 @@
  *   CAGE     data = the value sets (masks) that cells all different may take
  *            (a killer cage's, a renban line's): a value stays while some set
  *            fitting every cell's candidates holds it, and a value every such
- *            set holds goes to the one cell left for it.
+ *            set holds goes to the one cell left for it. A cage inside a unit
+ *            also reads the unit's other cells (kept after its own, `inner`
+ *            first): they hold the values the set leaves, so a set is out when
+ *            a value it leaves has no place among them, and they keep only the
+ *            values some fitting set leaves.
  *   LESS     x0 < x1 < ...: bounds forward and backward.
  *   TABLE    data = the allowed tuples, flattened: generalized arc consistency.
  *   REGULAR  data = (states, start, k, k accepting states, then (state,
@@ -75,6 +79,7 @@ typedef struct {
     /* CAGE: value sets; TABLE: rows of value bits (len bits per row) */
     uint32_t *masks;
     int nmasks;
+    int inner;        /* CAGE: its own cells, the first `inner` (the rest: its unit's others) */
     /* TABLE over two distinct cells: per value of each cell, the other's values
      * it allows (2 * MAX_VALUES masks), so a pass costs 2n steps, not the rows */
     uint32_t *pair;
@@ -527,7 +532,7 @@ static int build_constraint(VKernel *self, Con *c, PyObject *item, int index)
         Py_DECREF(tuple);
         return -1;
     }
-    c->len = (int)len;
+    c->len = c->inner = (int)len;
     int64_t *data = ints_of(f[2], &nd, "constraint data");
     Py_DECREF(tuple);
     if (!data)
@@ -555,6 +560,48 @@ static int build_constraint(VKernel *self, Con *c, PyObject *item, int index)
     }
     free(data);
     return r;
+}
+
+/* A cage lying in one unit reads the unit's other cells too (see CAGE above):
+ * they are appended to its cells, after its own `inner`. Measured on the 20
+ * of ISS's puzzles with cages (nodes to two solutions): Global mod 3 242 to
+ * 108, the others within 30%; the time in all the same (3.3 s). */
+static int house_cage(VKernel *self, Con *c)
+{
+    const int n = self->n;
+    if (c->len >= n)
+        return 0;
+    for (int i = 0; i < c->len; i++)
+        for (int j = 0; j < i; j++)
+            if (c->cells[i] == c->cells[j])
+                return 0;
+    for (int u = 0; u < self->nunits; u++) {
+        const int *unit = self->units + u * n;
+        int inside = 0;
+        for (int i = 0; i < c->len; i++)
+            for (int j = 0; j < n; j++)
+                inside += unit[j] == c->cells[i];
+        if (inside != c->len)
+            continue;
+        int *cells = realloc(c->cells, (size_t)n * sizeof(int));
+        if (!cells) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        c->cells = cells;
+        int at = c->len;
+        for (int j = 0; j < n; j++) {
+            int mine = 0;
+            for (int i = 0; i < c->inner; i++)
+                mine |= cells[i] == unit[j];
+            if (!mine)
+                cells[at++] = unit[j];
+        }
+        c->len = n;
+        c->exact = 0; /* what it takes from the others may narrow its own cells again */
+        return 0;
+    }
+    return 0;
 }
 
 static int VKernel_init(VKernel *self, PyObject *args, PyObject *kwds)
@@ -708,6 +755,9 @@ static int VKernel_init(VKernel *self, PyObject *args, PyObject *kwds)
             return -1;
         }
     Py_DECREF(cseq);
+    for (int k = 0; k < self->ncons; k++)
+        if (self->cons[k].kind == K_CAGE && house_cage(self, &self->cons[k]) < 0)
+            return -1;
     /* cell -> constraints, and the scratch the largest pass needs */
     self->cc_start = calloc((size_t)ncells + 1, sizeof(int));
     if (!self->cc_start) {
@@ -1086,27 +1136,38 @@ static int sum_bounds(Search *S, uint32_t *s, const Con *c)
 /* Distinct values adding up to the total: the sets that fit every cell. */
 static int cage(Search *S, uint32_t *s, const Con *c)
 {
-    uint32_t *d = S->support, uni = 0, support = 0, required = 0xffffffffu;
-    for (int i = 0; i < c->len; i++) {
+    const uint32_t full = S->k->full;
+    uint32_t *d = S->support, uni = 0, rest = 0, support = 0, required = 0xffffffffu;
+    uint32_t left = 0; /* the values some fitting set leaves to the unit's others */
+    for (int i = 0; i < c->inner; i++) {
         d[i] = domain(S, s, c->cells[i]);
         uni |= d[i];
     }
+    for (int i = c->inner; i < c->len; i++)
+        rest |= domain(S, s, c->cells[i]);
+    const int house = c->inner < c->len;
     for (int j = 0; j < c->nmasks; j++) {
         uint32_t set = c->masks[j];
         if (set & ~uni)
             continue;
+        if (house && (full & ~set & ~rest))
+            continue; /* a value it leaves has no place in the unit */
         int fits = 1;
-        for (int i = 0; i < c->len && fits; i++)
+        for (int i = 0; i < c->inner && fits; i++)
             fits = (d[i] & set) != 0;
         if (fits) {
             support |= set;
             required &= set;
+            left |= full & ~set;
         }
     }
     if (!support)
         return -1;
-    for (int i = 0; i < c->len; i++)
+    for (int i = 0; i < c->inner; i++)
         if (restrict_to(S, s, c->cells[i], support) < 0)
+            return -1;
+    for (int i = c->inner; i < c->len; i++)
+        if (restrict_to(S, s, c->cells[i], left) < 0)
             return -1;
     /* a value every fitting set holds goes in one of the cells: if only one
      * can take it, that cell is it (a hidden single of the cage); else a cell
@@ -1116,7 +1177,7 @@ static int cage(Search *S, uint32_t *s, const Con *c)
     for (uint32_t m = required; m; m &= m - 1) {
         uint32_t v = m & (~m + 1);
         int at = -1, places = 0;
-        for (int i = 0; i < c->len; i++)
+        for (int i = 0; i < c->inner; i++)
             if (domain(S, s, c->cells[i]) & v) {
                 const uint64_t *peers = k->peer_set + (size_t)c->cells[i] * k->pw;
                 if (places++ == 0)
