@@ -5,7 +5,9 @@ look-and-say groups, with the meaning the Interactive Sudoku Solver gives them.
   any order (clones keep places; these do not). Sets of one cell are equal cells
   (tables); larger ones are read pairwise, the first set against each other, by one
   automaton over both sets whose state is the multiset of the first set's digits not
-  yet matched: it grows with the set, never with the grid's other digits.
+  yet matched: it grows with the set, never with the grid's other digits. Sets too
+  long for that (more than MAX_MULTISETS such multisets) are compared digit by digit,
+  one small counting automaton each.
 - Look-and-say groups: a clue read as (count, digit) pairs, `1324` meaning exactly one
   3 and exactly two 4s; a count of 0 bars the digit. Counts are automata along the
   cells (the number seen so far), a barred digit leaves the cells' domains.
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from math import comb
 from typing import ClassVar
 
 from ..errors import ModelError
@@ -41,6 +44,28 @@ def same_multiset(size: int, length: int) -> Automaton:
 
     return Automaton.build((0, ()), step, lambda state: state == (2 * length, ()),
                            range(1, size + 1))
+
+
+@cache
+def same_count(size: int, length: int, digit: int) -> Automaton:
+    """2 x `length` digits with as many `digit`s in the first half as in the second.
+    The state is the cells read and the first half's surplus of `digit`."""
+    def step(state, v: int):
+        read, surplus = state
+        if read < length:
+            return read + 1, surplus + (v == digit)
+        surplus -= v == digit
+        if not 0 <= surplus <= 2 * length - read - 1:
+            return None
+        return read + 1, surplus
+
+    return Automaton.build((0, 0), step, lambda state: state == (2 * length, 0),
+                           range(1, size + 1))
+
+
+# The multisets of `length` digits 1..N one automaton may hold in its states: beyond
+# them (15 cells on 9x9: 490,314 multisets) the sets are compared digit by digit.
+MAX_MULTISETS = 3003  # 6 cells on 9x9
 
 
 class SameValues(_PartsRule):
@@ -75,9 +100,14 @@ class SameValues(_PartsRule):
             for part in parts[1:]:
                 yield Allowed((parts[0][0], part[0]), equal, label=label)
             return
-        automaton = same_multiset(n, len(parts[0]))
+        length = len(parts[0])
+        if comb(length + n - 1, length) <= MAX_MULTISETS:
+            automata = [same_multiset(n, length)]
+        else:  # as many of each digit in both: weaker alone, small together
+            automata = [same_count(n, length, digit) for digit in range(1, n + 1)]
         for part in parts[1:]:
-            yield Regular(parts[0] + part, automaton=automaton, label=label)
+            for automaton in automata:
+                yield Regular(parts[0] + part, automaton=automaton, label=label)
 
 
 @dataclass(frozen=True)
