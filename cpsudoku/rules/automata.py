@@ -60,25 +60,33 @@ def segment_sums(size: int, total: int) -> Automaton:
 
 @cache
 def looped_segment_sums(size: int, total: int, length: int) -> Automaton:
-    """A closed line of `length` cells (its last cell touches its first) splits into
-    segments that each sum to `total`; one segment may run over the join. Reading from
-    the first cell, the cells before the first cut (the head) close the segment still
-    open at the end; where the first cut falls is unknown while reading, so every cut
-    still possible is followed at once: the state is the head's sum while it is below
-    the total (None after), the line's sum modulo the total, and the open segment's sum
-    under each surviving guess (guesses reaching the same sum share their future). A
-    guess ends right when the whole line's sum is a multiple of the total: then its
-    open segment and its head add up to the total. Those sets can still grow with the
-    line, so only the states of `length` cells are built."""
-    def step(state, v: int):
-        head, line, opens = state
-        out = {o + v if o + v < total else 0 for o in opens if o + v <= total}
-        head = head + v if head is not None and head + v < total else None
+    """A closed line of cells (its last cell touches its first) splits into segments
+    that each sum to `total`; one segment may run over the join. Nondeterministic: the
+    first cell guesses the sum h of the cells before the first cut (the head, 0 to
+    total - 1); the head is read to h, then whole segments, and the word ends with an
+    open segment of total - h (nothing open when h is 0), which the head closes. A
+    state is (h, the head's sum so far, or None once cut; the open segment's sum):
+    O(total^2) states whatever the length (`length` is kept for the callers' cache)."""
+    def one(state, v: int):
+        h, head, open_ = state
         if head is not None:
-            out.add(0)  # a first cut right after this cell
-        if not out:
+            head += v
+            if head < h:
+                return (h, head, 0)
+            return (h, None, 0) if head == h else None
+        open_ += v
+        if open_ > total:
             return None
-        return head, (line + v) % total, frozenset(out)
+        return (h, None, 0 if open_ == total else open_)
 
-    return Automaton.build((0, 0, frozenset({0})), step, lambda state: state[1] == 0,
-                           _values(size), longest=length)
+    starts = [(0, None, 0)] + [(h, 0, 0) for h in range(1, total)]
+
+    def successors(state, v: int):
+        alive = starts if state == "start" else (state,)
+        return [x for x in (one(g, v) for g in alive) if x is not None]
+
+    def accept(state):
+        return state != "start" and state[1] is None and (
+            state[2] == (total - state[0]) % total)
+
+    return Automaton.explore("start", successors, accept, _values(size))

@@ -117,8 +117,7 @@ class LineRule(ElementRule):
         full_domains = {c: frozenset(range(1, geometry.size + 1)) for c in cells}
         for con in pieces:
             if isinstance(con, Regular):
-                full = [full_domains[c] for c in con.cells]
-                if not any(con.automaton.paths(full)[0]):
+                if not con.automaton.fits(len(con.cells), range(1, geometry.size + 1)):
                     raise NeverHolds(f"{label}: no digits 1..{geometry.size} fit its "
                                      f"{len(cells)} cells")
         if len(set(cells)) < len(cells):
