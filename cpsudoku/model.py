@@ -173,6 +173,9 @@ def lower_for(model: Model, native_kinds: Collection[str], backend: str = "this 
     for con in model.constraints:
         if con.kind in native_kinds:
             out.append(con)
+        elif (isinstance(con, AnyOf) and "regular" in native_kinds
+              and (line := con.as_regular(range(1, model.size + 1))) is not None):
+            out.append(line)  # an either/or along one line: one automaton, no table
         else:
             pieces: list[Constraint]
             try:

@@ -20,6 +20,7 @@ cell domains when the model is built.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -252,23 +253,65 @@ class AnyOf(Constraint):
         return any(all(con.holds([at[c] for c in con.cells]) for con in group)
                    for group in self.alternatives)
 
+    def as_regular(self, values: Sequence[int]) -> Regular | None:
+        """The disjunction as one automaton, when it can be read along one line: every
+        alternative is one automaton over the same cells in the same order, or digits
+        allowed on some of those cells (a given, odd or even cells; with no automaton,
+        on any cells). The automaton is
+        then the union of theirs (nondeterministic: the first value chooses the
+        alternative), which every backend reads, where a table would list every word.
+        None when the alternatives do not fit that shape."""
+        lines = {con.cells for group in self.alternatives for con in group
+                 if isinstance(con, Regular)} or {self.cells}  # digits alone: any order
+        if len(lines) != 1:
+            return None
+        [line] = lines
+        where = {c: i for i, c in enumerate(line)}
+        if len(where) != len(line) or set(self.cells) != set(line):
+            return None
+        parts = []
+        for group in self.alternatives:
+            regulars = [con for con in group if isinstance(con, Regular)]
+            unary = [con for con in group if isinstance(con, InSet)]
+            if len(regulars) + len(unary) != len(group) or (regulars and unary) \
+                    or len(regulars) > 1:
+                return None
+            if regulars:
+                parts.append(regulars[0].automaton)
+                continue
+            allowed = [frozenset(values)] * len(line)
+            for con in unary:
+                for c in con.cells:
+                    allowed[where[c]] &= con.values
+            parts.append(Automaton(0, frozenset({len(line)}), tuple(
+                (k, v, k + 1) for k in range(len(line)) for v in sorted(allowed[k]))))
+        return Regular(line, automaton=union(parts), label=self.label)
+
     def decompose(self, domains, tries: int | None = None):
         """One table; `tries` bounds the partial assignments each alternative may try
         (a backend that can take the AnyOf whole gives up on a table sooner)."""
         tuples: set[tuple[int, ...]] = set()
+        too_many = BackendError(f"{self.describe()}: more than {MAX_TUPLES} value tuples "
+                                f"satisfy an alternative; too many to list as a table for "
+                                f"this backend (cpsat takes either/or whole)")
+        parts = []
         for group in self.alternatives:
             own = tuple(dict.fromkeys(c for con in group for c in con.cells))
             free = [c for c in self.cells if c not in own]
+            parts.append((group, own, free))
+            # one way to satisfy it, times the other cells' values: known too many at once
+            # (a given digit beside a skyscraper leaves nine cells free)
+            if (math.prod(len(domains[c]) for c in free) > MAX_TUPLES
+                    and next(self._satisfying(own, group, domains, tries or MAX_TRIES), None)):
+                raise too_many
+        for group, own, free in parts:
             for values in self._satisfying(own, group, domains, tries or MAX_TRIES):
                 at = dict(zip(own, values))
                 for rest in itertools.product(*(sorted(domains[c]) for c in free)):
                     at.update(zip(free, rest))
                     tuples.add(tuple(at[c] for c in self.cells))
                     if len(tuples) > MAX_TUPLES:
-                        raise BackendError(f"{self.describe()}: more than {MAX_TUPLES} value "
-                                           f"tuples satisfy an alternative; too many to list "
-                                           f"as a table for this backend (cpsat takes either/or "
-                                           f"whole)")
+                        raise too_many
         return [Allowed(self.cells, tuple(sorted(tuples)), label=self.label)]
 
     def _satisfying(self, cells: Cells, group, domains, most: int):
@@ -298,6 +341,22 @@ class AnyOf(Constraint):
             values.pop(cells[d], None)
 
         return extend(0)
+
+
+def union(automata: Sequence[Automaton]) -> Automaton:
+    """An automaton accepting the words any of `automata` accepts: a new start state
+    0 moves as each one's start does, into that one's states (renumbered after)."""
+    transitions: list[tuple[int, int, int]] = []
+    accepting: set[int] = set()
+    at = 1
+    for a in automata:
+        transitions.extend((s + at, v, t + at) for s, v, t in a.transitions)
+        transitions.extend((0, v, t + at) for s, v, t in a.transitions if s == a.start)
+        accepting.update(s + at for s in a.accepting)
+        if a.start in a.accepting:
+            accepting.add(0)
+        at += a.states
+    return Automaton(0, frozenset(accepting), tuple(transitions))
 
 
 KINDS = ("alldifferent", "sum", "less", "allowed", "regular")

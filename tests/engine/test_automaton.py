@@ -102,6 +102,16 @@ def test_explore_lists_every_next_state():
     assert nfa.accepts([3]) and not nfa.accepts([3, 1]) and not nfa.accepts([])
 
 
+@settings(max_examples=100, deadline=None)
+@given(st.lists(automata(), min_size=1, max_size=3))
+def test_union_accepts_what_any_part_accepts(parts):
+    from cpsudoku.grid.constraints import union
+    joined = union(parts)
+    for length in range(4):
+        for word in itertools.product(range(1, SIZE + 1), repeat=length):
+            assert joined.accepts(word) == any(a.accepts(word) for a in parts)
+
+
 def whisper(difference: int) -> Automaton:
     """State: the last value (0 at the start)."""
     return Automaton.build(0, lambda last, v: v if not last or abs(v - last) >= difference

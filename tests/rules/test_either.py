@@ -223,3 +223,35 @@ def test_the_example_is_right_and_its_solution_recorded():
     broken = list(p.meta["solution"])
     broken[2], broken[3] = broken[3], broken[2]  # r1c3 and r1c4 swapped
     assert not is_solution(p, tuple(broken))
+
+
+def _whisper(n: int) -> constraints.Automaton:
+    return constraints.Automaton.build(
+        0, lambda last, v: v if not last or abs(v - last) >= 2 else None, lambda s: True,
+        range(1, n + 1))
+
+
+def test_an_either_along_one_line_is_one_automaton_that_holds_as_it_does():
+    import itertools
+    line = (0, 1, 2)
+    either_ = constraints.AnyOf(line, alternatives=(
+        (constraints.InSet((1,), values=frozenset({3})),),
+        (constraints.Regular(line, automaton=_whisper(4)),)))
+    regular = either_.as_regular(range(1, 5))
+    assert regular is not None and regular.cells == line
+    for word in itertools.product(range(1, 5), repeat=3):
+        assert regular.holds(word) == either_.holds(word), word
+    # digits alone, on cells of no line: any order of the cells
+    digits = constraints.AnyOf((7, 4), alternatives=(
+        (constraints.InSet((7,), values=frozenset({1})),),
+        (constraints.InSet((4,), values=frozenset({2, 3})),)))
+    regular = digits.as_regular(range(1, 5))
+    for word in itertools.product(range(1, 5), repeat=2):
+        assert regular.holds(word) == digits.holds(word), word
+
+
+def test_an_either_across_two_lines_is_no_single_automaton():
+    across = constraints.AnyOf((0, 1, 2, 3), alternatives=(
+        (constraints.Regular((0, 1), automaton=_whisper(4)),),
+        (constraints.Regular((2, 3), automaton=_whisper(4)),)))
+    assert across.as_regular(range(1, 5)) is None
