@@ -129,22 +129,27 @@ def lunchbox(size: int, total: int, length: int) -> Automaton:
     """`length` different digits: those between the smallest and the largest sum to
     `total`. Nondeterministic: the first digit guesses the smallest and the largest
     (each guess wide enough to hold `length` different digits); a state is one guess
-    (smallest, largest, the end met first or 0, -1 once both are met; sum since)."""
+    (smallest, largest, the end met first or 0, -1 once both are met; the sum since;
+    the digits since, as bits). The digits between the ends differ from each other
+    and from the first end, so a sum no different digits make is refused here, not
+    only by the cells' all-different (ISS's Extreme Lunchbox: 36,930 nodes to 3,847);
+    the digits before and after are left to it (tracking them too took 479 nodes
+    but seven times the states)."""
     def one(guess, v):
-        low, high, opener, partial = guess
-        if not low <= v <= high:
+        low, high, opener, partial, seen = guess
+        if not low <= v <= high or seen >> v & 1:
             return None
         if opener == 0:
-            return (low, high, v, 0) if v in (low, high) else guess
+            return (low, high, v, 0, 1 << v) if v in (low, high) else guess
         if opener == -1:  # both ends met
             return guess
-        if v == opener:
-            return None
         if v in (low, high):
-            return (low, high, -1, 0) if partial == total else None
-        return (low, high, opener, partial + v) if partial + v <= total else None
+            return (low, high, -1, 0, 0) if partial == total else None
+        if partial + v > total:
+            return None
+        return (low, high, opener, partial + v, seen | 1 << v)
 
-    guesses = [(low, high, 0, 0) for low in range(1, size + 1)
+    guesses = [(low, high, 0, 0, 0) for low in range(1, size + 1)
                for high in range(low + max(length, 2) - 1, size + 1)]
 
     def successors(state, v):
