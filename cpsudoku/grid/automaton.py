@@ -19,6 +19,7 @@ Every backend's encoding and the tables of the decomposition read it.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -189,3 +190,60 @@ class Automaton:
             for v, t in by_state[i].get(state, ()):
                 stack.append((i + 1, t, prefix + (v,)))
         return sorted(found)
+
+
+_DONE = "done"  # a part read to its end and accepted: its state no longer matters
+MAX_PRODUCT_STATES = 100_000  # beyond: `along` gives up (a table or the whole either serves)
+
+
+def along(line: Sequence[int], parts: Sequence[tuple[Sequence[int], Automaton]],
+          allowed: Sequence[frozenset[int]]) -> Automaton | None:
+    """One automaton over the cells `line` for several read at once: each part (cells,
+    automaton) accepts its cells' values, its cells standing in `line` in its order,
+    and position k holds a value of `allowed[k]`. States: the position and each
+    part's state (a part read to its end and accepted is `_DONE`). None when a part's
+    cells are out of the line's order or the states would pass MAX_PRODUCT_STATES."""
+    where = {c: k for k, c in enumerate(line)}
+    reads: list[list[int]] = [[] for _ in line]  # position -> the parts reading it
+    last: list[int] = []
+    for i, (cells, _) in enumerate(parts):
+        at = [where.get(c, -1) for c in cells]
+        if min(at, default=0) < 0 or any(a >= b for a, b in zip(at, at[1:])):
+            return None
+        for k in at:
+            reads[k].append(i)
+        last.append(at[-1] if at else -1)
+    moves = [a.moves for _, a in parts]
+    start = (0, tuple(_DONE if not cells else a.start for cells, a in parts))
+    if any(cells == () and a.start not in a.accepting for cells, a in parts):
+        return Automaton(0, frozenset(), ())
+    found = [0]
+
+    def successors(state, v):
+        k, states = state
+        if k == len(line) or v not in allowed[k]:
+            return []
+        options: list[list] = [[s] for s in states]
+        for i in reads[k]:
+            nxt: list = list(moves[i].get((states[i], v), ()))
+            if k == last[i]:  # the part's last cell: it must accept here
+                nxt = [_DONE] if set(nxt) & parts[i][1].accepting else []
+            if not nxt:
+                return []
+            options[i] = nxt
+        out = [(k + 1, combo) for combo in itertools.product(*options)]
+        found[0] += len(out)
+        if found[0] > 10 * MAX_PRODUCT_STATES:
+            raise _TooLarge
+        return out
+
+    try:
+        made = Automaton.explore(start, successors, lambda state: state[0] == len(line),
+                                 sorted(set().union(*allowed)))
+    except _TooLarge:
+        return None
+    return made if made.states <= MAX_PRODUCT_STATES else None
+
+
+class _TooLarge(Exception):
+    """`along`'s exploration passed its bound."""

@@ -27,7 +27,7 @@ from functools import cached_property
 from typing import ClassVar
 
 from ..errors import BackendError
-from .automaton import Automaton
+from .automaton import Automaton, along
 
 Cells = tuple[int, ...]
 
@@ -254,37 +254,35 @@ class AnyOf(Constraint):
                    for group in self.alternatives)
 
     def as_regular(self, values: Sequence[int]) -> Regular | None:
-        """The disjunction as one automaton, when it can be read along one line: every
-        alternative is one automaton over the same cells in the same order, or digits
-        allowed on some of those cells (a given, odd or even cells; with no automaton,
-        on any cells). The automaton is
-        then the union of theirs (nondeterministic: the first value chooses the
+        """The disjunction as one automaton, when its alternatives are automata and
+        allowed digits (a given, odd or even cells) on cells that read in one order:
+        the cells of its automata in turn, then the rest. Each alternative is then one
+        automaton over that line, reading its parts at once (`automaton.along`), and the
+        disjunction their union (nondeterministic: the first value chooses the
         alternative), which every backend reads, where a table would list every word.
         None when the alternatives do not fit that shape."""
-        lines = {con.cells for group in self.alternatives for con in group
-                 if isinstance(con, Regular)} or {self.cells}  # digits alone: any order
-        if len(lines) != 1:
-            return None
-        [line] = lines
-        where = {c: i for i, c in enumerate(line)}
-        if len(where) != len(line) or set(self.cells) != set(line):
-            return None
+        regulars = [con for group in self.alternatives for con in group
+                    if isinstance(con, Regular)]
+        line = tuple(dict.fromkeys([c for con in regulars for c in con.cells]
+                                   + list(self.cells)))
+        where = {c: k for k, c in enumerate(line)}
         parts = []
         for group in self.alternatives:
-            regulars = [con for con in group if isinstance(con, Regular)]
-            unary = [con for con in group if isinstance(con, InSet)]
-            if len(regulars) + len(unary) != len(group) or (regulars and unary) \
-                    or len(regulars) > 1:
+            if not all(isinstance(con, (Regular, InSet)) for con in group):
                 return None
-            if regulars:
-                parts.append(regulars[0].automaton)
-                continue
             allowed = [frozenset(values)] * len(line)
-            for con in unary:
-                for c in con.cells:
-                    allowed[where[c]] &= con.values
-            parts.append(Automaton(0, frozenset({len(line)}), tuple(
-                (k, v, k + 1) for k in range(len(line)) for v in sorted(allowed[k]))))
+            for con in group:
+                if isinstance(con, InSet):
+                    for c in con.cells:
+                        allowed[where[c]] &= con.values
+            read = [(con.cells, con.automaton) for con in group if isinstance(con, Regular)]
+            if len(read) == 1 and read[0][0] == line and len(group) == 1:
+                parts.append(read[0][1])  # the line's own automaton: nothing to combine
+                continue
+            part = along(line, read, allowed)
+            if part is None:
+                return None
+            parts.append(part)
         return Regular(line, automaton=union(parts), label=self.label)
 
     def decompose(self, domains, tries: int | None = None):

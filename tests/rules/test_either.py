@@ -250,8 +250,19 @@ def test_an_either_along_one_line_is_one_automaton_that_holds_as_it_does():
         assert regular.holds(word) == digits.holds(word), word
 
 
-def test_an_either_across_two_lines_is_no_single_automaton():
-    across = constraints.AnyOf((0, 1, 2, 3), alternatives=(
+def test_an_either_across_lines_reads_them_in_one_order():
+    import itertools
+    crossing = constraints.AnyOf((0, 1, 2), alternatives=(
+        (constraints.Regular((0, 1), automaton=_whisper(4)),
+         constraints.Regular((0, 2), automaton=_whisper(4))),  # both start at cell 0
+        (constraints.InSet((2,), values=frozenset({1})),)))
+    regular = crossing.as_regular(range(1, 5))
+    assert regular is not None
+    for word in itertools.product(range(1, 5), repeat=3):
+        at = dict(zip(regular.cells, word))
+        assert regular.holds(word) == crossing.holds([at[c] for c in crossing.cells]), word
+    # one line read both ways has no one order
+    both_ways = constraints.AnyOf((0, 1), alternatives=(
         (constraints.Regular((0, 1), automaton=_whisper(4)),),
-        (constraints.Regular((2, 3), automaton=_whisper(4)),)))
-    assert across.as_regular(range(1, 5)) is None
+        (constraints.Regular((1, 0), automaton=_whisper(4)),)))
+    assert both_ways.as_regular(range(1, 5)) is None
