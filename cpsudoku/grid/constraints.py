@@ -23,7 +23,7 @@ import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
 from typing import ClassVar
 
 from ..errors import BackendError
@@ -254,28 +254,33 @@ class AnyOf(Constraint):
                    for group in self.alternatives)
 
     def as_regular(self, values: Sequence[int]) -> Regular | None:
-        """The disjunction as one automaton, when its alternatives are automata and
-        allowed digits (a given, odd or even cells) on cells that read in one order:
-        the cells of its automata in turn, then the rest. Each alternative is then one
+        """The disjunction as one automaton, when its alternatives are automata, sums
+        of positive weights (cages) and allowed digits (a given, odd or even cells) on
+        cells that read in one order: the cells of its automata and sums in turn, then
+        the rest. Each alternative is then one
         automaton over that line, reading its parts at once (`automaton.along`), and the
         disjunction their union (nondeterministic: the first value chooses the
         alternative), which every backend reads, where a table would list every word.
         None when the alternatives do not fit that shape."""
-        regulars = [con for group in self.alternatives for con in group
-                    if isinstance(con, Regular)]
-        line = tuple(dict.fromkeys([c for con in regulars for c in con.cells]
+        if not all(isinstance(con, (Regular, InSet)) or _sum_automaton(con, values)
+                   for group in self.alternatives for con in group):
+            return None
+        read_in_order = [con for group in self.alternatives for con in group
+                         if not isinstance(con, InSet)]
+        line = tuple(dict.fromkeys([c for con in read_in_order for c in con.cells]
                                    + list(self.cells)))
         where = {c: k for k, c in enumerate(line)}
-        parts = []
+        parts: list[Automaton] = []
         for group in self.alternatives:
-            if not all(isinstance(con, (Regular, InSet)) for con in group):
-                return None
             allowed = [frozenset(values)] * len(line)
             for con in group:
                 if isinstance(con, InSet):
                     for c in con.cells:
                         allowed[where[c]] &= con.values
-            read = [(con.cells, con.automaton) for con in group if isinstance(con, Regular)]
+            read: list[tuple[Cells, Automaton]] = [
+                (con.cells, con.automaton if isinstance(con, Regular)
+                 else _sum_automaton(con, values) or Automaton(0, frozenset(), ()))
+                for con in group if not isinstance(con, InSet)]  # (sums all have one)
             if len(read) == 1 and read[0][0] == line and len(group) == 1:
                 parts.append(read[0][1])  # the line's own automaton: nothing to combine
                 continue
@@ -339,6 +344,25 @@ class AnyOf(Constraint):
             values.pop(cells[d], None)
 
         return extend(0)
+
+
+def _sum_automaton(con: Constraint, values: Sequence[int]) -> Automaton | None:
+    """A sum of whole positive weights (a cage) as an automaton over its cells (the
+    partial sum its state), or None for any other constraint."""
+    if not isinstance(con, Sum) or any(w < 1 for w in con.weights()):
+        return None
+    return _partial_sums(tuple(con.weights()), con.total, tuple(values))
+
+
+@cache
+def _partial_sums(weights: tuple[int, ...], total: int, values: tuple[int, ...]) -> Automaton:
+    def step(state, v):
+        at, partial = state
+        partial += weights[at] * v
+        return (at + 1, partial) if partial <= total else None
+
+    return Automaton.build((0, 0), step, lambda state: state == (len(weights), total), values,
+                           longest=len(weights))
 
 
 def union(automata: Sequence[Automaton]) -> Automaton:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ..errors import ModelError, NeverHolds
-from ..grid.constraints import AnyOf, Constraint, InSet
+from ..grid.constraints import AllDifferent, AnyOf, Constraint, InSet
 from ..grid.geometry import Geometry
 from . import cells as C
 from .element import ElementRule
@@ -59,7 +59,25 @@ class Either(ElementRule):
         return self._lowered(i, element, geometry)[0]
 
     def element_constraints(self, i, element, cells, geometry):
-        yield self._lowered(i, element, geometry)[1]
+        either = self._lowered(i, element, geometry)[1]
+        if len(either.alternatives) == 1:  # the others can never hold: this one must
+            yield from either.alternatives[0]
+            return
+        # cells all different in every alternative (a cage or a lunchbox there) are so
+        # whichever holds: said once outside, the alternatives keep the rest
+        common = set.intersection(*({con.cells for con in group if isinstance(con, AllDifferent)}
+                                    for group in either.alternatives))
+        if not common:
+            yield either
+            return
+        rest = tuple(tuple(con for con in group
+                           if not (isinstance(con, AllDifferent) and con.cells in common))
+                     for group in either.alternatives)
+        for cells_ in sorted(common):
+            yield AllDifferent(cells_, label=either.label)
+        if all(rest):  # else an alternative holds already
+            union = tuple(dict.fromkeys(c for group in rest for con in group for c in con.cells))
+            yield AnyOf(union, alternatives=rest, label=either.label)
 
     def _lowered(self, i: int, element, geometry: Geometry) -> tuple[tuple[int, ...], AnyOf]:
         """The union of the alternatives' cells and its constraint, built once per geometry."""

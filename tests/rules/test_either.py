@@ -106,7 +106,8 @@ def test_a_table_too_large_is_refused_by_backends_that_need_it(monkeypatch):
         solve(p, "python-constraint")
     monkeypatch.setattr(constraints, "MAX_TRIES", 1000)
     with pytest.raises(BackendError, match=r"more than 1000 value combinations tried"):
-        solve(either([{"extra_regions": [row[:5]]}]), "python-constraint")
+        solve(either([{"extra_regions": [row[:5]]}, {"extra_regions": [row[4:]]}]),
+              "python-constraint")
 
 
 def test_native_takes_an_either_whole_when_its_table_is_too_large():
@@ -266,3 +267,31 @@ def test_an_either_across_lines_reads_them_in_one_order():
         (constraints.Regular((0, 1), automaton=_whisper(4)),),
         (constraints.Regular((1, 0), automaton=_whisper(4)),)))
     assert both_ways.as_regular(range(1, 5)) is None
+
+
+def test_cells_all_different_in_every_alternative_are_said_once_outside():
+    cells = ["r1c1", "r1c2", "r2c2"]
+    p = either([{"cages": [{"sum": 7, "cells": cells}]},
+                {"lunchboxes": [{"cells": cells, "value": 0}]}])
+    made = list(p.rules[0].constraints(p.geometry))
+    assert [type(con).__name__ for con in made] == ["AllDifferent", "AnyOf"]
+    [inner] = [con for con in made if isinstance(con, constraints.AnyOf)]
+    assert not any(isinstance(con, constraints.AllDifferent)
+                   for group in inner.alternatives for con in group)
+    # the cage (a sum) and the lunchbox (an automaton) read as one automaton
+    import itertools
+    regular = inner.as_regular(range(1, 10))
+    assert regular is not None
+    for word in itertools.permutations(range(1, 10), 3):
+        at = dict(zip(regular.cells, word))
+        assert regular.holds(word) == inner.holds([at[c] for c in inner.cells]), word
+
+
+def test_an_either_with_one_alternative_that_can_hold_is_that_alternative():
+    # three different digits never sum to 3: the lunchbox alone remains
+    cells = ["r1c1", "r1c2", "r2c2"]
+    p = either([{"cages": [{"sum": 3, "cells": cells}]},
+                {"lunchboxes": [{"cells": cells, "value": 0}]}])
+    made = list(p.rules[0].constraints(p.geometry))
+    assert not any(isinstance(con, constraints.AnyOf) for con in made)
+    assert {type(con).__name__ for con in made} == {"AllDifferent", "Regular"}
