@@ -126,6 +126,15 @@ class Automaton:
     def _fitting(self) -> dict[tuple[int, frozenset[int]], bool]:
         return {}  # shared automata are asked again for each clue
 
+    def reversed(self) -> Automaton:
+        """The automaton of the words read backwards: every move turned round, a new
+        start 0 moving as the moves into an accepting state did, accepting in the old
+        start (the old states renumbered one up)."""
+        moves = [(t + 1, v, s + 1) for s, v, t in self.transitions]
+        moves += [(0, v, s + 1) for s, v, t in self.transitions if t in self.accepting]
+        accepting = {self.start + 1} | ({0} if self.start in self.accepting else set())
+        return Automaton(0, frozenset(accepting), tuple(moves))
+
     def deterministic(self) -> Automaton:
         """The same language with one next state per (state, value): subset construction."""
         if self.is_deterministic:

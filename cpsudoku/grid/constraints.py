@@ -19,6 +19,7 @@ cell domains when the model is built.
 
 from __future__ import annotations
 
+import heapq
 import itertools
 import math
 from collections.abc import Sequence
@@ -256,8 +257,8 @@ class AnyOf(Constraint):
     def as_regular(self, values: Sequence[int]) -> Regular | None:
         """The disjunction as one automaton, when its alternatives are automata, sums
         of positive weights (cages) and allowed digits (a given, odd or even cells) on
-        cells that read in one order: the cells of its automata and sums in turn, then
-        the rest. Each alternative is then one
+        cells that read in one order (each automaton's and sum's cells in their order;
+        lines that cross mid-way interleave). Each alternative is then one
         automaton over that line, reading its parts at once (`automaton.along`), and the
         disjunction their union (nondeterministic: the first value chooses the
         alternative), which every backend reads, where a table would list every word.
@@ -265,13 +266,25 @@ class AnyOf(Constraint):
         if not all(isinstance(con, (Regular, InSet)) or _sum_automaton(con, values)
                    for group in self.alternatives for con in group):
             return None
-        read_in_order = [con for group in self.alternatives for con in group
-                         if not isinstance(con, InSet)]
-        line = tuple(dict.fromkeys([c for con in read_in_order for c in con.cells]
-                                   + list(self.cells)))
+        # a line read one way in an alternative and the other way in another: both
+        # read it the first way, the second's automaton reversed
+        ways: dict[frozenset[int], Cells] = {}
+        alternatives = []
+        for group in self.alternatives:
+            turned = []
+            for con in group:
+                way = ways.setdefault(frozenset(con.cells), con.cells)
+                if isinstance(con, Regular) and way == con.cells[::-1] != con.cells:
+                    con = Regular(way, automaton=con.automaton.reversed(), label=con.label)
+                turned.append(con)
+            alternatives.append(tuple(turned))
+        line = _one_order([con.cells for group in alternatives for con in group
+                           if not isinstance(con, InSet)], self.cells)
+        if line is None:
+            return None
         where = {c: k for k, c in enumerate(line)}
         parts: list[Automaton] = []
-        for group in self.alternatives:
+        for group in alternatives:
             allowed = [frozenset(values)] * len(line)
             for con in group:
                 if isinstance(con, InSet):
@@ -344,6 +357,38 @@ class AnyOf(Constraint):
             values.pop(cells[d], None)
 
         return extend(0)
+
+
+def _one_order(sequences: Sequence[Cells], rest: Cells) -> Cells | None:
+    """The cells of every sequence, then `rest`, in one order keeping each sequence's
+    (None when none does: a line read both ways). Of the cells free to come next, the
+    one met first in the sequences comes first, so a line is read on until it crosses
+    another whose cells before the crossing come first."""
+    first: dict[int, int] = {}
+    for cell in (c for seq in sequences for c in seq):
+        first.setdefault(cell, len(first))
+    for cell in rest:
+        first.setdefault(cell, len(first))
+    after: dict[int, set[int]] = {c: set() for c in first}
+    before = dict.fromkeys(first, 0)
+    for seq in sequences:
+        if len(set(seq)) != len(seq):
+            return None
+        for a, b in zip(seq, seq[1:]):
+            if b not in after[a]:
+                after[a].add(b)
+                before[b] += 1
+    ready = [(first[c], c) for c, n in before.items() if n == 0]
+    heapq.heapify(ready)
+    order = []
+    while ready:
+        _, cell = heapq.heappop(ready)
+        order.append(cell)
+        for nxt in after[cell]:
+            before[nxt] -= 1
+            if before[nxt] == 0:
+                heapq.heappush(ready, (first[nxt], nxt))
+    return tuple(order) if len(order) == len(first) else None
 
 
 def _sum_automaton(con: Constraint, values: Sequence[int]) -> Automaton | None:

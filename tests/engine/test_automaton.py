@@ -112,6 +112,15 @@ def test_union_accepts_what_any_part_accepts(parts):
             assert joined.accepts(word) == any(a.accepts(word) for a in parts)
 
 
+@settings(max_examples=150, deadline=None)
+@given(automata())
+def test_reversed_reads_the_words_backwards(automaton):
+    back = automaton.reversed()
+    for length in range(4):
+        for word in itertools.product(range(1, SIZE + 1), repeat=length):
+            assert back.accepts(word[::-1]) == automaton.accepts(word)
+
+
 def whisper(difference: int) -> Automaton:
     """State: the last value (0 at the start)."""
     return Automaton.build(0, lambda last, v: v if not last or abs(v - last) >= difference

@@ -262,11 +262,31 @@ def test_an_either_across_lines_reads_them_in_one_order():
     for word in itertools.product(range(1, 5), repeat=3):
         at = dict(zip(regular.cells, word))
         assert regular.holds(word) == crossing.holds([at[c] for c in crossing.cells]), word
-    # one line read both ways has no one order
-    both_ways = constraints.AnyOf((0, 1), alternatives=(
-        (constraints.Regular((0, 1), automaton=_whisper(4)),),
-        (constraints.Regular((1, 0), automaton=_whisper(4)),)))
-    assert both_ways.as_regular(range(1, 5)) is None
+    # one line read both ways: the second read the first way, its automaton reversed
+    rising = constraints.Automaton.build(0, lambda last, v: v if v > last else None,
+                                         lambda s: True, range(1, 5))
+    both_ways = constraints.AnyOf((0, 1, 2), alternatives=(
+        (constraints.Regular((0, 1, 2), automaton=rising),),
+        (constraints.Regular((2, 1, 0), automaton=_whisper(4)),)))
+    regular = both_ways.as_regular(range(1, 5))
+    assert regular is not None and regular.cells == (0, 1, 2)
+    for word in itertools.product(range(1, 5), repeat=3):
+        assert regular.holds(word) == both_ways.holds(word), word
+    # two lines crossing mid-way interleave
+    crossing_mid = constraints.AnyOf((0, 1, 2, 3, 4), alternatives=(
+        (constraints.Regular((0, 1, 2), automaton=rising),
+         constraints.Regular((3, 1, 4), automaton=_whisper(4))),))
+    regular = crossing_mid.as_regular(range(1, 5))
+    assert regular is not None
+    for word in itertools.product(range(1, 5), repeat=5):
+        at = dict(zip(regular.cells, word))
+        assert regular.holds(word) == crossing_mid.holds([at[c] for c in crossing_mid.cells])
+    # a cycle of orders has none
+    cycle = constraints.AnyOf((0, 1, 2), alternatives=(
+        (constraints.Regular((0, 1), automaton=rising),
+         constraints.Regular((1, 2), automaton=rising),
+         constraints.Regular((2, 0), automaton=rising)),))
+    assert cycle.as_regular(range(1, 5)) is None
 
 
 def test_cells_all_different_in_every_alternative_are_said_once_outside():
