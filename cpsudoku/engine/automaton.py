@@ -14,7 +14,7 @@ states), so a pass costs the transitions that the candidates allow.
 from __future__ import annotations
 
 from ..grid.constraints import Regular
-from .plan import Structure
+from .plan import Structure, keep
 
 
 def _bits(mask: int):
@@ -75,11 +75,7 @@ class RegularPass:
                             back |= 1 << s
             support[i] = kept
             alive = back
-        for c, s in zip(cells, support):
-            d = cands[c] or grid[c]  # read afresh: a cell may be listed twice
-            new = d & s
-            if new != d:
-                if not new or not cands[c]:
-                    return False
-                changed(c, new)
+        for c, s in zip(cells, support):  # keep() reads afresh: a cell may be listed twice
+            if not keep(cands, grid, c, s, changed):
+                return False
         return True

@@ -123,13 +123,7 @@ class DistinctSum(Propagator):
                 support |= s
         if not support:
             return False
-        for c, d in zip(self.cells, doms):
-            new = d & support
-            if new != d:
-                if not new or not cands[c]:
-                    return False
-                changed(c, new)
-        return True
+        return all(keep(cands, grid, c, support, changed) for c in self.cells)
 
 
 class LessChain(Propagator):

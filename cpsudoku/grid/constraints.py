@@ -263,9 +263,13 @@ class AnyOf(Constraint):
         disjunction their union (nondeterministic: the first value chooses the
         alternative), which every backend reads, where a table would list every word.
         None when the alternatives do not fit that shape."""
-        if not all(isinstance(con, (Regular, InSet)) or _sum_automaton(con, values)
-                   for group in self.alternatives for con in group):
-            return None
+        automata: dict[int, Automaton] = {}  # by id: what each reads, InSets aside
+        for con in (con for group in self.alternatives for con in group):
+            found = con.automaton if isinstance(con, Regular) else _sum_automaton(con, values)
+            if found is not None:
+                automata[id(con)] = found
+            elif not isinstance(con, InSet):
+                return None
         # a line read one way in an alternative and the other way in another: both
         # read it the first way, the second's automaton reversed
         ways: dict[frozenset[int], Cells] = {}
@@ -276,6 +280,7 @@ class AnyOf(Constraint):
                 way = ways.setdefault(frozenset(con.cells), con.cells)
                 if isinstance(con, Regular) and way == con.cells[::-1] != con.cells:
                     con = Regular(way, automaton=con.automaton.reversed(), label=con.label)
+                    automata[id(con)] = con.automaton
                 turned.append(con)
             alternatives.append(tuple(turned))
         line = _one_order([con.cells for group in alternatives for con in group
@@ -290,10 +295,7 @@ class AnyOf(Constraint):
                 if isinstance(con, InSet):
                     for c in con.cells:
                         allowed[where[c]] &= con.values
-            read: list[tuple[Cells, Automaton]] = [
-                (con.cells, con.automaton if isinstance(con, Regular)
-                 else _sum_automaton(con, values) or Automaton(0, frozenset(), ()))
-                for con in group if not isinstance(con, InSet)]  # (sums all have one)
+            read = [(con.cells, automata[id(con)]) for con in group if id(con) in automata]
             if len(read) == 1 and read[0][0] == line and len(group) == 1:
                 parts.append(read[0][1])  # the line's own automaton: nothing to combine
                 continue

@@ -76,8 +76,7 @@ class Either(ElementRule):
         for cells_ in sorted(common):
             yield AllDifferent(cells_, label=either.label)
         if all(rest):  # else an alternative holds already
-            union = tuple(dict.fromkeys(c for group in rest for con in group for c in con.cells))
-            yield AnyOf(union, alternatives=rest, label=either.label)
+            yield AnyOf(_cells_of(rest), alternatives=rest, label=either.label)
 
     def _lowered(self, i: int, element, geometry: Geometry) -> tuple[tuple[int, ...], AnyOf]:
         """The union of the alternatives' cells and its constraint, built once per geometry."""
@@ -127,8 +126,13 @@ def _lower(i: int, element, geometry: Geometry, label: str) -> tuple[tuple[int, 
     if not groups:
         assert never is not None
         raise never
-    union = tuple(dict.fromkeys(c for group in groups for con in group for c in con.cells))
+    union = _cells_of(groups)
     return union, AnyOf(union, alternatives=tuple(tuple(group) for group in groups), label=label)
+
+
+def _cells_of(groups) -> tuple[int, ...]:
+    """Every cell the alternatives name, once each, in the order met."""
+    return tuple(dict.fromkeys(c for group in groups for con in group for c in con.cells))
 
 
 def _fragment(alt: Alternative) -> dict:
