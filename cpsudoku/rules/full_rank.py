@@ -81,42 +81,58 @@ def _compared(size: int, first: int):
 
 
 @cache
+def _block(size: int, first: int) -> tuple[int, tuple, tuple]:
+    """One block explored once: its state count (0 the start), the moves within it
+    (state, value, next) and the moves that end it (state, value, outcome). The
+    automata below repeat it, so they are put together by numbering alone: exploring
+    each of them through `_compared` cost a full-rank puzzle most of its time."""
+    compared = _compared(size, first)
+    number = {(0, None): 0}
+    queue = [(0, None)]
+    inner, final = [], []
+    for state in queue:
+        for v in range(1, size + 1):
+            nxt = compared(*state, v)
+            if not isinstance(nxt, tuple):
+                final.append((number[state], v, nxt))
+                continue
+            if nxt not in number:
+                number[nxt] = len(number)
+                queue.append(nxt)
+            inner.append((number[state], v, number[nxt]))
+    return len(number), tuple(inner), tuple(final)
+
+
+@cache
 def smaller_readings(size: int, first: int, smaller: int, ties: bool) -> Automaton:
     """Blocks of 2N - 1 values, one per reading of the other edges: its first digit, then
     the clued reading's digits and its own alternately. Accepted when exactly `smaller`
     of the readings that start with `first` read smaller than the clued one, and (unless
-    `ties`) none reads the same."""
-    compared = _compared(size, first)
-
-    def step(state, v):
-        at, where, below = state
-        done = compared(at, where, v)
-        if isinstance(done, tuple):
-            return (*done, below)
-        if done == _EQUAL and not ties:
-            return None
-        below += done == _LESS
-        return (0, None, below) if below <= smaller else None
-
-    return Automaton.build((0, None, 0), step, lambda s: s == (0, None, smaller),
-                           range(1, size + 1))
+    `ties`) none reads the same. State b * S + s: b readings found smaller so far, at
+    state s of the block."""
+    states, inner, final = _block(size, first)
+    transitions = []
+    for below in range(smaller + 1):
+        base = below * states
+        transitions.extend((base + s, v, base + t) for s, v, t in inner)
+        for s, v, outcome in final:
+            if outcome == _EQUAL and not ties:
+                continue
+            after = below + (outcome == _LESS)
+            if after <= smaller:
+                transitions.append((base + s, v, after * states))
+    return Automaton(0, frozenset({smaller * states}), tuple(transitions))
 
 
 @cache
 def one_reading(size: int, first: int, outcomes: frozenset[str]) -> Automaton:
     """One block: accepted when the reading does not start with `first`, or compares with
     the clued one as one of `outcomes` says ("less", "equal", "more": it is smaller ...)."""
-    compared = _compared(size, first)
-
-    def step(state, v):
-        if state == "yes":
-            return None
-        done = compared(*state, v)
-        if isinstance(done, tuple):
-            return done
-        return "yes" if done == _SKIP or done in outcomes else None
-
-    return Automaton.build((0, None), step, lambda s: s == "yes", range(1, size + 1))
+    states, inner, final = _block(size, first)
+    accepted = states  # the one state after the block, when it ends as `outcomes` allow
+    ends = tuple((s, v, accepted) for s, v, outcome in final
+                 if outcome == _SKIP or outcome in outcomes)
+    return Automaton(0, frozenset({accepted}), inner + ends)
 
 
 @cache
