@@ -121,21 +121,40 @@ def _structure(constraints, n: int, nvars: int) -> Structure:
 @lru_cache(maxsize=32)
 def structure_of(n: int, constraints, nvars: int | None = None) -> Structure:
     ncells = nvars or n * n  # auxiliary variables have no peers and no units
+    distinct = tuple(con for con in constraints if isinstance(con, AllDifferent))
+    others = [con for con in constraints if not isinstance(con, AllDifferent)]
+    peers, units, labels, cell_units, intersections = _houses(n, distinct, ncells)
+    others.extend(implied_sums(n, units, labels, others))
+    return Structure(
+        size=n,
+        nvars=ncells,
+        full=(1 << n) - 1,
+        peers=peers,
+        units=units,
+        unit_labels=labels,
+        cell_units=cell_units,
+        others=tuple(others),
+        intersections=intersections,
+    )
+
+
+@lru_cache(maxsize=32)
+def _houses(n: int, distinct: tuple[AllDifferent, ...], ncells: int) -> tuple:
+    """What the all-different constraints make: peers, units (with their labels and
+    each cell's) and the intersections of units. Puzzles of one geometry and rule set
+    share them while their other constraints differ, so they are found once."""
     peer_sets: list[set[int]] = [set() for _ in range(ncells)]
-    units, labels, others = [], [], []
+    units, labels = [], []
     seen_units = set()
-    for con in constraints:
-        if isinstance(con, AllDifferent):
-            cells = con.cells
-            for c in cells:
-                peer_sets[c].update(cells)
-            key = frozenset(cells)
-            if len(key) == n and key not in seen_units:
-                seen_units.add(key)
-                units.append(tuple(cells))
-                labels.append(con.describe())
-        else:
-            others.append(con)
+    for con in distinct:
+        cells = con.cells
+        for c in cells:
+            peer_sets[c].update(cells)
+        key = frozenset(cells)
+        if len(key) == n and key not in seen_units:
+            seen_units.add(key)
+            units.append(tuple(cells))
+            labels.append(con.describe())
     for c in range(ncells):
         peer_sets[c].discard(c)
     cell_units: list[list[int]] = [[] for _ in range(ncells)]
@@ -151,18 +170,8 @@ def structure_of(n: int, constraints, nvars: int | None = None) -> Structure:
                 intersections.append((tuple(sorted(shared)),
                                       tuple(c for c in units[a] if c not in shared),
                                       tuple(c for c in units[b] if c not in shared)))
-    others.extend(implied_sums(n, units, labels, others))
-    return Structure(
-        size=n,
-        nvars=ncells,
-        full=(1 << n) - 1,
-        peers=tuple(tuple(sorted(p)) for p in peer_sets),
-        units=tuple(units),
-        unit_labels=tuple(labels),
-        cell_units=tuple(tuple(u) for u in cell_units),
-        others=tuple(others),
-        intersections=tuple(intersections),
-    )
+    return (tuple(tuple(sorted(p)) for p in peer_sets), tuple(units), tuple(labels),
+            tuple(tuple(u) for u in cell_units), tuple(intersections))
 
 
 MAX_IMPLIED_CELLS = 6  # longer implied sums prune little and cost a propagator each

@@ -16,7 +16,7 @@ import base64
 import binascii
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 
@@ -896,7 +896,7 @@ def from_string(text: str, source: str = "<string>", line: int | None = None) ->
         data, origin = to_dict(text, source, line)
     where = source if line is None else f"{source}:{line}"
     try:
-        puzzle = puzzlefile.from_dict(data, where)
+        puzzle = puzzlefile.from_dict(data, where, "iss")
     except CpsudokuError as exc:
         asked = _asked_for(str(exc), origin)
         if asked is None:
@@ -905,7 +905,7 @@ def from_string(text: str, source: str = "<string>", line: int | None = None) ->
         what = "rule" if key in RULE_TYPES.values() else "element"
         raise ParseError(f"{item.where()}: this version of cpsudoku has no {what} {key!r}",
                          source, line, item.column) from None
-    return replace(puzzle, meta={**puzzle.meta, "format": "iss"})
+    return puzzle
 
 
 def _asked_for(message: str, origin: dict[str, Item]) -> tuple[str, Item] | None:

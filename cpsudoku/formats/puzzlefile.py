@@ -222,13 +222,14 @@ def _table(value, what: str, keys: Iterable[str]) -> dict:
 
 # ---------------------------------------------------------------- cpsudoku format
 
-def from_dict(data: dict, source: str = "<string>") -> Puzzle:
-    """A puzzle from the cpsudoku puzzle format (a parsed TOML or JSON object)."""
-    return reading(_from_dict, data, source, "puzzle")
+def from_dict(data: dict, source: str = "<string>", form: str = "cpsudoku") -> Puzzle:
+    """A puzzle from the cpsudoku puzzle format (a parsed TOML or JSON object); `form`
+    is the format its meta names (a reader that built the dict from another says so)."""
+    return reading(lambda data, source: _from_dict(data, source, form), data, source, "puzzle")
 
 
-def _from_dict(data: dict, source: str) -> Puzzle:
-    meta: dict[str, Any] = {"format": "cpsudoku"}
+def _from_dict(data: dict, source: str, form: str = "cpsudoku") -> Puzzle:
+    meta: dict[str, Any] = {"format": form}
     if "puzzles" in data:
         raise ModelError("'puzzles' inside a puzzle: a file lists puzzles at its top level")
     for key, value in data.items():
