@@ -5,6 +5,8 @@ techniques fall back to their Python searches without it (or with
 `CPSUDOKU_PURE_CHAINS=1`, which the tests use to compare the two). One call runs, for
 one grid, the search from every candidate as on and as off; `Reached` reads a search
 back as the distance and parent dicts of `Graph.reach_from_on` and `reach_from_off`.
+The nested levels call the C side for whole parts: a grid's static chains
+(`static_chains`), an assumption's propagation with the plus rules (`propagate`).
 """
 
 from __future__ import annotations
@@ -59,6 +61,23 @@ def _layout_tables(layout: Layout) -> tuple[bytes, ...]:
     house_start, cell_houses = flat(layout.houses_of)
     house_cells = array("i", [c for h in layout.houses for c in h.cells]).tobytes()
     return peer_start, peers, house_start, cell_houses, house_cells
+
+
+# the chains `static_chains` finds, by kind: (name, SE's base rating)
+STATIC_KINDS = (("Bidirectional X-Cycle", 6.5), ("Bidirectional Y-Cycle", 6.5),
+                ("Bidirectional Cycle", 7.0), ("Forcing X-Chain", 6.6), ("Skyscraper", 6.6),
+                ("Two-String Kite", 6.6), ("Turbot Fish", 6.6), ("Forcing Chain", 7.0))
+
+
+def static_chains(layout: Layout, cand: list[int]) -> list[tuple] | None:
+    """A grid's bidirectional cycles (X, Y, both kinds) and forcing chains (X, both), as
+    `chains.cycles` and `chains.forcing_chain_paths` find them and in their order:
+    (kind in STATIC_KINDS, complexity, removed, literals with signs) each; None when
+    the C side cannot."""
+    if not available() or layout.size > 16:
+        return None
+    return _chaincore.static_chains(cand, layout.size, *_layout_tables(layout),
+                                    literals(layout.size))
 
 
 class Tables:
@@ -160,9 +179,16 @@ def literals(size: int) -> tuple[Lit, ...]:
 
 
 def propagate(lit: Lit, on: bool, source: list[int], counts: list[int], size: int,
-              tables: tuple[bytes, ...], y: bool, dynamic: bool, rules, layout):
+              tables: tuple[bytes, ...], y: bool, dynamic: bool, rules, layout, plus: bool):
     """`forcing.Chaining`'s propagation of one assumption in C: (on, off, conflict,
     by rule, causes, nested) as `Consequences` takes them; `tables` are the layout's
-    house order, peer order, houses per cell and cells per house (`flat`)."""
+    house order, peer order, houses per cell and cells per house (`flat`), then the
+    plus rules' (`plusrules.core_tables`)."""
     return _chaincore.propagate(lit[0] * size + lit[1] - 1, on, source, counts, size,
-                                *tables, literals(size), y, dynamic, rules, layout)
+                                *tables, literals(size), y, dynamic, rules, layout, plus)
+
+
+def plus_rules(size: int, source: list[int], cand: list[int], tables: tuple[bytes, ...]):
+    """`plusrules.first_rule` in C; `tables` are the cells per house, then the plus
+    rules' (`plusrules.core_tables`)."""
+    return _chaincore.plus_rules(source, cand, size, *tables, literals(size))

@@ -111,7 +111,7 @@ def smaller_readings(size: int, first: int, smaller: int, ties: bool) -> Automat
     `ties`) none reads the same. State b * S + s: b readings found smaller so far, at
     state s of the block."""
     states, inner, final = _block(size, first)
-    transitions = []
+    transitions: list[tuple[int, int, int]] = []
     for below in range(smaller + 1):
         base = below * states
         transitions.extend((base + s, v, base + t) for s, v, t in inner)

@@ -48,7 +48,7 @@ def test_the_same_short_options_are_found_by_this_test():
     assert {"-n", "-t", "-f", "-o", "-b", "-j", "-c", "-s", "-d"} <= opts
 
 
-def test_hint_gives_up_at_its_time_limit_with_the_timeout_status():
+def test_hint_gives_up_at_its_time_limit_with_the_timeout_status(tmp_path):
     import json
     from pathlib import Path
 
@@ -56,8 +56,13 @@ def test_hint_gives_up_at_its_time_limit_with_the_timeout_status():
 
     from cpsudoku.errors import ExitCode
 
-    inkala = Path(__file__).parents[2] / "examples" / "inkala.txt"  # first step: a forcing chain
-    result = CliRunner().invoke(app, ["hint", str(inkala), "-t", "0.05", "-f", "json"])
+    # an SE 11.1 puzzle: its first step is a nested forcing chain, seconds of work
+    rated = Path(__file__).parents[1] / "logic" / "data" / "se_hardest.txt"
+    hardest = next(line.split()[0] for line in rated.read_text().splitlines()
+                   if line and not line.startswith("#"))
+    (tmp_path / "hardest.txt").write_text(hardest + "\n")
+    result = CliRunner().invoke(app, ["hint", str(tmp_path / "hardest.txt"), "-t", "0.05",
+                                      "-f", "json"])
     assert result.exit_code == ExitCode.TIMEOUT, result.output
     assert json.loads(result.stdout)["status"] == "timeout"
 

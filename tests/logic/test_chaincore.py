@@ -10,8 +10,11 @@ import pytest
 from cpsudoku.bench.hardest import read_rated
 from cpsudoku.formats.read import parse_one
 from cpsudoku.logic import chaincore
+from cpsudoku.logic.chain import literal_text, path_branch
 from cpsudoku.logic.solver import Solver, apply
-from cpsudoku.logic.techniques.chains import Graph
+from cpsudoku.logic.state import State
+from cpsudoku.logic.techniques import forcing, nested, plusrules
+from cpsudoku.logic.techniques.chains import Graph, cycles, forcing_chain_paths
 from cpsudoku.logic.techniques.nested import _static_chains
 
 pytestmark = pytest.mark.skipif(not chaincore.available(),
@@ -95,3 +98,89 @@ def test_the_steps_are_the_same_with_either_search(monkeypatch, puzzle):
     _pure(monkeypatch, True)
     assert steps() == compiled
     assert any("Chain" in s["technique"] or "Cycle" in s["technique"] for s in compiled)
+
+
+@pytest.fixture(scope="module")
+def nested_grid() -> State:
+    """SE 10.4: its grid after three steps has dynamic and nested chains."""
+    solver = Solver(parse_one(NESTED[1][0]))
+    state = solver.start()
+    for number in range(1, 4):
+        solver.advance(state, number)
+    return state
+
+
+@pytest.fixture(scope="module")
+def dry_grids(nested_grid) -> list[tuple[list[int], list[int]]]:
+    """(source, grid) where an assumption's singles run out, for every assumption of
+    the nested grid, as the Python propagation leaves them."""
+    grids = []
+
+    class Recording(forcing.Chaining):
+        def _asked(self, source, cand):
+            grids.append((source[:], cand[:]))
+            return super()._asked(source, cand)
+    with pytest.MonkeyPatch.context() as mp:
+        _pure(mp, True)
+        chaining = Recording(nested_grid, True, True, plus=True)
+        for lit in Graph(nested_grid, True).ons:
+            chaining.run(lit, True)
+            chaining.run(lit, False)
+    return grids
+
+
+def _x_wing_grid() -> tuple[State, list[int]]:
+    """1 struck out of rows 1 and 5 but at columns 1 and 5: an X-wing, and nothing
+    the plus rules ask before it."""
+    state = State.start(parse_one("." * 81))
+    cand = state.cand[:]
+    for r in (0, 4):
+        for c in range(9):
+            if c not in (0, 4):
+                cand[r * 9 + c] &= ~1
+    return state, cand
+
+
+def test_the_plus_rules_are_the_python_rules(nested_grid, dry_grids):
+    layout = nested_grid.layout
+    state, cand = _x_wing_grid()
+    grids = dry_grids + [(state.cand, cand)]
+    fired = set()
+    for source, cand in grids:
+        expected = plusrules.first_rule(layout, source, cand)
+        assert plusrules.compiled_first_rule(layout, source, cand) == expected
+        fired |= {rule for rule in plusrules.RULES if expected and rule(layout, source, cand)
+                  == expected}
+    assert fired == set(plusrules.RULES)
+
+
+def test_the_plus_propagation_is_the_python_one(monkeypatch, nested_grid):
+    def consequences():
+        chaining = forcing.Chaining(nested_grid, True, True, plus=True)
+        return [(list(cons.on.items()), list(cons.off.items()), cons.conflict, cons.by_rule,
+                 cons.causes) for lit in Graph(nested_grid, True).ons
+                for cons in (chaining.run(lit, True), chaining.run(lit, False))]
+    compiled = consequences()
+    _pure(monkeypatch, True)
+    assert consequences() == compiled
+    assert any(by_rule for *_, by_rule, _causes in compiled)
+
+
+def test_the_chains_of_the_grids_an_assumption_leaves_are_the_same(nested_grid, dry_grids):
+    layout = nested_grid.layout
+    total = 0
+    for _source, cand in dry_grids[::3]:
+        compiled = sorted(nested._compiled_chains(layout, cand), key=lambda t: t[:2])
+        assert compiled == sorted(nested._searched_chains(layout, cand), key=lambda t: t[:2])
+        total += len(compiled)
+    assert total > 100
+
+
+def test_an_inner_chain_reads_as_its_step(nested_grid, dry_grids):
+    """The nested levels show a static chain from its path, not from its step."""
+    for _source, cand in dry_grids[:40]:
+        state = nested._grid(nested_grid.layout, cand)
+        for chain in (cycles(state, True, True, 7.0, "Bidirectional Cycle")
+                      + forcing_chain_paths(state, True, 7.0, "Forcing Chain")):
+            names = [literal_text(lit, on, state.size) for lit, on in chain.path]
+            assert chain.step().chain == [path_branch(names)]

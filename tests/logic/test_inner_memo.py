@@ -15,7 +15,6 @@ from cpsudoku.logic.chaincore import per_layout
 from cpsudoku.logic.solver import Solver
 from cpsudoku.logic.techniques import nested
 from cpsudoku.logic.techniques.forcing import ForcingSearch
-from cpsudoku.logic.techniques.plus import first_rule
 
 HARDEST = read_rated(Path(__file__).parent / "data" / "se_hardest.txt")
 # SE 10.4 (se_nested.txt): its grid after three steps has dynamic and nested chains
@@ -65,19 +64,6 @@ def test_remembered_inner_hints_are_the_hints_of_a_fresh_search(grid):
         index = next(f[4] for f in fresh.inner_found() if f[0] == hint.key)
         assert [b.lines() for b in hint.branches()] == \
             [b.lines() for b in fresh.branches_of(index)]
-
-
-def test_the_rules_memo_gives_the_rules_answer(grid):
-    state = grid
-    nested._RULES.clear()
-    for c, m in enumerate(state.cand):
-        if bin(m).count("1") > 1:
-            cand = state.cand[:]
-            cand[c] &= m - 1
-            expected = first_rule(state.layout, state.cand, cand)
-            assert nested._first_rule(state.layout, state.cand, cand) == expected
-            assert nested._first_rule(state.layout, state.cand, cand) == expected
-    assert nested._RULES
 
 
 @pytest.mark.slow

@@ -15,7 +15,7 @@ from cpsudoku.logic.techniques import (
     forcing,
     intersections,
     loops,
-    plus,
+    plusrules,
     rules,
     singles,
     subsets,
@@ -581,14 +581,14 @@ def test_dynamic_forcing_chains_find_the_contradiction_too():
 def test_plus_rules_need_a_struck_out_reason():
     s = blank()
     source = s.cand[:]
-    assert plus.first_rule(s.layout, source, s.cand[:]) == []
+    assert plusrules.first_rule(s.layout, source, s.cand[:]) == []
     cand = source[:]
     for r, c in [(r, c) for r in (2, 3) for c in (1, 2, 3)]:  # 1 struck out of box 1 ...
         cand[cell(f"r{r}c{c}")] &= ~1
-    found = dict(plus.locked_candidates(s.layout, source, cand))  # ... outside row 1
+    found = dict(plusrules.locked_candidates(s.layout, source, cand))  # ... outside row 1
     assert set(found) == {(cell(f"r1c{c}"), 1) for c in range(4, 10)}
     assert len(found[(cell("r1c4"), 1)]) == 6  # the six places struck out are its reasons
-    assert plus.locked_candidates(s.layout, cand, cand) == []  # no reason: not for a chain
+    assert plusrules.locked_candidates(s.layout, cand, cand) == []  # no reason: not for a chain
 
 
 def test_plus_naked_pair_reasons():
@@ -596,5 +596,5 @@ def test_plus_naked_pair_reasons():
     source = s.cand[:]
     cand = source[:]
     cand[cell("r5c1")] = cand[cell("r5c2")] = 0b11  # 1/2, the other seven struck out
-    found = dict(plus.naked_pairs(s.layout, source, cand))
+    found = dict(plusrules.naked_pairs(s.layout, source, cand))
     assert (cell("r5c9"), 1) in found and len(found[(cell("r5c9"), 1)]) == 14

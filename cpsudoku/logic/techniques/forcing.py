@@ -29,6 +29,7 @@ from ..chain import Branch, literal_text
 from ..state import Layout, State, bit_values, popcount
 from ..step import Step, cell_name, make_step
 from ..technique import technique
+from . import plusrules
 from .chains import length_term
 
 Lit = tuple[int, int]  # (cell, value)
@@ -59,11 +60,12 @@ def _peer_order(layout: Layout) -> tuple[tuple[int, ...], ...]:
 
 @chaincore.per_layout
 def _core_tables(layout: Layout) -> tuple[bytes, ...]:
-    """The house and peer orders, the cells' houses and the houses' cells, for the C side."""
+    """The house and peer orders, the cells' houses, the houses' cells and the plus
+    rules' tables, for the C side."""
     houses = (list(h.cells) for h in layout.houses)
     return (*chaincore.flat(_house_order(layout)), *chaincore.flat(_peer_order(layout)),
             *chaincore.flat(layout.houses_of),
-            chaincore.flat(houses)[1])
+            chaincore.flat(houses)[1], *plusrules.core_tables(layout))
 
 
 class Consequences:
@@ -249,11 +251,12 @@ class Chaining:
     """SE's propagation: on literals are followed before off literals, each queue
     first in, first out; the first reason found for a literal is the one kept."""
 
-    def __init__(self, state: State, y: bool, dynamic: bool, rules=None):
+    def __init__(self, state: State, y: bool, dynamic: bool, rules=None, plus: bool = False):
         self.state, self.y, self.dynamic = state, y, dynamic
-        # rules(layout, source, cand) -> [(off literal, off literals it needs)]: what
-        # the "plus" chains conclude from the grid when the singles run out
-        self.rules = rules
+        # what the "plus" chains conclude from the grid when the singles run out: the
+        # plus rules (`plusrules`) if `plus`, then, if those find nothing, rules(layout,
+        # source, cand) -> [(off literal, off literals it needs, inner chain or None)]
+        self.plus, self.rules = plus, rules
         layout = state.layout
         self.order = _house_order(layout)
         self.peer_order = _peer_order(layout)
@@ -277,7 +280,7 @@ class Chaining:
         if self.tables is not None:
             return Consequences(*chaincore.propagate(
                 lit, on, state.cand, self.counts, n, self.tables, y, dynamic,
-                self.rules, state.layout))
+                self.rules, state.layout, self.plus))
         source = state.cand
         cand = source[:]
         counts = self.counts[:]
@@ -335,8 +338,8 @@ class Chaining:
                         ons[t] = parents
                         causes[t] = why
                         pend_on.append(t)
-            if not pend_on and not pend_off and self.rules is not None:
-                for t, parents, *inner in self.rules(state.layout, source, cand):
+            if not pend_on and not pend_off:
+                for t, parents, *inner in self._asked(source, cand):
                     if t not in offs:  # SE adds them unchecked: a clash shows up later
                         offs[t] = parents
                         by_rule.add(t)
@@ -344,6 +347,14 @@ class Chaining:
                             nested[t] = inner[0]
                         pend_off.append(t)
         return done(None)
+
+    def _asked(self, source: list[int], cand: list[int]) -> list[tuple]:
+        """What the rules conclude from the grid `cand` where the singles ran out."""
+        layout = self.state.layout
+        found = plusrules.first_rule(layout, source, cand) if self.plus else []
+        if not found and self.rules is not None:
+            found = self.rules(layout, source, cand)
+        return found
 
 
 def _open(state: State, lit: Lit, is_on: bool) -> bool:
@@ -357,9 +368,9 @@ class ForcingSearch:
     """Every step of one kind of forcing chain in a state, SE's way."""
 
     def __init__(self, state: State, base: float, y: bool, dynamic: bool, multiple: bool,
-                 nishio: bool, prefix: str, rules=None, suffix: str = ""):
+                 nishio: bool, prefix: str, rules=None, suffix: str = "", plus: bool = False):
         self.state, self.base, self.n = state, base, state.size
-        self.chaining = Chaining(state, y, dynamic, rules)
+        self.chaining = Chaining(state, y, dynamic, rules, plus)
         self.suffix = suffix
         self.dynamic, self.multiple, self.nishio, self.prefix = dynamic, multiple, nishio, prefix
         self.found: list[tuple] = []

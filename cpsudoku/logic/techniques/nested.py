@@ -19,11 +19,12 @@ per grid, across outer searches and levels.
 
 from __future__ import annotations
 
+from .. import chaincore
+from ..chain import Branch, literal_text, path_branch
 from ..state import Layout, State
 from ..technique import technique
-from .chains import cycles, forcing_chain_paths
+from .chains import cycles, forcing_chain_paths, length_term
 from .forcing import ForcingSearch, InnerHint, Lit, hidden_needs, inner_hints
-from .plus import first_rule
 
 NAMES = {2: " (+ Forcing Chains)", 3: " (+ Multiple Forcing Chains)",
          4: " (+ Dynamic Forcing Chains)", 5: " (+ Dynamic Forcing Chains (+ Forcing Chains))"}
@@ -31,27 +32,19 @@ RATINGS = {2: 9.5, 3: 10.0, 4: 10.5, 5: 11.0}
 
 MEMO_SIZE = 5000  # inner searches remembered (kept small: their steps, not their chains)
 _MEMO: dict = {}  # (kind, layout, grid) -> what an inner search found there
-_RULES: dict = {}  # the same for the rules asked first (many more, and cheap to redo)
 
 
-def _remembered(kind: str, layout: Layout, cand: list[int], build, memo: dict = _MEMO):
+def _remembered(kind: str, layout: Layout, cand: list[int], build):
     """An inner search's findings on a grid, shared by every outer search and level:
     the assumptions of one outer search often leave the same grid, and a level asks
     the grids the level before it asked (10.5 and 11.0 both start with dynamic chains)."""
     key = (kind, id(layout), tuple(cand))
-    known = memo.get(key)
+    known = _MEMO.get(key)
     if known is None or known[0] is not layout:
-        if len(memo) >= MEMO_SIZE:
-            memo.clear()
-        known = memo[key] = (layout, build())
+        if len(_MEMO) >= MEMO_SIZE:
+            _MEMO.clear()
+        known = _MEMO[key] = (layout, build())
     return known[1]
-
-
-def _first_rule(layout: Layout, source: list[int], cand: list[int]) -> list[tuple]:
-    """`first_rule`, remembered: every level's outer search walks the same
-    propagations up to the first grid where the rules find nothing, and asks the same."""
-    return _remembered("rules", layout, source + cand,
-                       lambda: first_rule(layout, source, cand), _RULES)
 
 
 def _grid(layout: Layout, cand: list[int]) -> State:
@@ -61,21 +54,47 @@ def _grid(layout: Layout, cand: list[int]) -> State:
 def _static_chains(layout: Layout, cand: list[int]) -> list[tuple]:
     """SE's "forcing chains and cycles" on a grid, easiest first: (rating, complexity,
     name, removed, literals with signs, branch)."""
+    found = _compiled_chains(layout, cand)
+    if found is None:
+        found = _searched_chains(layout, cand)
+    found.sort(key=lambda t: (t[0], t[1]))
+    return [(rating, cx, name, removed, path, lambda path=path: _branches(path, layout.size))
+            for rating, cx, name, removed, path in found]
+
+
+def _branches(path: list[tuple[Lit, bool]], size: int) -> list[Branch]:
+    """A static chain as its step shows it, read from its literals."""
+    return [path_branch([literal_text(lit, on, size) for lit, on in path])]
+
+
+def _compiled_chains(layout: Layout, cand: list[int]) -> list[tuple] | None:
+    """`_searched_chains` in C, or None when the C side cannot."""
+    found = chaincore.static_chains(layout, cand)
+    if found is None:
+        return None
+    out = []
+    for kind, cx, removed, path in found:
+        name, base = chaincore.STATIC_KINDS[kind]
+        out.append((base + length_term(cx), cx, name, removed, path))
+    return out
+
+
+def _searched_chains(layout: Layout, cand: list[int]) -> list[tuple]:
+    """The chain techniques' own searches, in the order they find: (rating, complexity,
+    name, removed, path) each."""
     state = _grid(layout, cand)
     found = cycles(state, True, False, 6.5, "Bidirectional X-Cycle")
     found += cycles(state, False, True, 6.5, "Bidirectional Y-Cycle")
     found += cycles(state, True, True, 7.0, "Bidirectional Cycle")
     found += forcing_chain_paths(state, False, 6.6, "Forcing X-Chain")
     found += forcing_chain_paths(state, True, 7.0, "Forcing Chain")
-    found.sort(key=lambda t: (t.rating, t.cx))
     out = []
     for chain in found:
         removed = list(chain.eliminations)
         for c, v in chain.placements:
             removed += [(c, u) for u in range(1, layout.size + 1)
                         if u != v and cand[c] >> (u - 1) & 1]
-        out.append((chain.rating, chain.cx, chain.name, removed, chain.path,
-                    lambda chain=chain: chain.step().chain))
+        out.append((chain.rating, chain.cx, chain.name, removed, chain.path))
     return out
 
 
@@ -135,21 +154,19 @@ _multiple = _search_hints("multiple", lambda s: ForcingSearch(
 _dynamic = _search_hints("dynamic", lambda s: ForcingSearch(
     s, 8.5, True, True, True, False, "Dynamic "))
 _level2 = _search_hints("level 2", lambda s: ForcingSearch(
-    s, 9.5, True, True, True, False, "Dynamic ", rules_of(2), NAMES[2]))
+    s, 9.5, True, True, True, False, "Dynamic ", rules_of(2), NAMES[2], plus=True))
 
 INNER = {2: (_static_hints,), 3: (_static_hints, _multiple), 4: (_dynamic,),
          5: (_dynamic, _level2)}
 
 
 def rules_of(level: int):
-    """What an assumption's grid yields when its singles run out, at a nesting level:
-    the first rule that removes something, with the candidates it needs gone."""
+    """What an assumption's grid yields at a nesting level when its singles run out and
+    the plus rules find nothing: the removals of the first inner technique that has
+    some, with the candidates they need gone and their inner chains."""
     inner = INNER[level]
 
     def rules(layout: Layout, source: list[int], cand: list[int]) -> list[tuple]:
-        found = _first_rule(layout, source, cand)
-        if found:
-            return found
         for producer in inner:
             out: list[tuple] = []
             for hint in producer(layout, source, cand):
@@ -164,7 +181,7 @@ def rules_of(level: int):
 def _level(level: int):
     def find(state: State):
         yield from ForcingSearch(state, RATINGS[level], True, True, True, False, "Dynamic ",
-                                 rules_of(level), NAMES[level]).steps()
+                                 rules_of(level), NAMES[level], plus=True).steps()
     find.__doc__ = f"Dynamic forcing chains{NAMES[level]}."
     return find
 

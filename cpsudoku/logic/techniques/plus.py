@@ -2,144 +2,19 @@
 
 The dynamic chains of `forcing`, but when the singles of an assumption run out, the
 grid it leaves is searched for locked candidates, then hidden pairs, naked pairs and
-X-wings (the first of these that applies); what they remove joins the chain, with
-the struck-out candidates that made them apply as its reasons. Tried only when every
-other technique fails (classic puzzles rated 9.0 and up).
+X-wings (the first of these that applies, `plusrules`); what they remove joins the
+chain, with the struck-out candidates that made them apply as its reasons. Tried
+only when every other technique fails (classic puzzles rated 9.0 and up).
 """
 
 from __future__ import annotations
 
-from functools import cache
-from itertools import combinations
-
-from ..state import Layout, State, bit_values, popcount
+from ..state import State
 from ..technique import technique
-from .forcing import ForcingSearch, Lit
-
-Found = list[tuple[Lit, tuple[Lit, ...]]]  # (removed candidate, the off literals it needs)
-
-
-@cache
-def _crossings(layout: Layout) -> tuple[tuple[tuple[int, ...], ...], ...]:
-    """For every box and row or column that meet, both ways round: (their common
-    cells, the base house's other cells, the cover house's other cells)."""
-    boxes = [h for h, house in enumerate(layout.houses) if house.kind == "box"]
-    lines = [h for h, house in enumerate(layout.houses) if house.kind in ("row", "col")]
-    out = []
-    for b in boxes:
-        for ln in lines:
-            common = set(layout.houses[b].cells) & set(layout.houses[ln].cells)
-            if common:
-                for base, cover in ((b, ln), (ln, b)):
-                    out.append((tuple(sorted(common)),
-                                tuple(c for c in layout.houses[base].cells if c not in common),
-                                tuple(c for c in layout.houses[cover].cells if c not in common)))
-    return tuple(out)
-
-
-def _gone(source: list[int], cand: list[int], cell: int, value: int) -> bool:
-    bit = 1 << (value - 1)
-    return bool(source[cell] & bit and not cand[cell] & bit)
-
-
-def locked_candidates(layout: Layout, source: list[int], cand: list[int]) -> Found:
-    """Pointing and claiming; the reasons are the value's struck-out places in the
-    house that points (or claims) outside the crossing."""
-    out: Found = []
-    for common, base_out, cover_out in _crossings(layout):
-        inside = 0
-        for c in common:
-            inside |= cand[c]
-        outside = 0
-        for c in base_out:
-            outside |= cand[c]
-        locked = inside & ~outside  # values whose places in the base house are all shared
-        if not locked:
-            continue
-        gone = 0
-        for c in base_out:
-            gone |= source[c] & ~cand[c]
-        covered = 0
-        for c in cover_out:
-            covered |= cand[c]
-        for v in bit_values(locked & gone & covered):
-            bit = 1 << (v - 1)
-            why = tuple((c, v) for c in base_out if _gone(source, cand, c, v))
-            out.extend(((c, v), why) for c in cover_out if cand[c] & bit)
-    return out
-
-
-def hidden_pairs(layout: Layout, source: list[int], cand: list[int]) -> Found:
-    out: Found = []
-    for house in layout.houses:
-        places = {v: tuple(c for c in house.cells if cand[c] >> (v - 1) & 1)
-                  for v in range(1, layout.size + 1)}
-        for a, b in combinations(range(1, layout.size + 1), 2):
-            cells = places[a]
-            if len(cells) != 2 or places[b] != cells:
-                continue
-            keep = (1 << (a - 1)) | (1 << (b - 1))
-            removed = [(c, u) for c in cells for u in bit_values(cand[c] & ~keep)]
-            why = tuple((c, u) for c in house.cells if c not in cells for u in (a, b)
-                        if source[c] >> (u - 1) & 1)
-            if removed and why:
-                out.extend((lit, why) for lit in removed)
-    return out
-
-
-def naked_pairs(layout: Layout, source: list[int], cand: list[int]) -> Found:
-    out: Found = []
-    for house in layout.houses:
-        pairs = [c for c in house.cells if popcount(cand[c]) == 2]
-        for p, q in combinations(pairs, 2):
-            mask = cand[p]
-            if cand[q] != mask:
-                continue
-            removed = [(c, u) for c in house.cells if c not in (p, q)
-                       for u in bit_values(cand[c] & mask)]
-            why = tuple((c, u) for c in (p, q) for u in bit_values(source[c] & ~mask))
-            if removed and why:
-                out.extend((lit, why) for lit in removed)
-    return out
-
-
-def x_wings(layout: Layout, source: list[int], cand: list[int]) -> Found:
-    out: Found = []
-    n = layout.size
-    for kind in ("row", "col"):
-        lines = [h for h in layout.houses if h.kind == kind]
-        for v in range(1, n + 1):
-            bit = 1 << (v - 1)
-            two = [(h, [c for c in h.cells if cand[c] & bit]) for h in lines]
-            two = [(h, cells) for h, cells in two if len(cells) == 2]
-            for (h1, c1), (h2, c2) in combinations(two, 2):
-                cross = [c % n if kind == "row" else c // n for c in c1]
-                if cross != [c % n if kind == "row" else c // n for c in c2]:
-                    continue
-                corners = set(c1) | set(c2)
-                removed = [(c, v) for c in range(n * n) if c not in corners and cand[c] & bit
-                           and (c % n if kind == "row" else c // n) in cross]
-                why = tuple((c, v) for h in (h1, h2) for c in h.cells
-                            if _gone(source, cand, c, v))
-                if removed and why:
-                    out.extend((lit, why) for lit in removed)
-    return out
-
-
-RULES = (locked_candidates, hidden_pairs, naked_pairs, x_wings)
-
-
-def first_rule(layout: Layout, source: list[int], cand: list[int]) -> Found:
-    """What the first rule that applies removes (SE stops at the first rule with a
-    result, even when everything it removes is already known)."""
-    for rule in RULES:
-        found = rule(layout, source, cand)
-        if found:
-            return found
-    return []
+from .forcing import ForcingSearch
 
 
 @technique("Dynamic Forcing Chains (+)", 9.0, classic_only=True, stage="dynamic plus")
 def dynamic_forcing_chains_plus(state: State):
-    yield from ForcingSearch(state, 9.0, True, True, True, False, "Dynamic ", first_rule,
-                       " (+)").steps()
+    yield from ForcingSearch(state, 9.0, True, True, True, False, "Dynamic ", suffix=" (+)",
+                             plus=True).steps()
