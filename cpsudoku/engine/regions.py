@@ -25,6 +25,7 @@ every solution.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 
 from ..grid.constraints import Regions
 from .plan import Structure, keep
@@ -39,28 +40,69 @@ def _neighbours(n: int) -> tuple[tuple[int, ...], ...]:
     return tuple(out)
 
 
-def anchors(n: int) -> tuple[int, ...]:
-    """Up to three cells whose regions surely differ, r1c1 first: two cells N or more
-    steps apart (Manhattan distance) never share a region of N connected cells. The
-    compiled pass labels them 1, 2, 3 and the other regions after them, so the
-    regions far from r1c1 have their labels from the start (`relabel` gives the
-    solutions their canonical labels back); the edges' cells, the farthest apart."""
-    edge = [i for i in range(n * n) if i // n in (0, n - 1) or i % n in (0, n - 1)]
+def anchors(n: int, weight: Sequence[int] | None = None) -> tuple[int, ...]:
+    """Up to three cells whose regions surely differ: two cells N or more steps apart
+    (Manhattan distance) never share a region of N connected cells. The compiled
+    pass labels them 1, 2, 3 and the other regions after them (`relabel` gives the
+    solutions their canonical labels back). Two are on the grid's edge, the third
+    anywhere; the three with the most `weight` (per grid position: how much the
+    clues say of its digit and region) win, then the farthest apart. A pinned label
+    where the clues speak decides much at once: ISS picks its anchors so, and on
+    its "Let there be chaos" r1c1 and two edge cells left 300,000 nodes without a
+    solution. Without weights: r1c1 and the two edge cells farthest from it."""
+    cells = range(n * n)
+    edge = [i for i in cells if i // n in (0, n - 1) or i % n in (0, n - 1)]
 
     def gap(a: int, b: int) -> int:
         return abs(a // n - b // n) + abs(a % n - b % n)
 
-    best: tuple[int, ...] = (0,)
-    widest = -1
-    for b in edge:
-        for c in edge:
-            if b < c and gap(0, b) >= n and gap(0, c) >= n and gap(b, c) >= n:
-                spread = min(gap(0, b), gap(0, c), gap(b, c))
-                if spread > widest:
-                    best, widest = (0, b, c), spread
-    if len(best) == 1:
-        best = next(((0, b) for b in edge if gap(0, b) >= n), best)
+    if weight is None:
+        weight = [1 if i == 0 else 0 for i in cells]
+    by_weight = sorted(cells, key=lambda i: -weight[i])
+    best: tuple[int, ...] = ()
+    top: tuple[int, int] = (-1, -1)
+    for x, a in enumerate(edge):
+        for b in edge[x + 1:]:
+            if gap(a, b) < n:
+                continue
+            third = next((c for c in by_weight if gap(a, c) >= n and gap(b, c) >= n), None)
+            if third is None:
+                continue
+            # the best third by weight; among equal weights, the farthest from a and b
+            heaviest = weight[third]
+            third = max((c for c in by_weight if weight[c] == heaviest
+                         and gap(a, c) >= n and gap(b, c) >= n),
+                        key=lambda c: (min(gap(a, c), gap(b, c)), -c))
+            score = (weight[a] + weight[b] + heaviest,
+                     min(gap(a, b), gap(a, third), gap(b, third)))
+            if score > top:
+                top, best = score, tuple(sorted((a, b, third)))
+    if not best:  # too small a grid for three: two cells apart, or one
+        best = next(((a, b) for a in edge for b in edge if a < b and gap(a, b) >= n), (0,))
     return best
+
+
+def clue_weights(con: Regions, others) -> list[int]:
+    """Per grid position, how much the other constraints say of its digit and its
+    region label: each constraint adds its length for each of the two it holds
+    (ISS's cell priorities), and a long one holding both adds it twice more."""
+    n2 = con.width * con.width
+    position = {v: i % n2 for i, v in enumerate(con.cells)}
+    out = [0] * n2
+    for other in others:
+        if other is con:
+            continue
+        size = len(other.cells)
+        seen: dict[int, int] = {}
+        for v in other.cells:
+            if v in position:
+                out[position[v]] += size
+                seen[position[v]] = seen.get(position[v], 0) + 1
+        if size >= max(10, con.width + 1):
+            for i, times in seen.items():
+                if times >= 2:
+                    out[i] += 2 * size
+    return out
 
 
 def relabel(solution: tuple[int, ...], con: Regions) -> tuple[int, ...]:

@@ -13,9 +13,10 @@ plan's other constraints, each flattened to (kind, cells, data, total):
 - a table (kropki, anything decomposed): its tuples, flattened;
 - a regular constraint (line rules): its automaton's states, start, accepting
   states and transitions;
-- regions found while solving (chaos construction): the grid's width; the
-  labels are variables after the cells, as are the clues' helpers, which the
-  kernel branches on last (`Plan.derived`).
+- regions found while solving (chaos construction): the grid's width and the
+  anchors; the labels are variables after the cells;
+- runs in those regions (chaos arrows and counts, `RegionRuns`): the offset, the
+  labels' place, the arms' lengths and which are near, for a pass of their own.
 
 Beside them, `counts.implied_counts` joins the automata that count values
 along the same cells (counting circles, quadruples) into one constraint, and
@@ -34,11 +35,11 @@ import itertools
 import time
 from math import comb
 
-from ..grid.constraints import AllDifferent, Allowed, Less, Regions, Regular, Sum
+from ..grid.constraints import AllDifferent, Allowed, Less, RegionRuns, Regions, Regular, Sum
 from .counts import implied_counts
 from .plan import Plan, mask_of
 from .propagators import MAX_COMBINATIONS, DistinctSum
-from .regions import anchors, relabel
+from .regions import anchors, clue_weights, relabel
 
 try:
     from . import _vkernel  # type: ignore[attr-defined]
@@ -102,14 +103,31 @@ def flat(con, structure) -> tuple[int, tuple[int, ...], tuple[int, ...], int]:
         return _vkernel.LESS, con.cells, (), 0
     if isinstance(con, Allowed):
         return _vkernel.TABLE, con.cells, _flat_rows(con.tuples), 0
+    if isinstance(con, RegionRuns):  # its own pass, not its automaton's thousands of states
+        base, npos = _labels(structure)
+        return (_vkernel.RUNS, con.cells,
+                (con.offset, base, npos, len(con.arms), *con.arms,
+                 *(int(a in con.near) for a in range(len(con.arms)))), 0)
     if isinstance(con, Regular):
         a = con.automaton
         accepting = tuple(sorted(a.accepting))
         data = (a.states, a.start, len(accepting), *accepting, *_flat_rows(a.transitions))
         return _vkernel.REGULAR, con.cells, data, 0
     if isinstance(con, Regions):
-        return _vkernel.REGIONS, con.cells, (con.width, *anchors(con.width)), 0
+        return (_vkernel.REGIONS, con.cells,
+                (con.width, *anchors(con.width, clue_weights(con, structure.others))), 0)
     raise TypeError(f"no compiled propagator for {con.kind} constraints")
+
+
+def _labels(structure) -> tuple[int, int]:
+    """The first region label variable and how many there are (0, 0 without regions):
+    a clue's pass reads the labels outside it."""
+    for con in structure.others:
+        if isinstance(con, Regions):
+            labels = con.cells[len(con.cells) // 2:]
+            if labels == tuple(range(labels[0], labels[0] + len(labels))):
+                return labels[0], len(labels)
+    return 0, 0
 
 
 _ROWS: dict[int, tuple[tuple, tuple[int, ...]]] = {}  # id(rows) -> (rows, flattened)

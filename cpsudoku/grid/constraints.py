@@ -10,6 +10,8 @@ Every rule of every variant lowers to these few constraints over cells
 
 `Regular` reads an automaton along its cells (see `automaton.py`): the line
 rules (whispers, entropic, modular, sum lines ...) are regular languages.
+`RegionRuns` is one whose meaning (runs in regions found while solving) the
+native engine propagates without its automaton.
 
 A backend declares which kinds it handles natively (`Backend.native_kinds`);
 `lower_for` in `model.py` decomposes the rest.
@@ -212,6 +214,60 @@ class Regions(Constraint):
     def decompose(self, domains):
         raise BackendError(f"{self.describe()}: regions found while solving cannot be "
                            f"expressed as tables; only backends that know them search them")
+
+
+@dataclass(frozen=True)
+class RegionRuns(Regular):
+    """Runs in regions found while solving (chaos arrows and counts). `cells` holds
+    a digit, then a start cell's region label, then the labels along each arm from
+    the start (the start left out), arm after arm, `arms` their lengths. The digit
+    plus `offset` is 1 (the start) plus each arm's run: its first labels equal to the
+    start's, up to the first other one. A count is arms of one cell each. `near`:
+    arms of which one at least must have a run (the start's orthogonal neighbours,
+    when each is an arm's first cell: the start's region is connected).
+
+    A regular constraint: `automaton` reads that along the cells, so every backend
+    takes it as one (the native engine has a pass of its own for it)."""
+
+    size: int = 0  # the labels (and digits): 1..size
+    arms: tuple[int, ...] = ()
+    offset: int = 0
+    near: frozenset[int] = frozenset()
+
+    def __post_init__(self):
+        if len(self.cells) != 2 + sum(self.arms) or not all(n >= 1 for n in self.arms):
+            raise ValueError(f"{self.describe()}: a digit, a start and the arms' cells")
+        object.__setattr__(self, "automaton",
+                           runs_automaton(self.size, self.arms, self.offset, self.near))
+
+
+@cache
+def runs_automaton(size: int, arms: tuple[int, ...], offset: int,
+                   near: frozenset[int] = frozenset()) -> Automaton:
+    """`RegionRuns` read along its cells. A state: cells read after the start, the
+    start's label, cells the runs still owe, whether the current arm's run goes on,
+    whether a near arm has had a run."""
+    firsts = [sum(arms[:i]) for i in range(len(arms))]
+    near_firsts = {firsts[a] for a in near}
+    total = sum(arms)
+
+    def step(state, value):
+        if state is None:  # the digit: how many cells the runs hold, the start's too
+            need = value + offset
+            return ("need", need) if 1 <= need <= total + 1 else None
+        if state[0] == "need":
+            return 0, value, state[1] - 1, True, not near
+        at, label, left, open_, met = state
+        if at == total:
+            return None
+        open_ = open_ or at in firsts
+        if open_ and value == label:
+            return (at + 1, label, left - 1, True, met or at in near_firsts) if left else None
+        return at + 1, label, left, False, met
+
+    return Automaton.build(None, step, lambda state: state is not None
+                           and state[0] != "need" and state[0] == total and state[2] == 0
+                           and state[4], range(1, size + 1))
 
 
 def _connected(cells: list[int], width: int) -> bool:

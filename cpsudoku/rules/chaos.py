@@ -3,9 +3,10 @@
 The global rule `chaos` gives every cell a region label (an auxiliary variable,
 see `grid.variables`) and one `Regions` constraint: N orthogonally connected
 regions of N cells, each holding every digit once. Two clue kinds speak of those
-regions, both lowered to tables over the labels and yes/no helpers (is this cell
-in the start's region, or in its run?), tied to the digit by a sum (counts) or one
-automaton over the digit and the helpers (arrows, `_runs`):
+regions, each one `RegionRuns` constraint over its control digit and the labels
+it speaks of (`_runs`): a regular constraint whose automaton every backend reads,
+and which the native engine propagates per possible region of the start (a digit
+no label of it allows goes), with no helper variable:
 
 - chaos arrows (`chaos_arrows`): the control cell's digit is the length of the run
   of cells that share the start cell's region along each arm from it (the start
@@ -23,8 +24,7 @@ from collections.abc import Iterable
 from typing import ClassVar, NamedTuple
 
 from ..errors import ModelError
-from ..grid.automaton import Automaton
-from ..grid.constraints import Allowed, Constraint, Regions, Regular, Sum
+from ..grid.constraints import Constraint, RegionRuns, Regions
 from ..grid.geometry import Geometry
 from ..grid.variables import Layout, Variables, layout
 from . import cells as cellrefs
@@ -80,45 +80,17 @@ class Chaos:
                         label="chaos regions"),)
 
 
-# A helper says yes or no as 2 or 1, not 1 or 0: the native engine's values
-# start at 1, and a sum of helpers only shifts by their count.
-NO, YES = 1, 2
-
-
-def _same(size: int) -> tuple[tuple[int, int, int], ...]:
-    """(label a, label b, YES if equal else NO)."""
-    return tuple((a, b, YES if a == b else NO) for a in range(1, size + 1)
-                 for b in range(1, size + 1))
-
-
-def _run(size: int) -> tuple[tuple[int, int, int, int], ...]:
-    """(start's label, cell's label, previous cell in the run?, this cell in the run?)."""
-    return tuple((a, b, p, YES if p == YES and a == b else NO) for a in range(1, size + 1)
-                 for b in range(1, size + 1) for p in (NO, YES))
-
-
-def _runs(size: int, arms: tuple[int, ...], offset: int) -> Automaton:
-    """The digit, then each arm's helpers in order: the digit is 1 - offset plus the
-    helpers saying yes, and along an arm they say yes only while its run goes on.
-    One automaton for the sum and the runs, so that a digit decides at once which
-    helpers say yes (a sum alone leaves them open until the labels are known)."""
-    firsts = {sum(arms[:i]) for i in range(len(arms))}
-    total = sum(arms)
-
-    def step(state, value):
-        if state is None:  # the digit: how many helpers must say yes
-            left = value - 1 + offset
-            return (0, left, True) if 0 <= left <= total else None
-        at, left, open_ = state
-        if at == total or value not in (NO, YES):
-            return None
-        open_ = open_ or at in firsts
-        if value == YES:
-            return (at + 1, left - 1, True) if open_ and left else None
-        return at + 1, left, False
-
-    return Automaton.build(None, step, lambda state: state is not None and state[0] == total
-                           and state[1] == 0, range(1, size + 1))
+def _near(start: int, arms: list[tuple[int, ...]], width: int) -> frozenset[int]:
+    """The arms whose first cells are the start's orthogonal neighbours, when every
+    neighbour is one: a region of two or more cells is connected, so the start
+    shares its region with one of them (ISS's "enclosed first cell"); else none."""
+    r, c = divmod(start, width)
+    around = {start + d for d, ok in ((-width, r > 0), (width, r < width - 1),
+                                      (-1, c > 0), (1, c < width - 1)) if ok}
+    firsts = {arm[0]: a for a, arm in enumerate(arms)}
+    if not around or not around <= firsts.keys():
+        return frozenset()
+    return frozenset(firsts[cell] for cell in around)
 
 
 class _ChaosClues(ElementRule):
@@ -127,19 +99,13 @@ class _ChaosClues(ElementRule):
     key: ClassVar[str]
     meaning: ClassVar[str]
 
-    def helpers(self, element) -> int:
-        """How many yes/no helper variables one element needs."""
-        raise NotImplementedError
-
-    def clue(self, i: int, element, cells, geometry: Geometry, first_label: int,
-             helpers) -> Iterable[Constraint]:
-        """One clue's tables and sum; `helpers` hands out its yes/no variables."""
+    def clue(self, i: int, element, cells, geometry: Geometry,
+             first_label: int) -> Iterable[Constraint]:
+        """One clue: an automaton read along its control digit and the labels."""
         raise NotImplementedError
 
     def variables(self, geometry: Geometry) -> tuple[Variables, ...]:
-        count = sum(self.helpers(e) for e in self.expanded(geometry))
-        return (labels(geometry), Variables(self.key, count, frozenset((NO, YES)),
-                                            f"the {self.noun}s' helpers", derived=True))
+        return (labels(geometry),)
 
     def validate(self, geometry: Geometry) -> None:
         for i, element in enumerate(self.expanded(geometry), 1):
@@ -155,11 +121,10 @@ class _ChaosClues(ElementRule):
                     layout: Layout | None = None) -> tuple:
         layout = layout or own_layout(self, geometry)
         out: list = []
-        helpers = iter(layout.indices(self.key))
         first_label = layout.start(LABELS)
         for i, element in enumerate(self.expanded(geometry), 1):
             cells = self.check_element(i, element, geometry)
-            out.extend(self.clue(i, element, cells, geometry, first_label, helpers))
+            out.extend(self.clue(i, element, cells, geometry, first_label))
         return tuple(out)
 
     def _offset(self, i: int, element) -> int:
@@ -186,9 +151,6 @@ class ChaosArrows(_ChaosClues):
         return {self.key: [{"cell": cellrefs.name(e.cell), "offset": e.offset,
                             **({"arms": [cellrefs.names(arm) for arm in e.cells]}
                                if e.cells else {})} for e in self.elements]}
-
-    def helpers(self, element) -> int:
-        return sum(len(arm) - 1 for arm in element.cells)
 
     def expand(self, element, geometry: Geometry):
         if element.cells:
@@ -218,25 +180,13 @@ class ChaosArrows(_ChaosClues):
             cellrefs.resolve(arm, geometry, what)
         return control
 
-    def clue(self, i, element, cells, geometry, first_label, helpers):
-        n, what = geometry.size, self.label(i, element)
+    def clue(self, i, element, cells, geometry, first_label):
+        what = self.label(i, element)
         start = cellrefs.resolve([element.cells[0][0]], geometry, what)[0]
-        run, counted, lengths = _run(n), [], []
-        for arm in element.cells:
-            lengths.append(len(arm) - 1)
-            previous = None
-            for cell in cellrefs.resolve(arm, geometry, what)[1:]:
-                helper = next(helpers)
-                if previous is None:  # the first step: in the run when it shares the region
-                    yield Allowed((first_label + start, first_label + cell, helper),
-                                  _same(n), label=what)
-                else:
-                    yield Allowed((first_label + start, first_label + cell, previous, helper),
-                                  run, label=what)
-                counted.append(helper)
-                previous = helper
-        yield Regular(cells + tuple(counted),
-                      automaton=_runs(n, tuple(lengths), self._offset(i, element)), label=what)
+        arms = [cellrefs.resolve(arm, geometry, what)[1:] for arm in element.cells]
+        arms = [arm for arm in arms if arm]  # an arm of the start alone adds nothing
+        yield _runs(cells[0], start, arms, geometry, first_label, self._offset(i, element),
+                    what)
 
 
 class ChaosCounts(_ChaosClues):
@@ -254,9 +204,6 @@ class ChaosCounts(_ChaosClues):
                             **({"cells": cellrefs.names(e.cells)} if e.cells else {})}
                            for e in self.elements]}
 
-    def helpers(self, element) -> int:
-        return len(element.cells) - 1
-
     def expand(self, element, geometry: Geometry):
         if element.cells:
             return element
@@ -273,17 +220,20 @@ class ChaosCounts(_ChaosClues):
         cellrefs.resolve(element.cells, geometry, what)
         return control
 
-    def clue(self, i, element, cells, geometry, first_label, helpers):
-        n, what = geometry.size, self.label(i, element)
+    def clue(self, i, element, cells, geometry, first_label):
+        what = self.label(i, element)
         counted = cellrefs.resolve(element.cells, geometry, what)
-        used = []
-        for cell in counted[1:]:
-            helper = next(helpers)
-            yield Allowed((first_label + counted[0], first_label + cell, helper), _same(n),
-                          label=what)
-            used.append(helper)
-        yield Sum(tuple(used) + cells, total=self._offset(i, element) - 1 + len(used),
-                  coeffs=(1,) * len(used) + (-1,), label=what)
+        yield _runs(cells[0], counted[0], [(cell,) for cell in counted[1:]], geometry,
+                    first_label, self._offset(i, element), what)
+
+
+def _runs(digit: int, start: int, arms: list[tuple[int, ...]], geometry: Geometry,
+          first_label: int, offset: int, what: str) -> RegionRuns:
+    """A clue's constraint: the digit, then the start's label and the arms' labels."""
+    return RegionRuns((digit, first_label + start)
+                      + tuple(first_label + cell for arm in arms for cell in arm),
+                      size=geometry.size, arms=tuple(len(arm) for arm in arms), offset=offset,
+                      near=_near(start, arms, geometry.size), label=what)
 
 
 CHAOS_RULES = (ChaosArrows, ChaosCounts)

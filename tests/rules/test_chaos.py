@@ -83,7 +83,7 @@ def test_example_is_unique_with_its_regions(backend, options):
     assert result.solution == puzzle.meta["solution"]
     [variables] = result.variables
     full = result.solution + variables
-    for con in puzzle.constraints():  # every constraint, the labels' and helpers' too
+    for con in puzzle.constraints():  # every constraint, the labels' too
         assert con.check(full), con.describe()
     regions = variables[:36]
     assert sorted(regions.count(k) for k in set(regions)) == [6] * 6
@@ -203,34 +203,35 @@ def test_iss_refusal_still_names_unknown_types():
         iss.from_string(".ChaosConstruction.SameValues~3~CC1~CC2~CC3")
 
 
-# --- an arrow's automaton: the digit and its arms' helpers ----------------------------
+# --- a clue's automaton: the digit, the start's label, the arms' labels ---------------
 
-def _run_words(arms, offset, n):
-    """Every (digit, helpers) word that fits, by the definition: each arm's helpers
-    say yes (2) for a prefix of the arm, and the digit is 1 - offset + the yeses."""
+def _fits(word, arms, offset, near):
+    """The definition, written out: the start plus each arm's run of the start's
+    label from its first cell; a near arm must have a run when there are any."""
+    digit, start, labels = word[0], word[1], word[2:]
+    total, at, met = 1, 0, not near
+    for a, length in enumerate(arms):
+        arm = labels[at:at + length]
+        run = next((i for i, label in enumerate(arm) if label != start), length)
+        total += run
+        met = met or (a in near and run > 0)
+        at += length
+    return met and digit + offset == total
+
+
+@pytest.mark.parametrize("arms, offset, near", [
+    ((3,), 0, ()), ((3,), 1, ()), ((2, 1, 2), 0, ()), ((1, 2), 1, (0,)),
+    ((1, 1, 1, 1), 0, (0, 1, 2, 3)), ((2, 2), 0, (1,))])
+def test_a_clues_automaton_accepts_exactly_its_runs(arms, offset, near):
     from itertools import product
-    words = set()
-    for prefixes in product(*(range(k + 1) for k in arms)):
-        helpers = tuple(h for k, p in zip(arms, prefixes) for h in (2,) * p + (1,) * (k - p))
-        digit = 1 - offset + sum(prefixes)
-        if 1 <= digit <= n:
-            words.add((digit, *helpers))
-    return words
 
-
-@pytest.mark.parametrize("arms, offset", [((3,), 0), ((3,), 1), ((2, 0, 3), 0), ((1, 2), 1),
-                                          ((4, 4, 4, 4), 0)])
-def test_an_arrows_automaton_accepts_exactly_its_runs(arms, offset):
-    from itertools import product
-
-    from cpsudoku.rules.chaos import _runs
-    n = 9
-    automaton = _runs(n, arms, offset)
-    expected = _run_words(arms, offset, n)
+    from cpsudoku.grid.constraints import runs_automaton
+    n = 4
+    automaton = runs_automaton(n, arms, offset, frozenset(near))
     total = sum(arms)
-    if total <= 8:  # every word checked
-        for word in product(range(1, n + 1), *([(1, 2)] * total)):
-            assert automaton.accepts(word) == (word in expected), word
-    else:
-        assert all(automaton.accepts(w) for w in expected)
-        assert not automaton.accepts((1,) + (2,) * total)
+    accepted = 0
+    for word in product(range(1, n + 1), repeat=2 + total):
+        fits = _fits(word, arms, offset, frozenset(near))
+        assert automaton.accepts(word) == fits, word
+        accepted += fits
+    assert accepted

@@ -23,6 +23,7 @@ from cpsudoku.grid.constraints import (
     AnyOf,
     InSet,
     Less,
+    RegionRuns,
     Regions,
     Regular,
     Sum,
@@ -108,7 +109,7 @@ def test_example_is_unique_with_its_recorded_solution(path, backend):
 
 
 def test_rules_lower_only_to_the_vocabulary():
-    vocabulary = (AllDifferent, Sum, Less, Allowed, InSet, Regular, Regions, AnyOf)
+    vocabulary = (AllDifferent, Sum, Less, Allowed, InSet, Regular, RegionRuns, Regions, AnyOf)
     for path in EXAMPLES:
         puzzle = load(path)
         for rule in puzzle.rules:
