@@ -58,22 +58,18 @@ def anchors(n: int, weight: Sequence[int] | None = None) -> tuple[int, ...]:
 
     if weight is None:
         weight = [1 if i == 0 else 0 for i in cells]
-    by_weight = sorted(cells, key=lambda i: -weight[i])
     best: tuple[int, ...] = ()
     top: tuple[int, int] = (-1, -1)
     for x, a in enumerate(edge):
         for b in edge[x + 1:]:
             if gap(a, b) < n:
                 continue
-            third = next((c for c in by_weight if gap(a, c) >= n and gap(b, c) >= n), None)
+            # the third: the heaviest, then the farthest from a and b, then the first
+            third = max((c for c in cells if gap(a, c) >= n and gap(b, c) >= n),
+                        key=lambda c: (weight[c], min(gap(a, c), gap(b, c)), -c), default=None)
             if third is None:
                 continue
-            # the best third by weight; among equal weights, the farthest from a and b
-            heaviest = weight[third]
-            third = max((c for c in by_weight if weight[c] == heaviest
-                         and gap(a, c) >= n and gap(b, c) >= n),
-                        key=lambda c: (min(gap(a, c), gap(b, c)), -c))
-            score = (weight[a] + weight[b] + heaviest,
+            score = (weight[a] + weight[b] + weight[third],
                      min(gap(a, b), gap(a, third), gap(b, third)))
             if score > top:
                 top, best = score, tuple(sorted((a, b, third)))

@@ -121,7 +121,11 @@ def flat(con, structure) -> tuple[int, tuple[int, ...], tuple[int, ...], int]:
 
 def _labels(structure) -> tuple[int, int]:
     """The first region label variable and how many there are (0, 0 without regions):
-    a clue's pass reads the labels outside it."""
+    a clue's pass reads the labels outside it (found once per structure)."""
+    return structure.once("region labels", lambda: _find_labels(structure))
+
+
+def _find_labels(structure) -> tuple[int, int]:
     for con in structure.others:
         if isinstance(con, Regions):
             labels = con.cells[len(con.cells) // 2:]
