@@ -33,8 +33,8 @@ class OptionalBuildExt(build_ext):
 
 FLAGS = ["-O3", "-std=c99"] if sys.platform != "win32" else []
 SHARED = "cpsudoku/engine/_search.h"  # what the two searches share: the clock, the results
-# the chaos construction's passes, in _vkernel.c
-CHAOS = ["cpsudoku/engine/_regions.h", "cpsudoku/engine/_runs.h"]
+# the passes of their own in _vkernel.c: chaos construction's, full rank's
+PASSES = ["cpsudoku/engine/_regions.h", "cpsudoku/engine/_runs.h", "cpsudoku/engine/_ranks.h"]
 
 setup(
     ext_modules=[
@@ -43,7 +43,7 @@ setup(
                   depends=[SHARED], extra_compile_args=FLAGS, optional=True),
         # every constraint kind (sums, orders, tables, automata): the variants
         Extension("cpsudoku.engine._vkernel", ["cpsudoku/engine/_vkernel.c"],
-                  depends=[SHARED, *CHAOS], extra_compile_args=FLAGS, optional=True),
+                  depends=[SHARED, *PASSES], extra_compile_args=FLAGS, optional=True),
         # the logical solver's chain graph searches (nested forcing chains)
         Extension("cpsudoku.logic._chaincore", ["cpsudoku/logic/_chaincore.c"],
                   extra_compile_args=FLAGS, optional=True),

@@ -171,26 +171,38 @@ def lower_for(model: Model, native_kinds: Collection[str], backend: str = "this 
         return model
     out: list[Constraint] = []
     for con in model.constraints:
-        if con.kind in native_kinds:
-            out.append(con)
-        elif (isinstance(con, AnyOf) and "regular" in native_kinds
-              and (line := con.as_regular(range(1, model.size + 1))) is not None):
-            out.append(line)  # an either/or along one line: one automaton, no table
-        else:
-            pieces: list[Constraint]
-            try:
-                pieces = list(con.decompose(model.all_domains, tries=QUICK_TRIES)
-                              if isinstance(con, AnyOf) and con.kind in whole_when_too_big
-                              else con.decompose(model.all_domains))
-            except BackendError:
-                if con.kind in whole_when_too_big:
-                    out.append(con)
-                    continue
-                if "allowed" in native_kinds:  # the table was this backend's way: too big
-                    raise
-                pieces = [con]  # no table would do either: say the kind cannot be expressed
-            if not all(p.kind in native_kinds for p in pieces):
-                raise BackendError(f"{con.describe()} ({con.kind}) cannot be expressed "
-                                   f"for {backend}")
-            out.extend(pieces)
+        out.extend(_lowered(con, model, native_kinds, backend, whole_when_too_big))
     return replace(model, constraints=tuple(out))
+
+
+def _lowered(con: Constraint, model: Model, native_kinds: Collection[str], backend: str,
+             whole_when_too_big: Collection[str]) -> list[Constraint]:
+    """One constraint in the kinds the backend handles: itself, or its decomposition,
+    each piece lowered in turn (full rank becomes automata, which become tables
+    where a backend has no automata)."""
+    if con.kind in native_kinds:
+        return [con]
+    if (isinstance(con, AnyOf) and "regular" in native_kinds
+            and (line := con.as_regular(range(1, model.size + 1))) is not None):
+        return [line]  # an either/or along one line: one automaton, no table
+    pieces: list[Constraint]
+    try:
+        pieces = list(con.decompose(model.all_domains, tries=QUICK_TRIES)
+                      if isinstance(con, AnyOf) and con.kind in whole_when_too_big
+                      else con.decompose(model.all_domains))
+    except BackendError:
+        if con.kind in whole_when_too_big:
+            return [con]
+        if "allowed" in native_kinds:  # the table was this backend's way: too big
+            raise
+        pieces = [con]  # no table would do either: say the kind cannot be expressed
+    out: list[Constraint] = []
+    for piece in pieces:
+        if piece.kind in native_kinds:
+            out.append(piece)
+        elif piece.kind in (con.kind, "allowed"):  # nothing simpler to turn it into
+            raise BackendError(f"{con.describe()} ({con.kind}) cannot be expressed "
+                               f"for {backend}")
+        else:
+            out.extend(_lowered(piece, model, native_kinds, backend, whole_when_too_big))
+    return out

@@ -19,7 +19,7 @@ from ..engine.clock import OutOfTime
 from ..engine.plan import compile_model
 from ..errors import BackendError
 from ..grid.constraints import KINDS, Regular
-from ..model import Model
+from ..model import Model, kinds_of, lower_for
 from ..result import Outcome
 from .base import Backend, Request
 
@@ -85,7 +85,7 @@ class NativeBackend(Backend):
     description: ClassVar[str] = ("hand-written engine: bitmask candidates, naked/hidden singles, "
                                   "locked candidates; on big grids pairs, dual branching "
                                   "and probing")
-    native_kinds: ClassVar[frozenset[str]] = frozenset(KINDS) | {"regions"}
+    native_kinds: ClassVar[frozenset[str]] = frozenset(KINDS) | {"regions", "ranks"}
     # either/or: a table in the C kernel while one can be listed, else the Python
     # engine's constructive disjunction
     whole_when_too_big: ClassVar[frozenset[str]] = frozenset({"anyof"})
@@ -121,6 +121,13 @@ class NativeBackend(Backend):
             if isinstance(con, Regular) and con.automaton.states > vkernel.MAX_STATES:
                 raise BackendError(f"backend 'native' cannot search {vkernel.too_large(con)}")
         compiled = None if request.trace else _compiled(plan)
+        if (compiled is not vkernel or which == "python") and "ranks" in kinds_of(
+                model.constraints):
+            # only the C kernel reasons on full rank whole: the Python engine reads
+            # the automata that restate it
+            model = lower_for(model, self.native_kinds - {"ranks"}, f"backend {self.name!r}")
+            plan = compile_model(model)
+            compiled = None if request.trace else _compiled(plan)
         if which == "c" and compiled is None:
             why = ("a trace is recorded by the Python engine only" if request.trace
                    else vkernel.applicable(plan) if plan.structure.others

@@ -73,7 +73,7 @@
 #define LINK_BOOST 4
 #define BRANCH_BLAME 2     /* conflicts a branching cell counts when its value fails at once */
 
-enum { K_SUM, K_CAGE, K_LESS, K_TABLE, K_REGULAR, K_COUNT, K_REGIONS, K_RUNS, K_KINDS };
+enum { K_SUM, K_CAGE, K_LESS, K_TABLE, K_REGULAR, K_COUNT, K_REGIONS, K_RUNS, K_RANKS, K_KINDS };
 enum { CHOOSE_FEWEST, CHOOSE_FEWEST_CONFLICTS, CHOOSE_CONFLICTS_PER_VALUE, CHOOSE_CONFLICTS_PLACES,
        CHOOSE_MODES };
 
@@ -119,6 +119,11 @@ typedef struct {
     int offset, label_base, npos, narms;
     int *arms;
     uint64_t *dp;
+    /* RANKS: every reading's cells, the clues in rank sets, the unclued readings,
+     * the tie rule, and per reading the pass's scratch flags */
+    int *readings, *rank_sets, *unclued;
+    int nsets, nunclued, ties;
+    uint8_t *rank_flags;
 } Con;
 
 typedef struct {
@@ -136,6 +141,7 @@ typedef struct {
     uint8_t *derived;   /* per variable: decided by the others (NULL: none is) */
     int *link;          /* per variable: its partner (a cell's region label), or -1 (NULL: none) */
     uint32_t *prio;     /* per variable: its first conflict count (NULL: 0) */
+    int *hinted, nhinted; /* the constraints with a branching hint (full rank) */
     size_t scratch_words; /* 64-bit words the largest pass needs */
     int max_len;
     size_t max_options;   /* the most options a sum lists in one pass */
@@ -266,6 +272,10 @@ static void free_con(Con *c)
     free(c->anchors);
     free(c->arms);
     free(c->dp);
+    free(c->readings);
+    free(c->rank_sets);
+    free(c->unclued);
+    free(c->rank_flags);
 }
 
 static void VKernel_dealloc(VKernel *self)
@@ -286,6 +296,7 @@ static void VKernel_dealloc(VKernel *self)
     free(self->derived);
     free(self->link);
     free(self->prio);
+    free(self->hinted);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -535,6 +546,7 @@ static int build_count(const VKernel *self, Con *c, const int64_t *data, Py_ssiz
 /* in `_regions.h` and `_runs.h`, with the passes they build */
 static int build_regions(Con *c, const int64_t *data, Py_ssize_t nd, int n, int index);
 static int build_runs(Con *c, const int64_t *data, Py_ssize_t nd, int n, int index);
+static int build_ranks(Con *c, const int64_t *data, Py_ssize_t nd, int n, int index);
 
 static int build_constraint(VKernel *self, Con *c, PyObject *item, int index)
 {
@@ -586,6 +598,9 @@ static int build_constraint(VKernel *self, Con *c, PyObject *item, int index)
         break;
     case K_RUNS:
         r = build_runs(c, data, nd, self->n, index);
+        break;
+    case K_RANKS:
+        r = build_ranks(c, data, nd, self->n, index);
         break;
     default:
         r = build_regular(c, data, nd, self->n, index);
@@ -791,6 +806,16 @@ static int VKernel_init(VKernel *self, PyObject *args, PyObject *kwds)
     for (int k = 0; k < self->ncons; k++)
         if (self->cons[k].kind == K_CAGE && house_cage(self, &self->cons[k]) < 0)
             return -1;
+    for (int k = 0; k < self->ncons; k++)
+        if (self->cons[k].kind == K_RANKS) {
+            int *hinted = realloc(self->hinted, (size_t)(self->nhinted + 1) * sizeof(int));
+            if (!hinted) {
+                PyErr_NoMemory();
+                return -1;
+            }
+            self->hinted = hinted;
+            self->hinted[self->nhinted++] = k;
+        }
     /* regions found while solving: each cell and its label are partners, and every
      * variable's first conflict count is its priority (see LINK_BOOST) */
     for (int k = 0; k < self->ncons; k++) {
@@ -1555,6 +1580,7 @@ static int count_values(Search *S, uint32_t *s, const Con *c)
 
 #include "_regions.h"
 #include "_runs.h"
+#include "_ranks.h"
 
 static int run_pass(Search *S, uint32_t *s, const Con *c)
 {
@@ -1573,6 +1599,8 @@ static int run_pass(Search *S, uint32_t *s, const Con *c)
         return regions(S, s, c);
     case K_RUNS:
         return runs(S, s, c);
+    case K_RANKS:
+        return ranks(S, s, c);
     default:
         return regular(S, s, c);
     }
@@ -1729,7 +1757,7 @@ static long propagate(Search *S, uint32_t *s, int locked)
                 /* the regions pass spans every cell: blaming them all says nothing of
                  * where the conflict is, and drowns the counts that do (ISS's Chaos
                  * Construction: over 450,000 nodes in 20 s with it, 5,693 without) */
-                if (k->cons[x].kind != K_REGIONS)
+                if (k->cons[x].kind != K_REGIONS && k->cons[x].kind != K_RANKS)
                     blame(S, k->cons[x].cells, k->cons[x].len);
                 goto fail;
             }
@@ -1758,11 +1786,11 @@ fail:
  * 5,704; worse on Heat up - global entropy 4,489 to 9,937 and Sum lines 38,351
  * to 57,165. Twice the cell's score (ISS's weight) gained less: 50,091 on The
  * Barbed Cross, 731 on Skyscraper - all 5. */
-static int choose_place(Search *S, const uint32_t *cands, int best, double top, uint32_t *bit)
+static int choose_place(Search *S, const uint32_t *cands, int best, double *top, uint32_t *bit)
 {
     const VKernel *k = S->k;
     const int n = k->n;
-    double most = top;
+    double most = *top;
     uint32_t pick = 0;
     for (int u = 0; u < k->nunits; u++) {
         const int *cells = k->units + u * n;
@@ -1801,7 +1829,10 @@ static int choose_place(Search *S, const uint32_t *cands, int best, double top, 
             }
         }
     }
-    *bit = pick ? pick : cands[best] & (~cands[best] + 1);
+    if (pick) {
+        *bit = pick;
+        *top = most;
+    }
     return best;
 }
 
@@ -1832,8 +1863,16 @@ static int choose(Search *S, const uint32_t *cands, uint32_t *bit)
             }
         }
         if (best >= 0 && S->choice == CHOOSE_CONFLICTS_PLACES && popcount32(cands[best]) > 2 &&
-            S->conflicts[best])
-            return choose_place(S, cands, best, top, bit);
+            S->conflicts[best]) {
+            uint32_t pick = 0;
+            best = choose_place(S, cands, best, &top, &pick);
+            for (int i = 0; i < k->nhinted; i++)
+                best = ranks_hint(S, cands, &k->cons[k->hinted[i]], &top, best, &pick);
+            if (pick) {
+                *bit = pick;
+                return best;
+            }
+        }
     } else {
         int fewest = 99;
         uint32_t most = 0;
@@ -2096,7 +2135,7 @@ PyMODINIT_FUNC PyInit__vkernel(void)
         return NULL;
     }
     const char *kinds[K_KINDS] = {"SUM", "CAGE", "LESS", "TABLE", "REGULAR", "COUNT",
-                                  "REGIONS", "RUNS"};
+                                  "REGIONS", "RUNS", "RANKS"};
     for (int i = 0; i < K_KINDS; i++)
         if (PyModule_AddIntConstant(m, kinds[i], i) < 0) {
             Py_DECREF(m);

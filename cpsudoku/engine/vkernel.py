@@ -16,7 +16,9 @@ plan's other constraints, each flattened to (kind, cells, data, total):
 - regions found while solving (chaos construction): the grid's width and the
   anchors; the labels are variables after the cells;
 - runs in those regions (chaos arrows and counts, `RegionRuns`): the offset, the
-  labels' place, the arms' lengths and which are near, for a pass of their own.
+  labels' place, the arms' lengths and which are near, for a pass of their own;
+- full rank (`FullRank`): the tie rule and the clues' readings and ranks, for a pass
+  of its own and a branching hint (where a digit goes on an edge).
 
 Beside them, `counts.implied_counts` joins the automata that count values
 along the same cells (counting circles, quadruples) into one constraint, and
@@ -36,6 +38,7 @@ import time
 from math import comb
 
 from ..grid.constraints import AllDifferent, Allowed, Less, RegionRuns, Regions, Regular, Sum
+from ..grid.ranks import TIES, FullRank
 from .counts import implied_counts
 from .plan import Plan, mask_of
 from .propagators import MAX_COMBINATIONS, DistinctSum
@@ -75,10 +78,12 @@ def _refusal(plan: Plan) -> str | None:
     if not 1 <= plan.size <= MAX_VALUES:
         return f"the kernel handles 1 to {MAX_VALUES} values, not {plan.size}"
     for con in plan.structure.others:
-        if not isinstance(con, (Sum, Less, Allowed, Regular, Regions)):
+        if not isinstance(con, (Sum, Less, Allowed, Regular, Regions, FullRank)):
             return f"no compiled propagator for {con.kind} constraints"
         if isinstance(con, Regular) and con.automaton.states > MAX_STATES:
             return too_large(con)
+        if isinstance(con, FullRank) and len({rank for _, rank in con.clues}) < len(con.clues):
+            return "full-rank clues that share a rank (the pass orders clued readings)"
     return None
 
 
@@ -113,6 +118,10 @@ def flat(con, structure) -> tuple[int, tuple[int, ...], tuple[int, ...], int]:
         accepting = tuple(sorted(a.accepting))
         data = (a.states, a.start, len(accepting), *accepting, *_flat_rows(a.transitions))
         return _vkernel.REGULAR, con.cells, data, 0
+    if isinstance(con, FullRank):  # its own pass, as ISS's handler reasons
+        return (_vkernel.RANKS, con.cells,
+                (TIES.index(con.ties), len(con.clues), *(x for clue in con.clues for x in clue)),
+                0)
     if isinstance(con, Regions):
         return (_vkernel.REGIONS, con.cells,
                 (con.width, *anchors(con.width, clue_weights(con, structure.others))), 0)

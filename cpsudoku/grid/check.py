@@ -58,8 +58,11 @@ def conflicts(puzzle: Puzzle, values: Sequence[int] | None = None) -> list[Confl
                     found.append(Conflict((cell,), f"{name(cell)} = {symbol(grid[cell])} breaks "
                                           f"{con.describe()}"))
         elif all(grid[c] for c in con.cells) and not con.check(grid):
-            cells = ", ".join(name(c) for c in con.cells)
-            found.append(Conflict(con.cells, f"{cells} break {con.describe()}"))
+            # a whole-grid rule (full rank) names the part of it that breaks
+            broken = [p for p in con.pieces if not p.check(grid)] or [con]
+            for piece in broken:
+                cells = ", ".join(name(c) for c in piece.cells)
+                found.append(Conflict(piece.cells, f"{cells} break {piece.describe()}"))
     return found
 
 

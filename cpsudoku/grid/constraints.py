@@ -51,7 +51,13 @@ class Constraint:
     def holds(self, values: Sequence[int]) -> bool:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def decompose(self, domains: Sequence[frozenset[int]]) -> list[Allowed]:
+    @property
+    def pieces(self) -> tuple[Constraint, ...]:
+        """The constraint in the shared vocabulary: itself, or for a kind only some
+        engines search whole (full rank), the simpler constraints that say the same."""
+        return (self,)
+
+    def decompose(self, domains: Sequence[frozenset[int]]) -> list[Constraint]:
         """Default decomposition: one table of every satisfying tuple."""
         choices = [sorted(domains[c]) for c in self.cells]
         tuples = tuple(t for t in itertools.product(*choices) if self.holds(t))

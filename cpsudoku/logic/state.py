@@ -90,7 +90,7 @@ def _layout(puzzle: Puzzle) -> Layout:
             for cell in con.cells:
                 peers[cell].update(con.cells)
         elif con.kind != "inset":
-            rules.append(con)
+            rules.extend(con.pieces)  # full rank: its automata, each a step of its own
     houses_of: list[list[int]] = [[] for _ in range(n * n)]
     for h, house in enumerate(houses):
         for cell in house.cells:

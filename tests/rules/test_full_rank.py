@@ -10,6 +10,7 @@ from cpsudoku.bench.iss import load_puzzles, recorded_solution
 from cpsudoku.errors import BackendError, CpsudokuError, ModelError
 from cpsudoku.formats import iss, puzzlefile
 from cpsudoku.grid.puzzle import Puzzle
+from cpsudoku.grid.ranks import FullRank
 from cpsudoku.logic import explain
 from cpsudoku.rules.full_rank import EDGES, TIES, FullRanks, smaller_readings
 from cpsudoku.rules.outside import OutsideClue, line_cells
@@ -54,17 +55,24 @@ def test_lowering_means_the_rank_on_every_4x4_grid(every_4x4_grid, ties):
             for rank in range(1, 17):
                 rule = FullRanks([OutsideClue(rank, line, index, side)], ties=ties)
                 cons = rule.constraints(FOUR)
+                [whole] = [c for c in cons if isinstance(c, FullRank)]
+                pieces = [p for c in cons for p in c.pieces]
+                assert whole not in pieces
                 for grid in every_4x4_grid:
-                    assert all(c.check(grid) for c in cons) == rank_holds(
-                        grid, 4, (line, index, side), rank, ties), (ties, line, index, side, rank)
+                    meant = rank_holds(grid, 4, (line, index, side), rank, ties)
+                    assert whole.check(grid) == meant, ("whole", ties, line, index, side, rank)
+                    assert all(p.check(grid) for p in pieces) == meant, (
+                        "pieces", ties, line, index, side, rank)
 
 
 def test_no_ties_holds_without_clues(every_4x4_grid):
-    cons = FullRanks([], ties="none").constraints(FOUR)
-    assert len(cons) == 3 * 16 - 4  # the pairs of readings that could be equal
+    [whole] = FullRanks([], ties="none").constraints(FOUR)
+    pieces = whole.pieces
+    assert len(pieces) == 3 * 16 - 4  # the pairs of readings that could be equal
     for grid in every_4x4_grid:
         distinct = len(set(readings(grid, 4).values())) == 16
-        assert all(c.check(grid) for c in cons) == distinct
+        assert whole.check(grid) == distinct
+        assert all(c.check(grid) for c in pieces) == distinct
 
 
 def test_automata_stay_small_and_shared():
@@ -88,8 +96,6 @@ def iss_puzzles():
 
 ISS = list(iss_puzzles())
 SMALL = [(e, p) for e, p, _ in ISS if p is not None and p.size == 4]
-# native passes a minute on the puzzle with six clues and no digit (cpsat: about 2 s)
-NATIVE_SLOW = {"Full rank - 6 clue snipe"}
 
 
 def test_every_iss_full_rank_puzzle_is_read_but_the_0_based_one():
@@ -103,8 +109,6 @@ def test_every_iss_full_rank_puzzle_is_read_but_the_0_based_one():
                          ids=lambda x: x["name"] if isinstance(x, dict) else "")
 @pytest.mark.parametrize("backend", ["native", "cpsat"])
 def test_iss_puzzles_solve_to_their_recorded_solution(entry, puzzle, backend):
-    if backend == "native" and entry["name"] in NATIVE_SLOW:
-        pytest.skip("native passes a minute on it")
     result = solve(puzzle, backend, max_solutions=2, time_limit=60)
     assert result.status.value == "unique"
     assert result.solution == recorded_solution(entry["solution"], puzzle.size)

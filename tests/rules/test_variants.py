@@ -30,6 +30,7 @@ from cpsudoku.grid.constraints import (
 )
 from cpsudoku.grid.geometry import regions_from_labels
 from cpsudoku.grid.puzzle import Puzzle
+from cpsudoku.grid.ranks import FullRank
 from cpsudoku.rules import XV, Cage, Killer, Kropki, Mark
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -109,7 +110,8 @@ def test_example_is_unique_with_its_recorded_solution(path, backend):
 
 
 def test_rules_lower_only_to_the_vocabulary():
-    vocabulary = (AllDifferent, Sum, Less, Allowed, InSet, Regular, RegionRuns, Regions, AnyOf)
+    vocabulary = (AllDifferent, Sum, Less, Allowed, InSet, Regular, RegionRuns, Regions, AnyOf,
+                  FullRank)
     for path in EXAMPLES:
         puzzle = load(path)
         for rule in puzzle.rules:
