@@ -49,11 +49,12 @@ def test_the_control_may_count_itself():
 
 
 def test_automaton_sizes_stay_within_the_bound():
-    assert distinct_values(9, 8).states <= 2304 + 2
-    rule = DistinctCounts([DistinctCount((1, 1), tuple((1, c) for c in range(2, 17)))])
+    assert distinct_values(9, 8).states == 512  # every set of up to 8 digits, and the end
+    assert distinct_values(16, 16).states == (1 << 16) + 1
+    rule = DistinctCounts([DistinctCount((1, 1), tuple((1, c) for c in range(2, 12)))])
     wide = rf"need an automaton of \d+ states \(at most {MAX_STATES}\)"
     with pytest.raises(ModelError, match=wide):
-        rule.validate(boxed(16))
+        rule.validate(boxed(25))
 
 
 # --- ISS's puzzles ---------------------------------------------------------------------
