@@ -35,9 +35,8 @@
  *   RUNS     a digit counts the cells along arms that share a start's region
  *            (chaos arrows and counts), see `_runs.h`.
  *
- * Variables beyond the N*N cells (`nvars`: a chaos construction's labels and
- * its clues' helpers) have no units and no peers; those listed as `derived`
- * (decided by the others) are branched on only when nothing else is open.
+ * Variables beyond the N*N cells (`nvars`: a chaos construction's region
+ * labels) have no units and no peers.
  *
  * State per search level: cands[ncells] (0 once placed), grid[ncells] (the
  * placed value's bit), placed[nunits]; copied when the search branches. A cell's
@@ -138,7 +137,6 @@ typedef struct {
     int *int_start, *int_cells;
     Con *cons;
     int *cc_start, *cc; /* cell -> its constraints */
-    uint8_t *derived;   /* per variable: decided by the others (NULL: none is) */
     int *link;          /* per variable: its partner (a cell's region label), or -1 (NULL: none) */
     uint32_t *prio;     /* per variable: its first conflict count (NULL: 0) */
     int *hinted, nhinted; /* the constraints with a branching hint (full rank) */
@@ -293,7 +291,6 @@ static void VKernel_dealloc(VKernel *self)
     free(self->cons);
     free(self->cc_start);
     free(self->cc);
-    free(self->derived);
     free(self->link);
     free(self->prio);
     free(self->hinted);
@@ -655,11 +652,11 @@ static int house_cage(VKernel *self, Con *c)
 static int VKernel_init(VKernel *self, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"size", "units", "peers", "intersections", "constraints", "nvars",
-                             "derived", NULL};
+                             NULL};
     int n, nvars = 0;
-    PyObject *units_obj, *peers_obj, *ints_obj, *cons_obj, *derived_obj = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iOOOO|iO", kwlist, &n, &units_obj, &peers_obj,
-                                     &ints_obj, &cons_obj, &nvars, &derived_obj))
+    PyObject *units_obj, *peers_obj, *ints_obj, *cons_obj;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iOOOO|i", kwlist, &n, &units_obj, &peers_obj,
+                                     &ints_obj, &cons_obj, &nvars))
         return -1;
     if (self->units) {
         PyErr_SetString(PyExc_TypeError, "a VKernel is built once");
@@ -769,22 +766,6 @@ static int VKernel_init(VKernel *self, PyObject *args, PyObject *kwds)
     if (r < 0)
         return -1;
     self->nints = count / 3;
-
-    if (derived_obj && derived_obj != Py_None) {
-        Py_ssize_t nd;
-        int *list = cells_of(derived_obj, ncells, &nd, "derived variables");
-        if (!list)
-            return -1;
-        self->derived = calloc((size_t)ncells, 1);
-        if (!self->derived) {
-            free(list);
-            PyErr_NoMemory();
-            return -1;
-        }
-        for (Py_ssize_t i = 0; i < nd; i++)
-            self->derived[list[i]] = 1;
-        free(list);
-    }
 
     /* the other constraints */
     PyObject *cseq = PySequence_Fast(cons_obj, "constraints must be a sequence");
@@ -1838,17 +1819,16 @@ static int choose_place(Search *S, const uint32_t *cands, int best, double *top,
 
 /* The cell to branch on and its value bit (-1 when every cell is placed):
  * the fewest candidates (ties broken by conflicts, as asked), or the most
- * conflicts per candidate. Derived variables are left to `choose_derived`. */
+ * conflicts per candidate. */
 static int choose(Search *S, const uint32_t *cands, uint32_t *bit)
 {
     const VKernel *k = S->k;
-    const uint8_t *derived = k->derived;
     int best = -1;
     if (S->choice >= CHOOSE_CONFLICTS_PER_VALUE) {
         double top = -1;
         for (int c = 0; c < k->ncells; c++) {
             uint32_t m = cands[c];
-            if (!m || (derived && derived[c]))
+            if (!m)
                 continue;
             double conflicts = S->conflicts[c];
             if (k->link && k->link[c] >= 0) {
@@ -1879,7 +1859,7 @@ static int choose(Search *S, const uint32_t *cands, uint32_t *bit)
         const int ties = S->choice == CHOOSE_FEWEST_CONFLICTS;
         for (int c = 0; c < k->ncells; c++) {
             uint32_t m = cands[c];
-            if (!m || (derived && derived[c]))
+            if (!m)
                 continue;
             int cnt = popcount32(m);
             if (cnt < fewest || (ties && cnt == fewest && S->conflicts[c] > most)) {
@@ -1897,18 +1877,6 @@ static int choose(Search *S, const uint32_t *cands, uint32_t *bit)
     return best;
 }
 
-/* A derived variable still open, when no other is (-1 when none is). */
-static int choose_derived(Search *S, const uint32_t *cands, uint32_t *bit)
-{
-    const VKernel *k = S->k;
-    for (int c = 0; k->derived && c < k->ncells; c++)
-        if (k->derived[c] && cands[c]) {
-            *bit = cands[c] & (~cands[c] + 1);
-            return c;
-        }
-    return -1;
-}
-
 /* Explore the propagated state at `depth`: 1 once enough solutions are found,
  * 0 when the subtree is exhausted, -1 when the search must stop. */
 static int dfs(Search *S, int depth)
@@ -1923,8 +1891,6 @@ static int dfs(Search *S, int depth)
             return -1;
         uint32_t b = 0;
         int best = choose(S, s, &b);
-        if (best < 0)
-            best = choose_derived(S, s, &b);
         if (best < 0) {
             if (run_record(&S->run, s + k->ncells) < 0)
                 return -1;
@@ -2104,8 +2070,8 @@ static PyTypeObject VKernelType = {
     .tp_basicsize = sizeof(VKernel),
     .tp_dealloc = (destructor)VKernel_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "VKernel(size, units, peers, intersections, constraints, nvars=N*N, "
-              "derived=()): a checked structure with constraints of every kind",
+    .tp_doc = "VKernel(size, units, peers, intersections, constraints, nvars=N*N): "
+              "a checked structure with constraints of every kind",
     .tp_methods = VKernel_methods,
     .tp_getset = VKernel_getset,
     .tp_init = (initproc)VKernel_init,

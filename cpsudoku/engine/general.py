@@ -207,16 +207,13 @@ class GeneralSearch:
     # -- search --------------------------------------------------------------
     def choose(self, cands) -> int:
         best, fewest = -1, 99
-        derived = self.plan.derived
         for c, m in enumerate(cands):
-            if m and c not in derived:
+            if m:
                 k = m.bit_count()
                 if k < fewest:
                     if k == 2:
                         return c
                     best, fewest = c, k
-        if best < 0 and derived:  # only the derived are open: the others left them so
-            best = next((c for c in derived if cands[c]), -1)
         return best
 
     def dfs(self, cands, grid, placed) -> bool:

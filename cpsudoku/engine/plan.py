@@ -79,9 +79,6 @@ class Structure:
 class Plan:
     structure: Structure
     domains: list[int]  # initial candidate masks
-    # variables the others decide (a clue's helpers): branched on only when no
-    # other is open
-    derived: frozenset[int] = frozenset()
 
     def __getattr__(self, name):
         return getattr(self.structure, name)
@@ -106,9 +103,7 @@ def domain_masks(domains) -> list[int]:
 
 def compile_model(model: Model) -> Plan:
     domains = model.all_domains
-    derived = model.puzzle.variables.derived() if model.aux_domains else frozenset()
-    return Plan(_structure(model.constraints, model.size, len(domains)), domain_masks(domains),
-                derived)
+    return Plan(_structure(model.constraints, model.size, len(domains)), domain_masks(domains))
 
 
 @by_identity

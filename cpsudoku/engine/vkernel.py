@@ -230,8 +230,7 @@ def distinct_groups(con: Sum, structure) -> tuple[tuple[int, ...], tuple[int, ..
 def vkernel_of(plan: Plan, constraints=None):
     """The structure's kernel (checked and built by the extension once); `constraints`,
     the model's (those the structure was made from), add the implied value sets of
-    its groups (`implied_sets`). A structure's constraints fix its auxiliary
-    variables, so its kernel may keep the first plan's `derived`."""
+    its groups (`implied_sets`)."""
     assert _vkernel is not None
     s = plan.structure
     key = "vkernel" if constraints is None else "vkernel with sets"
@@ -239,7 +238,7 @@ def vkernel_of(plan: Plan, constraints=None):
         s.size, s.units, s.peers, s.intersections,
         [flat(con, s) for con in s.others] + implied_sets(s.size, constraints or ())
         + [(_vkernel.COUNT, cells, data, 0) for cells, data in implied_counts(s, s.others)],
-        nvars=s.nvars, derived=sorted(plan.derived)))
+        nvars=s.nvars))
 
 
 def solve(plan: Plan, max_solutions: int = 1, deadline: float | None = None,

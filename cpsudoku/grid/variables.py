@@ -26,9 +26,6 @@ class Variables:
     count: int
     values: frozenset[int]
     meaning: str = ""  # what they stand for, for messages and listings
-    # Whether the other variables decide them (a clue's yes/no helpers): a search
-    # need not branch on them.
-    derived: bool = False
 
 
 @dataclass(frozen=True)
@@ -67,11 +64,6 @@ class Layout:
 
     def domains(self) -> tuple[frozenset[int], ...]:
         return tuple(group.values for group in self.groups for _ in range(group.count))
-
-    def derived(self) -> frozenset[int]:
-        """The indices of the variables the others decide."""
-        return frozenset(i for group in self.groups if group.derived
-                         for i in self.indices(group.name))
 
     def describe(self) -> str:
         return ", ".join(group.meaning or group.name for group in self.groups)
