@@ -2,9 +2,11 @@
  * the Search state and `restrict_to`, and its branching hint.
  *
  * cells = the N*N grid, row by row; data = (ties, clues, then reading and rank per
- * clue), ties 0 "only-unclued", 1 "any", 2 "none", readings numbered as
- * `grid/ranks.reading_of` does (N per edge: rows from the left, from the right,
- * columns from the top, from the bottom).
+ * clue, then every reading's N cells as places in the grid, in reading order), ties
+ * 0 "only-unclued", 1 "any", 2 "none". The readings come as `grid/ranks` numbers
+ * them, N per edge: rows from the left, from the right, columns from the top, from
+ * the bottom; the pass relies on that order only to pair a line's two readings and
+ * to find the four edge lines.
  *
  * The pass reasons as ISS's FullRank handler does, on bounds, never on a listed
  * automaton: each edge starts one reading with each digit, so the clues that start
@@ -34,12 +36,14 @@ static inline int rank_min(uint32_t m) { return m ? __builtin_ctz(m) + 1 : 0; }
  * by rank) its reading, unclued readings below, unclued readings above. */
 static int build_ranks(Con *c, const int64_t *data, Py_ssize_t nd, int n, int index)
 {
-    if (nd < 2 || data[0] < 0 || data[0] > 2 || data[1] < 0 || data[1] > 4 * n ||
-        nd != 2 + 2 * data[1])
-        return bad("constraint %d: full rank needs its ties and (reading, rank) clues", index);
+    const int64_t nclues = nd >= 2 ? data[1] : -1;
+    if (nd < 2 || data[0] < 0 || data[0] > 2 || nclues < 0 || nclues > 4 * n ||
+        nd != 2 + 2 * nclues + 4 * n * n)
+        return bad("constraint %d: full rank needs its ties, (reading, rank) clues and "
+                   "the readings' cells", index);
     if (c->len != n * n)
         return bad("constraint %d: full rank reads the whole grid", index);
-    const int nclues = (int)data[1];
+    const int64_t *where = data + 2 + 2 * nclues;
     c->ties = (int)data[0];
     c->readings = malloc((size_t)4 * n * n * sizeof(int));
     c->rank_sets = malloc((size_t)(nclues * 6 + 1) * sizeof(int));
@@ -49,12 +53,10 @@ static int build_ranks(Con *c, const int64_t *data, Py_ssize_t nd, int n, int in
         PyErr_NoMemory();
         return -1;
     }
-    for (int r = 0; r < 4 * n; r++) {
-        const int edge = r / n, i = r % n;
-        for (int k = 0; k < n; k++) {
-            const int at = edge & 1 ? n - 1 - k : k; /* odd edges read backwards */
-            c->readings[r * n + k] = c->cells[edge < 2 ? i * n + at : at * n + i];
-        }
+    for (int k = 0; k < 4 * n * n; k++) {
+        if (where[k] < 0 || where[k] >= n * n)
+            return bad("constraint %d: a full-rank reading's cell off the grid", index);
+        c->readings[k] = c->cells[where[k]];
     }
     int clued[4 * MAX_VALUES] = {0};
     int reading[4 * MAX_VALUES], rank[4 * MAX_VALUES];
@@ -86,8 +88,8 @@ static int build_ranks(Con *c, const int64_t *data, Py_ssize_t nd, int n, int in
             continue;
         int open = 15;
         for (int j = 0; j < g; j++) {
-            const int first = c->readings[reading[members[j]] * n];
-            const int row = first / n, col = first % n;
+            const int64_t first = where[reading[members[j]] * n];
+            const int row = (int)(first / n), col = (int)(first % n);
             open &= ~((row == 0) | (col == 0) << 1 | (row == n - 1) << 2 | (col == n - 1) << 3);
         }
         c->rank_sets[at++] = v;

@@ -38,7 +38,7 @@ import time
 from math import comb
 
 from ..grid.constraints import AllDifferent, Allowed, Less, RegionRuns, Regions, Regular, Sum
-from ..grid.ranks import TIES, FullRank
+from ..grid.ranks import TIES, FullRank, reading_cells
 from .counts import implied_counts
 from .plan import Plan, mask_of
 from .propagators import MAX_COMBINATIONS, DistinctSum
@@ -119,9 +119,10 @@ def flat(con, structure) -> tuple[int, tuple[int, ...], tuple[int, ...], int]:
         data = (a.states, a.start, len(accepting), *accepting, *_flat_rows(a.transitions))
         return _vkernel.REGULAR, con.cells, data, 0
     if isinstance(con, FullRank):  # its own pass, as ISS's handler reasons
+        n = structure.size
         return (_vkernel.RANKS, con.cells,
-                (TIES.index(con.ties), len(con.clues), *(x for clue in con.clues for x in clue)),
-                0)
+                (TIES.index(con.ties), len(con.clues), *(x for clue in con.clues for x in clue),
+                 *(at for r in range(4 * n) for at in reading_cells(r, n))), 0)
     if isinstance(con, Regions):
         return (_vkernel.REGIONS, con.cells,
                 (con.width, *anchors(con.width, clue_weights(con, structure.others))), 0)

@@ -91,3 +91,22 @@ def test_the_hint_and_the_pass_solve_a_six_clue_snipe_quickly():
     assert "".join(map(str, result.solution)) == (
         "987624153654381972231975648179842536568793214423156789845267391396518427712439865")
     assert result.stats["nodes"] < 2_000
+
+
+@needs_vkernel
+@pytest.mark.parametrize("damage", ["cell off the grid", "a reading short", "clue twice"])
+def test_the_kernel_refuses_damaged_full_rank_data(damage):
+    """The readings' cells come as data from `grid/ranks`; the kernel checks them."""
+    plan = compile_model(build_model(Puzzle(FOUR, (0,) * 16)))
+    con = FullRank(tuple(range(16)), clues=((0, 1), (5, 9)), size=4)
+    kind, cells, data, bound = vkernel.flat(con, plan.structure)
+    data = list(data)
+    if damage == "cell off the grid":
+        data[-1] = 16
+    elif damage == "a reading short":
+        data.pop()
+    else:
+        data[4] = 0  # the second clue's reading is the first's
+    with pytest.raises(ValueError, match="full-rank|full rank"):
+        vkernel._vkernel.VKernel(plan.size, plan.units, plan.peers, plan.intersections,
+                                 [(kind, cells, tuple(data), bound)])
