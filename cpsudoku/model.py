@@ -31,6 +31,11 @@ class Model:
         return self.puzzle.geometry.size
 
     @property
+    def values(self) -> int:
+        """How many values a cell may take (V: the digits' count, N unless stated)."""
+        return self.puzzle.geometry.values
+
+    @property
     def all_domains(self) -> tuple[frozenset[int], ...]:
         """The cells' domains, then the auxiliary variables'."""
         return self.domains + self.aux_domains if self.aux_domains else self.domains
@@ -86,7 +91,7 @@ def kinds_of(constraints: tuple[Constraint, ...]) -> frozenset[str]:
 
 
 def build_model(puzzle: Puzzle) -> Model:
-    by_value = _domain_by_value(puzzle.size)  # Puzzle guarantees givens within 0..N
+    by_value = _domain_by_value(puzzle.geometry.values)  # Puzzle keeps givens within 0..V
     domains = [by_value[v] for v in puzzle.givens]
     everything = puzzle.constraints()
     aux = puzzle.variables.domains()
@@ -183,7 +188,7 @@ def _lowered(con: Constraint, model: Model, native_kinds: Collection[str], backe
     if con.kind in native_kinds:
         return [con]
     if (isinstance(con, AnyOf) and "regular" in native_kinds
-            and (line := con.as_regular(range(1, model.size + 1))) is not None):
+            and (line := con.as_regular(range(1, model.values + 1))) is not None):
         return [line]  # an either/or along one line: one automaton, no table
     pieces: list[Constraint]
     try:

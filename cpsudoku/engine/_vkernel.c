@@ -666,10 +666,9 @@ static int VKernel_init(VKernel *self, PyObject *args, PyObject *kwds)
         PyErr_Format(PyExc_ValueError, "size %d out of range 1..%d", n, MAX_VALUES);
         return -1;
     }
-    if (nvars && (nvars < n * n || nvars > (1 << 20))) {
-        PyErr_Format(PyExc_ValueError, "nvars %d: at least the %d cells, at most 2**20", nvars,
-                     n * n);
-        return -1;
+    if (nvars && (nvars < n || nvars > (1 << 20))) { /* more values than a row has cells: */
+        PyErr_Format(PyExc_ValueError, "nvars %d: at least %d, at most 2**20", nvars, n);
+        return -1;                                    /* fewer than n * n cells */
     }
     const int ncells = nvars ? nvars : n * n; /* the cells, then any auxiliary variables */
     self->n = n;

@@ -59,7 +59,10 @@ class GeneralSearch:
         raise Contradiction
 
     def name(self, cell: int) -> str:
-        return cell_name(cell, self.size)
+        return cell_name(cell, self.plan.structure.side)
+
+    def digit(self, value: int) -> str:
+        return symbol(value, self.plan.structure.first)
 
     # -- propagation ---------------------------------------------------------
     def place(self, cands, grid, placed, queue):
@@ -86,7 +89,7 @@ class GeneralSearch:
                     if not m & (m - 1):
                         if not m:
                             self.fail(f"{self.name(p)} has no candidate left "
-                                      f"(after {self.name(c)} = {symbol(b.bit_length())})")
+                                      f"(after {self.name(c)} = {self.digit(b.bit_length())})")
                         queue.append((p, "naked single"))
 
     def run_propagators(self, cands, grid, queue) -> bool:
@@ -129,7 +132,7 @@ class GeneralSearch:
             missing = full & ~(once | placed[u])
             if missing:
                 v = (missing & -missing).bit_length()
-                self.fail(f"no place left for {symbol(v)} in {s.unit_labels[u]}")
+                self.fail(f"no place left for {self.digit(v)} in {s.unit_labels[u]}")
             once &= ~twice
             if once:
                 for c in unit:
@@ -137,8 +140,8 @@ class GeneralSearch:
                     if m:
                         if m & (m - 1):
                             a, b = values_of(m)[:2]
-                            self.fail(f"{self.name(c)} is the only place for both {symbol(a)} "
-                                      f"and {symbol(b)} in {s.unit_labels[u]}")
+                            self.fail(f"{self.name(c)} is the only place for both {self.digit(a)} "
+                                      f"and {self.digit(b)} in {s.unit_labels[u]}")
                         if cands[c] != m:
                             cands[c] = m
                             queue.append((c, f"hidden single in {s.unit_labels[u]}"))
@@ -182,7 +185,7 @@ class GeneralSearch:
         lie only in `shared`, so the unit `shared + rest` loses them elsewhere."""
         if self.trace is None or not removed:
             return
-        digits = ",".join(symbol(v) for v in values_of(values))
+        digits = ",".join(self.digit(v) for v in values_of(values))
         home = self.unit_label(shared + own)
         other = self.unit_label(shared + rest)
         self.emit("eliminate", reason=f"locked candidates: {digits} in {home} only where "

@@ -1,7 +1,8 @@
 """A Model compiled into the flat tables the search loops read.
 
 Every all-different group gives its cells their peers; a group of exactly N
-cells is a *unit* (row, column, box, jigsaw region, full diagonal), where each
+cells, N the number of values (the grid's side unless the digits say otherwise),
+is a *unit* (row, column, box, jigsaw region, full diagonal), where each
 value must appear once, so hidden singles apply. Two units that share two or
 more cells form an *intersection*, where locked candidates apply.
 """
@@ -52,9 +53,9 @@ class Structure:
     """What a model's constraints imply, independent of its givens (cached:
     every classic 9x9 puzzle shares one)."""
 
-    size: int
+    size: int  # the values a cell may take (N unless the digits say otherwise)
     nvars: int  # the N*N cells, then the auxiliary variables (grid.variables)
-    full: int  # all N values
+    full: int  # all `size` values
     peers: tuple[tuple[int, ...], ...]  # per cell: every cell sharing an all-different group
     units: tuple[tuple[int, ...], ...]
     unit_labels: tuple[str, ...]
@@ -62,10 +63,8 @@ class Structure:
     others: tuple  # constraints other than all-different (sum, less, allowed)
     intersections: tuple  # (shared, rest of unit a, rest of unit b) cell tuples
     compiled: dict = field(default_factory=dict)  # generated search functions, by name
-
-    @property
-    def ncells(self) -> int:
-        return self.size * self.size
+    side: int = 0  # the grid's side, for cell names: `size` unless the digits differ
+    first: int = 1  # the digit of value 1, for messages
 
     def once(self, key, build: Callable[[], T]) -> T:
         """compiled[key], made by build() the first time (kept only if build returns)."""
@@ -103,18 +102,22 @@ def domain_masks(domains) -> list[int]:
 
 def compile_model(model: Model) -> Plan:
     domains = model.all_domains
-    return Plan(_structure(model.constraints, model.size, len(domains)), domain_masks(domains))
+    geometry = model.puzzle.geometry
+    return Plan(_structure(model.constraints, geometry.values, len(domains), geometry.size,
+                           geometry.first), domain_masks(domains))
 
 
 @by_identity
-def _structure(constraints, n: int, nvars: int) -> Structure:
-    # A tuple of constraints belongs to one size and one set of auxiliary
+def _structure(constraints, n: int, nvars: int, side: int, first: int) -> Structure:
+    # A tuple of constraints belongs to one geometry and one set of auxiliary
     # variables, so the tuple alone is the key.
-    return structure_of(n, constraints, nvars)
+    return structure_of(n, constraints, nvars, side, first)
 
 
 @lru_cache(maxsize=32)
-def structure_of(n: int, constraints, nvars: int | None = None) -> Structure:
+def structure_of(n: int, constraints, nvars: int | None = None,
+                 side: int | None = None, first: int = 1) -> Structure:
+    """What the constraints imply over n values (a unit: n cells holding them all)."""
     ncells = nvars or n * n  # auxiliary variables have no peers and no units
     distinct = tuple(con for con in constraints if isinstance(con, AllDifferent))
     others = [con for con in constraints if not isinstance(con, AllDifferent)]
@@ -130,6 +133,8 @@ def structure_of(n: int, constraints, nvars: int | None = None) -> Structure:
         cell_units=cell_units,
         others=tuple(others),
         intersections=intersections,
+        side=side or n,
+        first=first,
     )
 
 

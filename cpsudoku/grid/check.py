@@ -34,28 +34,29 @@ def conflicts(puzzle: Puzzle, values: Sequence[int] | None = None) -> list[Confl
     once all their cells are filled.
     """
     _check_puzzle(puzzle)
-    n = puzzle.size
-    grid = puzzle.givens if values is None else validate.cells(values, "values", n * n, n)
+    n, most, first = puzzle.size, puzzle.geometry.values, puzzle.geometry.first
+    grid = puzzle.givens if values is None else validate.cells(values, "values", n * n, most)
     # auxiliary variables (grid.variables) are not part of a grid: blank, never judged
     grid = tuple(grid) + (0,) * puzzle.variables.count
     name = puzzle.geometry.cell_name
     found: list[Conflict] = []
     for con in puzzle.constraints():
         if isinstance(con, AllDifferent):
-            first: dict[int, int] = {}
+            held: dict[int, int] = {}  # value -> the first cell holding it
             for cell in con.cells:
                 v = grid[cell]
                 if not v:
                     continue
-                if v in first:
-                    found.append(Conflict((first[v], cell), f"{name(first[v])} and {name(cell)} "
-                                          f"both hold {symbol(v)} in {con.describe()}"))
+                if v in held:
+                    found.append(Conflict((held[v], cell), f"{name(held[v])} and {name(cell)} "
+                                          f"both hold {symbol(v, first)} in {con.describe()}"))
                 else:
-                    first[v] = cell
+                    held[v] = cell
         elif isinstance(con, InSet):
             for cell in con.cells:
                 if grid[cell] and grid[cell] not in con.values:
-                    found.append(Conflict((cell,), f"{name(cell)} = {symbol(grid[cell])} breaks "
+                    shown = symbol(grid[cell], first)
+                    found.append(Conflict((cell,), f"{name(cell)} = {shown} breaks "
                                           f"{con.describe()}"))
         elif all(grid[c] for c in con.cells) and not con.check(grid):
             # a whole-grid rule (full rank) names the part of it that breaks
@@ -71,10 +72,10 @@ def is_solution(puzzle: Puzzle, values: Sequence[int]) -> bool:
     auxiliary variables (a chaos construction's regions) are not judged from
     the digits alone: the backends that search them check their own answers."""
     _check_puzzle(puzzle)
-    n = puzzle.size
-    # A value outside 1..N is an answer (not a solution); a non-number is a wrong call.
-    values = validate.cells(values, "values", n * n, most=max(MAX_SIZE, n))
-    if not all(1 <= v <= n for v in values):
+    n, most = puzzle.size, puzzle.geometry.values
+    # A value outside 1..V is an answer (not a solution); a non-number is a wrong call.
+    values = validate.cells(values, "values", n * n, most=MAX_SIZE)
+    if not all(1 <= v <= most for v in values):
         return False
     if any(g and g != v for g, v in zip(puzzle.givens, values)):
         return False

@@ -1,15 +1,23 @@
-"""Grid geometry: size, regions (boxes by default, any partition for jigsaw), units.
+"""Grid geometry: size, regions (boxes by default, any partition for jigsaw), units,
+and the digits the cells hold.
 
 Cells are numbered 0 .. N*N-1 in row-major order. A region is a tuple of cells;
 rectangular boxes are only the default regions, so irregular (jigsaw) regions
 fit the same structure.
+
+The digits are 1..N unless a puzzle says otherwise: V >= N of them from `first` (0 or
+1), as "0-indexed" puzzles (0..8 on 9x9) and grids with more digits than a row has
+cells (1..9 on 6x6) do. Rows and columns then hold N different digits of the V, and
+regions (of equal size, at most V cells) hold different digits too. Everything below
+the rules counts in *values*, the digits' places 1..V: a cell holding value v holds
+digit `first + v - 1`. Rules speak digits (see `grid/digits.py`).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, cached_property
 
 from .. import validate
@@ -46,6 +54,8 @@ class Geometry:
     size: int
     regions: tuple[Cells, ...]
     box: tuple[int, int] | None = None  # rectangular box shape, None for irregular regions
+    values: int = 0  # how many digits (V): 0 means N
+    first: int = 1  # the lowest digit: 1, or 0 for 0-indexed puzzles
 
     def __post_init__(self):
         n = self.size
@@ -53,10 +63,20 @@ class Geometry:
             validate.whole(n, "size")
         if not 1 <= n <= MAX_SIZE:
             raise ModelError(f"size {n} is outside 1..{MAX_SIZE}")
+        if self.values == 0:
+            object.__setattr__(self, "values", n)
+        if type(self.values) is not int or not n <= self.values <= MAX_SIZE:
+            raise ModelError(f"{self.values!r} digits on a {n}x{n} grid: a row needs {n} "
+                             f"different digits, and there are at most {MAX_SIZE}")
+        if self.first not in (0, 1):
+            raise ModelError(f"digits start at 0 or 1, not {self.first!r}")
         if not isinstance(self.regions, tuple) or not all(
                 isinstance(r, tuple) and all(type(c) is int for c in r) for r in self.regions):
             raise ArgumentError("regions must be a tuple of tuples of cell indices "
                                 "(cpsudoku.irregular converts lists)")
+        if self.values != n:
+            self._check_partition()
+            return
         seen: dict[int, int] = {}
         for r, region in enumerate(self.regions):
             if len(region) != n:
@@ -71,9 +91,32 @@ class Geometry:
         if len(self.regions) != n:
             raise ModelError(f"{len(self.regions)} regions given, expected {n}")
 
+    def _check_partition(self) -> None:
+        """With more digits than a row has cells, regions are any equal-sized partition
+        of the grid, each at most V cells (a grid without boxes takes its rows)."""
+        n, sizes = self.size, {len(r) for r in self.regions}
+        cells = sorted(c for r in self.regions for c in r)
+        if cells != list(range(n * n)) or len(sizes) != 1 or sizes.pop() > self.values:
+            raise ModelError(f"regions must split the {n}x{n} grid into regions of one size, "
+                             f"at most {self.values} cells (the digits)")
+
     @property
     def ncells(self) -> int:
         return self.size * self.size
+
+    @property
+    def digits(self) -> range:
+        """The digits a cell may hold, lowest first (value v is digits[v - 1])."""
+        return range(self.first, self.first + self.values)
+
+    @property
+    def standard(self) -> bool:
+        """Whether the digits are 1..N (every row holds each of them)."""
+        return self.first == 1 and self.values == self.size
+
+    def with_digits(self, values: int, first: int = 1) -> Geometry:
+        """The same grid holding `values` digits from `first`."""
+        return replace(self, values=values, first=first)
 
     @cached_property
     def rows(self) -> tuple[Cells, ...]:
@@ -87,7 +130,8 @@ class Geometry:
 
     @cached_property
     def units(self) -> tuple[Cells, ...]:
-        """Rows, then columns, then regions: every group that holds 1..N once."""
+        """Rows, then columns, then regions: every group whose digits differ (each
+        digit once when the digits are 1..N)."""
         return self.rows + self.cols + self.regions
 
     @cached_property
@@ -103,7 +147,8 @@ class Geometry:
 
     def describe(self) -> str:
         shape = f"{self.box[0]}x{self.box[1]} boxes" if self.box else "irregular regions"
-        return f"{self.size}x{self.size}, {shape}"
+        digits = "" if self.standard else f", digits {self.first}..{self.digits[-1]}"
+        return f"{self.size}x{self.size}, {shape}{digits}"
 
 
 def cell_name(cell: int, size: int) -> str:

@@ -11,6 +11,7 @@ from typing import Protocol
 from .. import validate
 from ..errors import ArgumentError, CpsudokuError, ModelError
 from .constraints import AllDifferent, Constraint
+from .digits import in_values
 from .geometry import Geometry, boxed
 from .symbols import MAX_SIZE, line
 from .variables import Layout, layout
@@ -34,10 +35,12 @@ class Rule(Protocol):
 
 @lru_cache(maxsize=64)
 def unit_constraints(geometry: Geometry) -> tuple[Constraint, ...]:
-    """The classic rule: every row, column and region holds each value once."""
+    """The classic rule: the digits of every row, column and region differ (each one
+    appears once where a group has as many cells as there are digits)."""
     n = geometry.size
     labels = ([f"row {i + 1}" for i in range(n)] + [f"column {i + 1}" for i in range(n)]
-              + [f"{'box' if geometry.box else 'region'} {i + 1}" for i in range(n)])
+              + [f"{'box' if geometry.box else 'region'} {i + 1}"
+                 for i in range(len(geometry.regions))])
     return tuple(AllDifferent(unit, label=lab) for unit, lab in zip(geometry.units, labels))
 
 
@@ -83,7 +86,7 @@ def _rules(values) -> tuple:
 @dataclass(frozen=True)
 class Puzzle:
     geometry: Geometry
-    givens: tuple[int, ...]  # one value per cell, 0 = blank
+    givens: tuple[int, ...]  # one value per cell (1..V, the digits' places), 0 = blank
     rules: tuple = ()  # extra variant rules; the classic rule comes with the geometry
     blank: str = "."  # the blank symbol the input used, so output speaks the input's notation
     source: str | None = None  # where it came from ("file:line"), for messages
@@ -99,13 +102,13 @@ class Puzzle:
                                 "Puzzle.from_values converts other sequences")
         if self.rules:
             object.__setattr__(self, "rules", _rules(self.rules))
-        n = self.geometry.size
+        n, most = self.geometry.size, self.geometry.values
         if len(self.givens) != n * n:
             raise ModelError(f"{len(self.givens)} cells given for a {n}x{n} grid")
-        if self.givens and not 0 <= min(self.givens) <= max(self.givens) <= n:
-            cell = next(c for c, v in enumerate(self.givens) if not 0 <= v <= n)
+        if self.givens and not 0 <= min(self.givens) <= max(self.givens) <= most:
+            cell = next(c for c, v in enumerate(self.givens) if not 0 <= v <= most)
             raise ModelError(f"value {self.givens[cell]} at {self.geometry.cell_name(cell)} "
-                             f"is outside 1..{n}")
+                             f"is outside 1..{most}")
         for rule in self.rules:
             check = getattr(rule, "validate", None)
             if check is not None:
@@ -138,6 +141,8 @@ class Puzzle:
         extra = []
         for rule in self.rules:
             extra.extend(_rule_constraints(rule, self.geometry, self.variables))
+        if extra and self.geometry.first != 1:  # rules speak digits, the model values
+            extra = in_values(extra, self.geometry)
         return units + tuple(extra) if extra else units
 
     @cached_property
@@ -153,7 +158,7 @@ class Puzzle:
         return replace(self, rules=self.rules + _rules(rules))
 
     def line(self) -> str:
-        return line(self.givens, self.blank)
+        return line(self.givens, self.blank, self.geometry.first)
 
     def label(self) -> str:
         return self.name or self.source or self.line()

@@ -15,7 +15,7 @@ import time
 
 from ..api import _solve_built, as_puzzle
 from ..engine.clock import OutOfTime
-from ..errors import CpsudokuError, ExitCode
+from ..errors import CpsudokuError, ExitCode, ModelError
 from ..grid.puzzle import Puzzle
 from ..model import build_model, find_conflicts
 from ..result import Status
@@ -54,6 +54,10 @@ class Solver:
     def __init__(self, puzzle, techniques: list[Technique] | None = None, *,
                  allow_multiple: bool = False):
         self.puzzle: Puzzle = as_puzzle(puzzle)
+        geometry = self.puzzle.geometry
+        if not geometry.standard:  # its techniques count on every house holding every digit
+            raise ModelError(f"{self.puzzle.label()}: the logical solver reads the digits "
+                             f"1..{geometry.size}, not {geometry.first}..{geometry.digits[-1]}")
         self.model = build_model(self.puzzle)  # built once: conflicts, solution, candidates
         problems = find_conflicts(self.model)
         if problems:

@@ -32,6 +32,10 @@ def load(body: PuzzleIn) -> Puzzle:
     """The one puzzle in a request, through the shared parser (and --rules' rule lookup)."""
     from ..formats.read import parse_one
     puzzle = parse_one(body.puzzle, size=body.size, box=body.box, source="puzzle")
+    g = puzzle.geometry
+    if not g.standard:  # the page's keys, grids and drawings speak the digits 1..N
+        raise UsageError(f"puzzle: the play page takes the digits 1..{g.size}, not "
+                         f"{g.first}..{g.digits[-1]}")
     if body.rules:
         from ..rules import by_names
         puzzle = puzzle.with_rules(by_names(body.rules))
