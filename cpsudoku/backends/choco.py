@@ -43,8 +43,11 @@ class ChocoBackend(Backend):
     def search(self, model: Model, request: Request) -> Outcome:
         if any(not dom for dom in model.domains):
             return nothing_to_search()
-        solutions, end = search_in_child(PRELOAD, f"{__name__}:solve_in_child",
-                                         (model, request.max_solutions, request.deadline),
+        # Only what the search reads: the puzzle's rules may be classes the child
+        # cannot import (a rule defined in a script).
+        payload = (model.size, model.domains, model.constraints, request.max_solutions,
+                   request.deadline)
+        solutions, end = search_in_child(PRELOAD, f"{__name__}:solve_in_child", payload,
                                          request.deadline)
         if end is None:  # killed at the deadline (or still importing pychoco)
             end = {"exhausted": False, "timed_out": True, "stats": {}}
@@ -58,10 +61,10 @@ def solve_in_child(payload, send) -> dict:
     import pychoco
     from pychoco import backend as choco_c
 
-    model, max_solutions, deadline = payload
+    size, domains, constraints, max_solutions, deadline = payload
     cp = pychoco.Model("cpsudoku")
-    cells = [_variable(cp, cell, dom, model.size) for cell, dom in enumerate(model.domains)]
-    if not all([_post(cp, con, cells) for con in model.constraints]):
+    cells = [_variable(cp, cell, dom, size) for cell, dom in enumerate(domains)]
+    if not all([_post(cp, con, cells) for con in constraints]):
         return {"exhausted": True, "timed_out": False, "stats": {}}
     solver = cp.get_solver()
     if deadline is not None:

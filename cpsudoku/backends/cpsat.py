@@ -144,7 +144,7 @@ def _build(cp_model, model: Model) -> _Cells:
         elif isinstance(con, Regular):
             _add_regular(cp_model, cp, con, [variables[c] for c in con.cells], model.all_domains)
         elif isinstance(con, Regions):
-            _add_regions(cp, con, [variables[c] for c in con.cells])
+            _add_regions(cp, con, [variables[c] for c in con.cells], model.values)
         elif isinstance(con, AnyOf):
             _add_any_of(cp_model, cp, con, variables, model.all_domains)
         else:  # pragma: no cover - lower_for decomposes every other kind
@@ -232,30 +232,31 @@ def _add_regular(cp_model, cp, con: Regular, cells: list, domains, literal=None)
         state = nxt
 
 
-def _add_regions(cp, con: Regions, cells: list) -> None:
-    """Regions found while solving. Each cell's (label, digit) pair is one of N*N, all
-    different: every region has N cells, each digit once. Connectivity: each cell's
-    distance to its region's root (the region's first cell in reading order) is one
-    more than its nearest same-region neighbour's. Every helper variable is a function
-    of the digits and the partition, so enumerating reports each solution once."""
+def _add_regions(cp, con: Regions, cells: list, values: int) -> None:
+    """Regions found while solving. Each cell's (label, digit) pair is one of N*V, all
+    different: every region has N cells, all different (each digit once when V = N).
+    Connectivity: each cell's distance to its region's root (the region's first cell
+    in reading order) is one more than its nearest same-region neighbour's. Every
+    helper variable is a function of the digits and the partition, so enumerating
+    reports each solution once."""
     n = con.width
     digits, labels = cells[:n * n], cells[n * n:]
     pairs = []
     for digit, label in zip(digits, labels):
-        pair = cp.new_int_var(1, n * n, "")
-        cp.add(pair == n * label + digit - n)
+        pair = cp.new_int_var(1, n * values, "")
+        cp.add(pair == values * label + digit - values)
         pairs.append(pair)
     cp.add_all_different(pairs)
     # the same as 0/1 choices, which CP-SAT's linear reasoning reads better: label k
-    # holds digit v in exactly one cell
+    # holds digit v in one cell at most, exactly one when N cells take all V values
     is_label = [[cp.new_bool_var("") for _ in range(n)] for _ in labels]
-    is_digit = [[cp.new_bool_var("") for _ in range(n)] for _ in digits]
+    is_digit = [[cp.new_bool_var("") for _ in range(values)] for _ in digits]
     for i in range(n * n):
         cp.add_map_domain(labels[i], is_label[i], 1)
         cp.add_map_domain(digits[i], is_digit[i], 1)
     for k in range(n):
         cp.add(sum(is_label[i][k] for i in range(n * n)) == n)
-        for v in range(n):
+        for v in range(values):
             both = []
             for i in range(n * n):
                 b = cp.new_bool_var("")
@@ -263,7 +264,10 @@ def _add_regions(cp, con: Regions, cells: list) -> None:
                 cp.add_implication(b, is_digit[i][v])
                 cp.add_bool_or([~is_label[i][k], ~is_digit[i][v], b])
                 both.append(b)
-            cp.add_exactly_one(both)
+            if values == n:
+                cp.add_exactly_one(both)
+            else:
+                cp.add_at_most_one(both)
     # canonical labels: highest[i] is the highest label among cells 0..i; a root opens
     # the next label
     roots: list = []

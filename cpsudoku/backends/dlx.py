@@ -6,7 +6,8 @@ the cell the item (group, v). An item must be covered exactly once (primary)
 when it must be: every cell, and every value of a group with as many cells as
 values (rows, columns, boxes, jigsaw regions, diagonals, extra regions); at
 most once (secondary, Knuth's generalisation) otherwise: a group with more
-values than cells (a killer cage's digits, an anti-knight pair).
+values than cells (a killer cage's digits, an anti-knight pair, a row when the
+grid has more digits than a row has cells).
 
 Sums, orderings and tables are not exact cover: `lower_for` declines them with
 one line, as `naive` declines what it cannot do.

@@ -1,6 +1,6 @@
 """The naive backend: plain backtracking, exactly as the classic tutorials do it.
 
-Take the first empty cell in row-major order, try the values 1..N in order,
+Take the first empty cell in row-major order, try the values 1..V in order,
 keep a value if no cell of an all-different group containing the cell already
 holds it (row, column, box, and any other group), and judge every other
 constraint once all its cells are filled. No propagation, no heuristics: it is
@@ -31,6 +31,7 @@ class NaiveBackend(Backend):
     def search(self, model: Model, request: Request) -> Outcome:
         n = model.size
         ncells = n * n
+        nvalues = model.values  # V: more than N when the digits say so
         # A cell whose domain holds one value is a given; the others are blanks.
         grid = [next(iter(d)) if len(d) == 1 else 0 for d in model.domains]
         blanks = [c for c in range(ncells) if not grid[c]]
@@ -69,7 +70,7 @@ class NaiveBackend(Backend):
                 solutions.append(tuple(grid))
                 return len(solutions) >= request.max_solutions
             cell = blanks[i]
-            for value in range(1, n + 1):
+            for value in range(1, nvalues + 1):
                 if value not in allowed[cell]:
                     continue
                 if any(grid[p] == value for p in peers[cell]):

@@ -219,7 +219,7 @@ def _sum_constraint(lib, con: Sum, model: Model, groups, absorbed: set[frozenset
         return None
     if all(w == 1 for w in weights) and any(inside <= group for group in groups) \
             and math.comb(len(values), len(cells)) <= MAX_CAGE_SETS:
-        if len(cells) < model.size:
+        if len(cells) < model.values:  # a unit holds V cells
             absorbed.add(frozenset(cells))
         return lib.Cage(con.total, len(cells), values), cells
     return lib.LinearSum(con.total, weights), cells
@@ -234,7 +234,8 @@ def _groups(model: Model) -> list[frozenset[int]]:
 def _implied(model: Model) -> list[Sum]:
     """The redundant sums of the "45 rule" (innies and outies of unions of units)."""
     from ..engine.plan import implied_sums
-    n = model.size
+    # a unit holds every value once: V cells, not a row of N when there are more digits
+    n = model.values
     units, labels, seen = [], [], set()
     for con in model.constraints:
         key = frozenset(con.cells)
