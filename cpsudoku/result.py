@@ -73,7 +73,9 @@ class Result:
         return self.solutions[0] if self.solutions else None
 
     def solution_lines(self) -> list[str]:
-        return [line(s) for s in self.solutions]
+        """The solutions as lines of symbols, the digits from the puzzle's lowest."""
+        first = self.puzzle.geometry.first if self.puzzle is not None else 1
+        return [line(s, first=first) for s in self.solutions]
 
     def as_dict(self, index: int | None = None) -> dict:
         """The machine interface (`--format jsonl`): keep these keys stable."""

@@ -33,6 +33,7 @@ from pathlib import Path
 from .. import api
 from ..errors import CpsudokuError, UsageError
 from ..formats import iss
+from ..grid.geometry import boxed
 from ..result import Status
 
 DATA = Path(__file__).with_name("data") / "iss_puzzles.json"
@@ -77,15 +78,25 @@ def load_puzzles(which: str = "examples", limit: int | None = None,
     return chosen[:limit] if limit else chosen
 
 
-def recorded_solution(text: str | None, size: int) -> tuple[int, ...] | None:
-    """ISS's solution string as values: digits up to 9x9, letters A=1 .. beyond."""
+def recorded_solution(text: str | None, size: int, *, first: int = 1,
+                      values: int | None = None) -> tuple[int, ...] | None:
+    """ISS's solution string as values: digits up to 9x9, letters A=1 .. beyond. A
+    puzzle whose digits start at `first` (V of them) has value digit - first + 1."""
+    most = values or size
     if not text or len(text) != size * size:
         return None
     if size > 9:
-        values = [ord(ch) - ord("A") + 1 for ch in text]
+        digits = [ord(ch) - ord("A") + 1 for ch in text]
     else:
-        values = [int(ch) if ch.isdigit() else 0 for ch in text]
-    return tuple(values) if all(1 <= v <= size for v in values) else None
+        digits = [int(ch) if ch.isdigit() else -1 for ch in text]
+    out = tuple(d - first + 1 for d in digits)
+    return out if all(1 <= v <= most for v in out) else None
+
+
+def recorded_for(text: str | None, geometry) -> tuple[int, ...] | None:
+    """ISS's solution string as the values of a puzzle of this geometry."""
+    return recorded_solution(text, geometry.size, first=geometry.first,
+                             values=geometry.values)
 
 
 def expressed(entry: dict):
@@ -152,7 +163,7 @@ class IssSolver:
         text = self.process.stdout.readline()
         return json.loads(text) if text.strip() else None
 
-    def solve(self, text: str, expected, time_limit: float) -> Answer:
+    def solve(self, text: str, expected, time_limit: float, first: int = 1) -> Answer:
         if self.process is None:
             return Answer("missing", False, detail=self.missing or "")
         assert self.process.stdin is not None
@@ -167,7 +178,8 @@ class IssSolver:
             return Answer("error", False, detail=answer["error"])
         count, seconds = answer["count"], answer["ms"] / 1000
         status = "unique" if count == 1 else "multiple" if count > 1 else "unsolvable"
-        found = tuple(answer["solution"]) if answer.get("solution") else None
+        found = tuple(d - first + 1 for d in answer["solution"]) if answer.get(
+            "solution") else None  # ISS answers in digits
         right = count == 1 and (expected is None or found == expected)
         return Answer(status if right or count != 1 else "wrong", right, seconds)
 
@@ -192,8 +204,8 @@ def measure(entries: Iterable[dict], backends: Sequence[str], checkout, time_lim
             puzzle, why_not = expressed(entry)
             parse_s = time.monotonic() - started
             row = Row(entry["name"], why_not)
-            size = puzzle.size if puzzle is not None else 9
-            expected = recorded_solution(entry.get("solution"), size)
+            g = puzzle.geometry if puzzle is not None else boxed(9)
+            expected = recorded_for(entry.get("solution"), g)
             if puzzle is not None:
                 for backend in backends:
                     answer = solve_with(puzzle, backend, expected, time_limit)
@@ -201,7 +213,7 @@ def measure(entries: Iterable[dict], backends: Sequence[str], checkout, time_lim
                         answer.seconds += parse_s
                     row.answers[backend] = answer
             if ran.process is not None:
-                row.iss = ran.solve(entry["input"], expected, time_limit)
+                row.iss = ran.solve(entry["input"], expected, time_limit, g.first)
             rows.append(row)
             emit(row)
     except KeyboardInterrupt:

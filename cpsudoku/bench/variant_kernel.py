@@ -46,7 +46,7 @@ def iss_puzzles(name: str | None = None) -> list[tuple[str, object, str | None, 
         puzzle, _ = iss.expressed(entry)
         if puzzle is None or not compile_model(build_model(puzzle)).structure.others:
             continue
-        expected = iss.recorded_solution(entry.get("solution"), puzzle.size)
+        expected = iss.recorded_for(entry.get("solution"), puzzle.geometry)
         out.append((entry["name"], puzzle, entry["input"], expected))
     return out
 

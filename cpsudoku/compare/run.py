@@ -15,7 +15,7 @@ from ..api import solve
 from ..batch import BatchOptions, Record
 from ..batch.tasks import PuzzleTask
 from ..grid.puzzle import Puzzle
-from ..grid.symbols import line, value_of
+from ..grid.symbols import value_of
 from ..result import Result, Status
 from .files import signals_held
 from .report import Compared, Disagreement, Report, Row, judge, run_names, summarise
@@ -161,8 +161,9 @@ def _judged_again(items: Iterable, kept: Sequence[Row], task) -> Iterator:
             yield task.failed(index, item, "no rows for it in the file resumed (its worker "
                                            "died in the run that wrote it)")
             continue
+        first = puzzle.geometry.first  # the rows write the digits
         results = {row.backend: Result(Status(row.status),
-                                       [tuple(value_of(ch) or 0 for ch in row.solution)]
+                                       [tuple(value_of(ch, first) or 0 for ch in row.solution)]
                                        if row.solution else [],
                                        row.backend, row.time_s, {}, puzzle)
                    for row in rows}
@@ -177,4 +178,4 @@ def _row(index: int, source: str, run: str, presolved: bool, result: Result) -> 
     nodes = result.stats.get("nodes")
     return Row(index, source, run, result.status.value, result.time_s,
                int(nodes) if nodes is not None else None,
-               line(result.solution) if result.solution else "", presolved)
+               result.solution_lines()[0] if result.solution else "", presolved)

@@ -4,15 +4,19 @@ one ModelError naming the source."""
 
 from __future__ import annotations
 
+import re
+
 from ..errors import ArgumentError, CpsudokuError, ModelError, ParseError
 from ..grid.geometry import infer_box
 from ..grid.puzzle import Puzzle
+from ..grid.symbols import MAX_SIZE
 from ..rules import cells as cellrefs
 
 # The keys of the cpsudoku puzzle file (also carried by cpsudoku's own json records).
 ELEMENT_KEYS = ("cages", "little_killers", "thermometers", "arrows", "odd", "even",
                 "kropki", "xv", "greater_than", "extra_regions")
-PUZZLE_KEYS = ("name", "title", "size", "box", "regions", "grid", "rules", "solution")
+PUZZLE_KEYS = ("name", "title", "size", "digits", "box", "regions", "grid", "rules",
+               "solution")
 
 
 def whole(value, what: str) -> int:
@@ -22,6 +26,25 @@ def whole(value, what: str) -> int:
         return int(value)
     except ValueError:
         raise ModelError(f"{what} must be a whole number, not {value!r}") from None
+
+
+def read_digits(value, size: int) -> range:
+    """The `digits` key, "first-last" (`"0-8"`, `"1-9"` on 6x6): the digits a cell may
+    hold, from 0 or 1, at least a row's worth; 1..N when absent."""
+    if value is None:
+        return range(1, size + 1)
+    found = re.fullmatch(r"\s*(\d+)\s*-\s*(\d+)\s*", value) if isinstance(value, str) else None
+    first, last = (int(found[1]), int(found[2])) if found else (-1, -1)
+    if first not in (0, 1) or not size <= last - first + 1 <= MAX_SIZE:
+        raise ModelError(f"digits must be \"first-last\", from 0 or 1, {size} to {MAX_SIZE} of "
+                         f"them on a {size}x{size} grid (such as \"1-{size}\" or "
+                         f"\"0-{size - 1}\"), not {value!r}")
+    return range(first, last + 1)
+
+
+def digits_key(digits: range) -> str:
+    """The `digits` key of a puzzle's digits: "first-last"."""
+    return f"{digits[0]}-{digits[-1]}"
 
 
 def cell_list(spec, size: int, what: str) -> tuple:

@@ -12,7 +12,7 @@ from .. import validate
 from ..errors import ModelError, ParseError
 from ..grid.geometry import Geometry, boxed, cell_name, has_box
 from ..grid.puzzle import Puzzle
-from ..grid.symbols import ALPHABET, BLANKS, MAX_SIZE, symbol
+from ..grid.symbols import ALPHABET, BLANKS, MAX_SIZE, symbol, value_of
 from .notation import read_notation
 
 # --- symbol tables --------------------------------------------------------------
@@ -61,7 +61,11 @@ def count_problem(count: int, size: int | None) -> str:
     return f"{count} cells, expected a square count such as {nearest} ({n}x{n})"
 
 
-def _value_problem(value: int, cell: int, n: int) -> str:
+def _value_problem(value: int, cell: int, n: int, digits: range | None = None) -> str:
+    if digits is not None:
+        shown = symbol(value, digits[0]) if value <= len(digits) else str(value)
+        return (f"digit {shown} at {cell_name(cell, n)} is not one of the puzzle's digits "
+                f"{digits[0]}-{symbol(len(digits), digits[0])}")
     shown = symbol(value) if value <= MAX_SIZE else str(value)
     if shown != str(value):
         shown = f"{shown} ({value})"
@@ -76,9 +80,15 @@ def blank_of(chars) -> str:
 class Builder:
     """Turns cell values into Puzzles: geometry, metadata, source positions."""
 
-    def __init__(self, size, box, source, own_notation: bool = False):
+    def __init__(self, size, box, source, own_notation: bool = False,
+                 digits: range | None = None):
         self.size, self.box, self.source = size, box, source
         self.own_notation = own_notation  # cpsudoku's own output: `0` is only ever a blank
+        # the puzzle's digits when they are known and not 1..N: read with them (0 is a
+        # digit when they start at 0, and there may be more than N)
+        standard = digits is None or (digits[0] == 1 and len(digits) == size)
+        self.digits = None if standard else digits
+        self.first = self.digits[0] if self.digits else 1
         self.puzzles: list[Puzzle] = []
         self.meta: dict = {}
         self.name: str | None = None
@@ -92,7 +102,9 @@ class Builder:
     def geometry(self, n: int, line: int | None, drawn=None) -> Geometry:
         shape = self.box or (drawn if drawn and drawn[0] * drawn[1] == n else None)
         try:
-            return boxed(n, shape)
+            geometry = boxed(n, shape)
+            return geometry.with_digits(len(self.digits), self.first) if self.digits \
+                else geometry
         except ModelError as exc:
             if shape is None and n > 1:
                 raise ParseError(f"a {n}x{n} grid has no box shape; give the box shape "
@@ -104,12 +116,16 @@ class Builder:
         """Add one puzzle. `where(cell)` -> (line, column) of a cell, for messages;
         `drawn` is the box shape the grid's borders show; `chars` the cells' symbols
         when written one character a cell (where `0` may be the value N)."""
-        if chars is not None and not self.own_notation:
+        if chars is not None and not self.own_notation and not self.digits:
             values = read_notation(chars, values, n, self.source, line) or values
-        if not checked and max(values, default=0) > n:
-            cell = next(i for i, v in enumerate(values) if v > n)
+        most = len(self.digits) if self.digits else n
+        if not self.first:
+            blank = "."  # 0 is a digit
+        if not checked and max(values, default=0) > most:
+            cell = next(i for i, v in enumerate(values) if v > most)
             at = where(cell) if where else (line, None)
-            raise ParseError(_value_problem(values[cell], cell, n), self.source, *at)
+            raise ParseError(_value_problem(values[cell], cell, n, self.digits), self.source,
+                             *at)
         meta, self.meta = self.meta, {}
         name, self.name = self.name, None
         self.puzzles.append(Puzzle(self.geometry(n, line, drawn), tuple(values), blank=blank,
@@ -133,7 +149,13 @@ class _Row:
     def count(self, numeric: bool) -> int:
         return len(self.tokens) if numeric else len(self.chars)
 
-    def values(self, numeric: bool) -> list[int]:
+    def values(self, numeric: bool, first: int = 1) -> list[int]:
+        """The cells' values; with digits from 0, `0` is the digit 0 (value 1)."""
+        if not first:
+            if numeric:
+                return [value_of(t, 0) or 0 if len(t) == 1 else int(t) + 1
+                        for _, t in self.tokens]
+            return [value_of(ch, 0) or 0 for ch in self.chars]
         if numeric:
             return [VALUE[t] if len(t) == 1 else int(t) for _, t in self.tokens]
         return [VALUE[ch] for ch in self.chars]
@@ -315,8 +337,8 @@ class GridReader(Builder):
         """(values, N) of a whole puzzle on one plain line, read in one translate;
         None to read the line the slow way (which also explains what is wrong)."""
         n = self.full(len(s))
-        if n is None or not s.isascii():
-            return None
+        if n is None or not s.isascii() or self.digits:
+            return None  # other digits: the slow way reads them
         values = s.encode().translate(_BYTE_VALUES)
         if 255 in values or max(values) > n:
             return None
@@ -345,7 +367,8 @@ class GridReader(Builder):
                 n = self.full(count)
                 if n is None:
                     raise ParseError(count_problem(count, self.size), self.source, row.line)
-                self.emit(row.values(numeric), n, row.line, blank_of(row.blanks(numeric)),
+                self.emit(row.values(numeric, self.first), n, row.line,
+                          blank_of(row.blanks(numeric)),
                           where=lambda i, r=row: (r.line, r.col(i, numeric)),
                           chars=None if numeric else row.chars)
             return
@@ -397,7 +420,7 @@ class GridReader(Builder):
             grid = rows[top:top + n]
             values, blanks = [], []
             for row in grid:
-                values.extend(row.values(numeric))
+                values.extend(row.values(numeric, self.first))
                 blanks.append(row.blanks(numeric))
             self.emit(values, n, grid[0].line, blank_of("".join(blanks)),
                       where=lambda i, g=grid: (g[i // n].line, g[i // n].col(i % n, numeric)),
@@ -407,9 +430,11 @@ class GridReader(Builder):
 
 
 def read_grids(text: str, size: int | None, box, source: str, *,
-               own_notation: bool = False) -> list[Puzzle]:
-    """Every text grid in `text` (no CSV, JSON or puzzle files: `read.parse` sends those on)."""
-    return GridReader(size, box, source, own_notation=own_notation).read(text)
+               own_notation: bool = False, digits: range | None = None) -> list[Puzzle]:
+    """Every text grid in `text` (no CSV, JSON or puzzle files: `read.parse` sends those
+    on); `digits`, when the puzzle's are known, reads its cells with them."""
+    return GridReader(size, box, source, own_notation=own_notation,
+                      digits=digits).read(text)
 
 
 def shape(size, box) -> tuple[int | None, tuple[int, int] | None]:

@@ -2,7 +2,12 @@
 
 An ISS constraint string is a run of `.Type~arg~arg...` items (`.~R1C1_5` for a given,
 `.Thermo~R9C4~R8C3`, `.Diagonal~1`, `.Shape~6x6`); an ISS link carries one in its `q`
-parameter. Reading turns one into the cpsudoku puzzle-file dict (see
+parameter. `.Shape` may name other digits than 1..N (`6x6~9`: 1..9; `9x9~0-8`), and
+`.RegionSize` boxes or jigsaw pieces of more cells than a row: the puzzle file's
+`digits`, `box` and `regions` keys. Givens and clues are digits, as in the puzzle file
+(relation keys and automata count values 1..V, and are translated).
+
+Reading turns one into the cpsudoku puzzle-file dict (see
 `cpsudoku.formats.puzzlefile`) and loads it with the puzzle-file loader, so both speak
 one vocabulary; `ISS_TYPES` is the one table from ISS types to puzzle-file keys. A type
 with no cpsudoku counterpart, or whose key the loader does not know yet, is refused with
@@ -14,16 +19,20 @@ from __future__ import annotations
 
 import base64
 import binascii
+import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 from ..errors import CpsudokuError, ModelError, ParseError
+from ..grid.geometry import Geometry
 from ..grid.puzzle import Puzzle
+from ..grid.symbols import line as symbol_line
 from ..rules.full_rank import TIES, TIES_KEY
 from . import iss_codes, iss_shorthand
+from .fields import digits_key
 
 ISS_URL = "https://sigh.github.io/Interactive-Sudoku-Solver/"
 _DIGITS = "123456789abcdefg"  # ISS writes row and column 10..16 as one base-17 letter
@@ -120,10 +129,15 @@ class Reading:
     size: int
     data: dict[str, Any]
     origin: dict[str, Item]
+    digits: range = range(0)  # the digits a cell may hold: 1..N unless the Shape says
     boxes: bool = True
+    region_size: tuple[int, Item] | None = None  # `.RegionSize`: cells a region holds
     jigsaw: tuple[str, Item] | None = None
     givens: dict[str, set[int]] = field(default_factory=dict)
     candidates: dict[str, set[int]] = field(default_factory=dict)
+
+    def __post_init__(self):
+        self.digits = self.digits or range(1, self.size + 1)
 
     def cells(self, args, item: Item, least: int = 1) -> list[str]:
         if args and args[-1] == "LOOP":
@@ -290,14 +304,14 @@ def _diagonal(r: Reading, item: Item) -> None:
 
 
 def _given(r: Reading, item: Item) -> None:
-    """Givens (`R1C1_5`) and candidate sets (`R1C1_1_3_5`); ISS intersects repeats, and
-    a cell may have both a given and a set (cpsudoku keeps both, meaning the same)."""
-    n = r.size
+    """Givens (`R1C1_5`) and candidate sets (`R1C1_1_3_5`), kept as digits; ISS
+    intersects repeats, and a cell may have both a given and a set (cpsudoku keeps
+    both, meaning the same)."""
     for arg in item.args:
         cell, *values = arg.split("_")
-        name = cell_name(cell, n, item)
-        if not values or not all(re.fullmatch(r"\d+", v) and 1 <= int(v) <= n for v in values):
-            raise _Refusal(f"{arg!r}: values must be 1..{n}", item)
+        name = cell_name(cell, r.size, item)
+        if not values or not all(re.fullmatch(r"\d+", v) and int(v) in r.digits for v in values):
+            raise _Refusal(f"{arg!r}: values must be {r.digits[0]}..{r.digits[-1]}", item)
         chosen = {int(v) for v in values}
         table = r.givens if len(chosen) == 1 else r.candidates
         known = table.get(name)
@@ -315,6 +329,14 @@ def _jigsaw(r: Reading, item: Item) -> None:
     if not 1 <= len(item.args) <= 2 or len(item.args[-1]) != r.size * r.size:
         raise _Refusal(f"expects a layout of {r.size * r.size} region labels", item)
     r.jigsaw = (item.args[-1], item)
+
+
+def _region_size(r: Reading, item: Item) -> None:
+    if len(item.args) != 1:
+        raise _Refusal("expects the number of cells a region holds", item)
+    if r.region_size is None:  # ISS takes the first
+        r.region_size = (_number(item.args[0], item, "region size"), item)
+        r.origin.setdefault("regions", item)
 
 
 def _region_cell(arg: str, r: Reading, item: Item) -> str:
@@ -529,8 +551,9 @@ def _indexing(r: Reading, item: Item) -> None:
     kinds = {"C": "column", "R": "row"}
     if not item.args or item.args[0] not in kinds:
         raise _Refusal("expects C or R, then cells", item)
-    if item.args[0] == "C" and r.size == 9 and set(r.cells(item.args[1:], item)) == {
-            f"r{row}c{col}" for row in range(1, 10) for col in (1, 5, 9)}:
+    columns_159 = {f"r{row}c{col}" for row in range(1, 10) for col in (1, 5, 9)}
+    if (item.args[0] == "C" and r.digits == range(1, 10)
+            and set(r.cells(item.args[1:], item)) == columns_159):
         r.rule("159", item)  # columns 1, 5 and 9 indexing: the 159 rule
         return
     r.add("indexing", {"kind": kinds[item.args[0]], "cells": r.cells(item.args[1:], item)}, item)
@@ -607,11 +630,13 @@ def _relation(mode: str, legacy: bool) -> Callable:
         if not item.args:
             raise _Refusal("expects a relation key and cells", item)
         try:
-            pairs = iss_codes.pairs_from_key(item.args[0], r.size, legacy)
+            pairs = iss_codes.pairs_from_key(item.args[0], len(r.digits), legacy)
         except ValueError as exc:
             raise _Refusal(str(exc), item) from None
+        shift = r.digits[0] - 1  # the key counts values 1..V; the pairs are digits
         for name, cells in _named_groups(r, item.args[1:], item):
-            r.add("relations", {"cells": cells, "pairs": [list(p) for p in pairs]}
+            r.add("relations", {"cells": cells,
+                                "pairs": [[a + shift, b + shift] for a, b in pairs]}
                   | ({"mode": mode} if mode != "line" else {}) | ({"name": name} if name else {}),
                   item)
     return read
@@ -624,9 +649,11 @@ def _nfa(r: Reading, item: Item) -> None:
         starts, accepting, moves = iss_codes.automaton_from_code(item.args[0])
     except ValueError as exc:
         raise _Refusal(str(exc), item) from None
+    shift = r.digits[0] - 1  # ISS's symbols count values 1..V; transitions name digits
     for name, cells in _named_groups(r, item.args[1:], item):
         r.add("automata", {"cells": cells, "start": starts[0] if len(starts) == 1 else starts,
-                           "accepting": accepting, "transitions": [list(m) for m in moves]}
+                           "accepting": accepting,
+                           "transitions": [[s, v + shift, t] for s, v, t in moves]}
               | ({"name": name} if name else {}), item)
 
 
@@ -654,6 +681,7 @@ ISS_TYPES: dict[str, tuple[str, Callable[[Reading, Item], None]]] = {
     "Shape": ("size", _shape),
     "Jigsaw": ("regions", _jigsaw),
     "NoBoxes": ("regions", _no_boxes),
+    "RegionSize": ("regions", _region_size),
     **{kind: (key, _line(key)) for kind, key in LINE_TYPES.items()},
     **{kind: (key, _with(key, param, 5 if kind == "Whisper" else None))
        for kind, (key, param) in NUMBERED_TYPES.items()},
@@ -703,7 +731,7 @@ COMPOSITES = {"Or": "either", "And": "either"}
 # ISS types with no cpsudoku counterpart, and why (the types ISS knows besides ISS_TYPES).
 REFUSED = {
     "Replicate": "a composite constraint group", "Container": "a composite constraint group",
-    "RegionSize": "a box size other than the grid's", "RegionSameValues": "regions of equal sets",
+    "RegionSameValues": "regions of equal sets",
     "Doppelganger": "digits 0..N with var cells",
     "ConnectedValues": "connected values",
     "SearchPriority": "a search-order hint", "Var": "cells outside the grid",
@@ -712,19 +740,47 @@ REFUSED = {
 
 # ---------------------------------------------------------------- string -> dict -> puzzle
 
-def _shape_of(found: list[Item], source: str, line: int | None) -> int:
+_RANGE = re.compile(r"(\d+)(?:-(\d+))?")
+MAX_DIGITS = 16  # ISS holds at most 16 digits
+
+
+def _shape_of(found: list[Item], source: str, line: int | None) -> tuple[int, range]:
+    """The side and the digits of ISS's `.Shape~RxC[~range][~type]` (its `fromShapeSpec`):
+    the range is a count (`6x6~9`: digits 1..9) or first-last from 0 or 1 (`9x9~0-8`)."""
     shapes = [i for i in found if i.kind == "Shape"]
     if not shapes:
-        return 9
+        return 9, range(1, 10)
     item = shapes[-1]
+    try:
+        return _shape_spec(item)
+    except _Refusal as refusal:
+        raise _error(refusal, source, line) from None
+
+
+def _shape_spec(item: Item) -> tuple[int, range]:
     m = re.fullmatch(r"(\d+)x(\d+)", item.args[0] if item.args else "")
     if not m or m.group(1) != m.group(2):
-        raise _error(_Refusal("only square grids have a cpsudoku counterpart", item), source, line)
+        raise _Refusal("only square grids have a cpsudoku counterpart", item)
     n = int(m.group(1))
-    if len(item.args) > 1 and item.args[1] not in ("", str(n), f"1-{n}") or len(item.args) > 2:
-        raise _error(_Refusal(f"only the digits 1..{n} have a cpsudoku counterpart", item),
-                     source, line)
-    return n
+    if len(item.args) > 3:
+        raise _Refusal("expects the grid's size, its digits and its grid type", item)
+    kind = item.args[2] if len(item.args) > 2 else ""
+    if kind not in ("", "Sudoku"):
+        raise _Refusal(f"grid type {kind!r} has no cpsudoku counterpart (only Sudoku grids: "
+                       f"rows, columns and regions of different digits)", item)
+    spec = item.args[1] if len(item.args) > 1 else ""
+    found = _RANGE.fullmatch(spec)
+    if spec and found is None:
+        raise _Refusal(f"digits {spec!r} are neither a count (such as {n}) nor a range "
+                       f"first-last (such as 0-{n - 1})", item)
+    if not found:
+        return n, range(1, n + 1)
+    low, high = (1, int(found[1])) if found[2] is None else (int(found[1]), int(found[2]))
+    digits = range(low, high + 1)
+    if low not in (0, 1) or not n <= len(digits) <= MAX_DIGITS:
+        raise _Refusal(f"digits {spec!r}: ISS's digits start at 0 or 1, and a {n}x{n} grid "
+                       f"holds {n} to {MAX_DIGITS} of them", item)
+    return n, digits
 
 
 def _error(refusal: _Refusal, source: str, line: int | None) -> ParseError:
@@ -732,11 +788,12 @@ def _error(refusal: _Refusal, source: str, line: int | None) -> ParseError:
     return ParseError(f"{item.where()}: {refusal}", source, line, item.column)
 
 
-def iss_box(n: int) -> tuple[int, int] | None:
-    """ISS's boxes for an n x n grid: the most nearly square rows x columns, or none."""
-    for rows in range(int(n ** 0.5), 1, -1):
-        if n % rows == 0:
-            return rows, n // rows
+def box_dims(n: int, cells: int) -> tuple[int, int] | None:
+    """ISS's boxes of `cells` cells on an n x n grid (its `boxDimsForSize`): the most
+    nearly square rows x columns that tile the grid, fewer rows first, or none."""
+    for rows in range(math.isqrt(cells), 1, -1):
+        if cells % rows == 0 and n % rows == 0 and n % (cells // rows) == 0:
+            return rows, cells // rows
     return None
 
 
@@ -744,13 +801,15 @@ def to_dict(text: str, source: str = "<string>", line: int | None = None) -> tup
     """The puzzle-file dict of one constraint string, and which item asked for each key
     or rule (for the loader's refusals)."""
     found = items(text, source, line)
-    size = _shape_of(found, source, line)
-    r = Reading(size, {"size": size}, {})
+    size, digits = _shape_of(found, source, line)
+    r = Reading(size, {"size": size}, {}, digits)
+    if digits != range(1, size + 1):
+        r.data["digits"] = digits_key(digits)
     try:
         _read(r, _nest(found))
+        _layout(r)
     except _Refusal as refusal:
         raise _error(refusal, source, line) from None
-    _layout(r, source, line)
     _place_givens(r)
     return r.data, r.origin
 
@@ -804,10 +863,10 @@ def _read(r: Reading, parts) -> None:
 def _alternative(r: Reading, part: Item | Group) -> dict:
     """One alternative of an Or (an item, or an And of several) as a piece of a puzzle
     file: givens as `givens`, the rest under their usual keys."""
-    alt = Reading(r.size, {}, r.origin)
+    alt = Reading(r.size, {}, r.origin, r.digits)
     _read(alt, part.parts if isinstance(part, Group) else (part,))
     item = part.item if isinstance(part, Group) else part
-    if alt.jigsaw is not None or not alt.boxes or "rules" in alt.data:
+    if alt.jigsaw is not None or not alt.boxes or alt.region_size or "rules" in alt.data:
         raise _Refusal("a layout or global rule inside an Or has no cpsudoku counterpart", item)
     _place_candidates(alt)
     if alt.givens:
@@ -815,27 +874,64 @@ def _alternative(r: Reading, part: Item | Group) -> dict:
     return alt.data
 
 
-def _layout(r: Reading, source: str, line: int | None) -> None:
-    n = r.size
-    if r.jigsaw is not None:
-        layout, item = r.jigsaw
-        if r.boxes and iss_box(n):  # ISS keeps its boxes beside jigsaw pieces drawn over them
-            pieces: dict[str, list[str]] = {}
-            for cell, label in enumerate(layout):
-                pieces.setdefault(label, []).append(f"r{cell // n + 1}c{cell % n + 1}")
-            for piece in pieces.values():
-                r.add("extra_regions", piece, item)
-            return
+def _layout(r: Reading) -> None:
+    """The regions: ISS's boxes (of `.RegionSize` cells, else N) unless `.NoBoxes`, and
+    jigsaw pieces. Pieces beside boxes, or not tiling the grid (ISS lets one piece of
+    another size hold the rest), are extra regions; a grid with neither box nor jigsaw
+    takes its rows as regions."""
+    n, most = r.size, len(r.digits)
+    k, sized = r.region_size or (n, None)
+    box = box_dims(n, k) if r.boxes else None
+    pieces = _pieces(r, k)
+    if sized is not None and k != n and (box or pieces or "chaos" in r.data.get("rules", [])):
+        if most == n:  # cpsudoku's regions then hold every digit
+            raise _Refusal(f"regions of {k} cells have no cpsudoku counterpart with {n} "
+                           f"digits: other sizes need more digits than a row has cells", sized)
+        if k > most:
+            raise _Refusal(f"regions of {k} cells cannot hold {most} different digits", sized)
+        if "chaos" in r.data.get("rules", []):
+            raise _Refusal(f"chaos regions of {k} cells have no cpsudoku counterpart", sized)
+    window = k if sized is not None else most  # ISS's windows hold V cells unless sized
+    if "windoku" in r.data.get("rules", []) and window != n:
+        raise _Refusal(f"windoku windows of {window} cells have no cpsudoku counterpart",
+                       r.origin["windoku"])
+    if pieces is not None and box is None and sum(map(len, pieces)) == n * n:
+        layout, _ = r.jigsaw  # type: ignore[misc]
         r.data["regions"] = [layout[row * n:(row + 1) * n] for row in range(n)]
-    elif not r.boxes or iss_box(n) is None:  # no boxes: rows stand in as the regions
+        return
+    for piece in pieces or []:  # beside boxes, or not covering the grid
+        r.add("extra_regions", [f"r{c // n + 1}c{c % n + 1}" for c in piece],
+              r.jigsaw[1])  # type: ignore[index]
+    if box is None:  # no boxes: rows stand in as the regions
         r.data["regions"] = [_DIGITS[row] * n for row in range(n)]
+    elif k != n:
+        r.data["box"] = f"{box[0]}x{box[1]}"
+
+
+def _pieces(r: Reading, k: int) -> list[list[int]] | None:
+    """The jigsaw's pieces (cells), as ISS keeps them: those of N to V cells, which must
+    hold k cells each; one piece of another size is left out (a partly drawn layout)."""
+    if r.jigsaw is None:
+        return None
+    layout, item = r.jigsaw
+    groups: dict[str, list[int]] = {}
+    for cell, label in enumerate(layout):
+        groups.setdefault(label, []).append(cell)
+    if len(groups) == 1:
+        return None  # one piece: the whole grid, no constraint
+    pieces = [g for g in groups.values() if r.size <= len(g) <= len(r.digits)]
+    if len(groups) - len(pieces) > 1:
+        raise _Refusal("jigsaw pieces of inconsistent sizes", item)
+    if any(len(piece) != k for piece in pieces):
+        raise _Refusal(f"jigsaw pieces must have {k} cells", item)
+    return pieces
 
 
 def _place_candidates(r: Reading) -> None:
-    """Candidate sets as odd or even cells where they are exactly those, else as given
-    candidates."""
-    odd = {v for v in range(1, r.size + 1) if v % 2}
-    even = set(range(1, r.size + 1)) - odd
+    """Candidate sets (digits) as odd or even cells where they are exactly those, else
+    as given candidates."""
+    odd = {d for d in r.digits if d % 2}
+    even = set(r.digits) - odd
     for name, values in r.candidates.items():
         if values in (odd, even):
             r.data.setdefault("odd" if values == odd else "even", []).append(name)
@@ -845,14 +941,15 @@ def _place_candidates(r: Reading) -> None:
 
 
 def _place_givens(r: Reading) -> None:
-    n = r.size
-    grid = [[0] * n for _ in range(n)]  # rows of numbers: no notation to guess
-    for name, values in r.givens.items():
+    n, first = r.size, r.digits[0]
+    grid = [[0] * n for _ in range(n)]  # values, 0 blank
+    for name, digits in r.givens.items():
         row, col = map(int, re.findall(r"\d+", name))
-        grid[row - 1][col - 1] = min(values)
+        grid[row - 1][col - 1] = min(digits) - first + 1
     _place_candidates(r)
     if any(any(row) for row in grid):
-        r.data["grid"] = grid
+        # rows of numbers (no notation to guess) where 0 is no digit, else digits as text
+        r.data["grid"] = grid if first else [symbol_line(row, ".", first) for row in grid]
     rules = r.data.get("rules", [])
     if "diagonal+" in rules and "diagonal-" in rules:  # both: cpsudoku's one rule
         rules[rules.index("diagonal+")] = "diagonal"
@@ -923,22 +1020,36 @@ def dumps(puzzle: Puzzle) -> str:
     puzzle). Elements ISS has no form for are refused with a ModelError naming them."""
     from . import puzzlefile
     data = puzzlefile.as_dict(puzzle)
-    n = puzzle.size
+    n, digits = puzzle.size, puzzle.geometry.digits
     if n > len(_DIGITS):
         raise ModelError(f"a {n}x{n} grid has no ISS form (ISS grids are at most 16x16)")
-    out = [f".Shape~{n}x{n}"] if n != 9 else []
+    if len(digits) > MAX_DIGITS:
+        raise ModelError(f"{len(digits)} digits have no ISS form (ISS holds at most "
+                         f"{MAX_DIGITS})")
+    out = _shape_items(puzzle.geometry)
     out.extend(_layout_items(puzzle))
-    givens = {f"r{c // n + 1}c{c % n + 1}": v for c, v in enumerate(puzzle.givens) if v}
-    out.extend(_element_items(data | {"givens": givens}, n))
+    givens = {f"r{c // n + 1}c{c % n + 1}": digits[v - 1]
+              for c, v in enumerate(puzzle.givens) if v}
+    out.extend(_element_items(data | {"givens": givens}, n, digits))
     return "".join(out) or "."
 
 
-def _element_items(data: dict, n: int) -> list[str]:
+def _shape_items(geometry: Geometry) -> list[str]:
+    """`.Shape` as ISS names it (`makeName`): the size, then a count of digits from 1
+    (`6x6~9`) or a range from 0 (`9x9~0-8`); none for 9x9 of 1..9."""
+    n, digits = geometry.size, geometry.digits
+    spec = f"{n}x{n}"
+    if not geometry.standard:
+        spec += f"~{digits_key(digits)}" if digits[0] == 0 else f"~{len(digits)}"
+    return [f".Shape~{spec}"] if spec != "9x9" else []
+
+
+def _element_items(data: dict, n: int, digits: range) -> list[str]:
     """The ISS items of puzzle-file keys: givens (cell -> digit) and candidate sets as
     one given item, then each element key's items."""
     givens = [(name, [v]) for name, v in data.get("givens", {}).items()]
     for parity, remainder in (("odd", 1), ("even", 0)):
-        givens += [(name, [v for v in range(1, n + 1) if v % 2 == remainder])
+        givens += [(name, [d for d in digits if d % 2 == remainder])
                    for name in _names(data.get(parity, []))]
     givens += [(entry["cell"], sorted(entry["values"]))
                for entry in data.get("given_candidates", [])]
@@ -949,6 +1060,9 @@ def _element_items(data: dict, n: int) -> list[str]:
     for key, value in data.items():
         if key in _NOT_ELEMENTS:
             continue
+        if key in _DIGIT_WRITERS:
+            out.extend(_DIGIT_WRITERS[key](value, n, digits))
+            continue
         write = _WRITERS.get(key)
         if write is None:
             raise ModelError(f"puzzle-file key {key!r} has no ISS form")
@@ -956,11 +1070,11 @@ def _element_items(data: dict, n: int) -> list[str]:
     return out
 
 
-def _write_either(items, n) -> list[str]:
+def _write_either(items, n, digits: range) -> list[str]:
     """`.Or` per element, each alternative one item or an `.And` group of its items."""
     out = []
     for alternatives in items:
-        parts = [_element_items(alt, n) for alt in alternatives]
+        parts = [_element_items(alt, n, digits) for alt in alternatives]
         out.append(".Or" + "".join(p[0] if len(p) == 1 else ".And" + "".join(p) + ".End"
                                    for p in parts) + ".End")
     return out
@@ -971,19 +1085,25 @@ def link(puzzle: Puzzle) -> str:
     return ISS_URL + "?q=" + quote(dumps(puzzle), safe=".~_-")
 
 
-_NOT_ELEMENTS = {"name", "title", "size", "box", "regions", "grid", "solution", "odd", "even",
-                 "given_candidates", "givens"}
+_NOT_ELEMENTS = {"name", "title", "size", "digits", "box", "regions", "grid", "solution", "odd",
+                 "even", "given_candidates", "givens"}
 
 
 def _layout_items(puzzle: Puzzle) -> list[str]:
+    """ISS's default boxes (of `.RegionSize` cells when not N), rows as regions, or a
+    jigsaw."""
     n, geometry = puzzle.size, puzzle.geometry
-    if geometry.box is not None and geometry.box == iss_box(n):
-        return []
+    k = len(geometry.regions[0])  # the geometry's regions are all of one size
+    # ISS sizes windoku windows by the region size, else by the number of digits
+    windows = geometry.values != n and any(rule.name == "windoku" for rule in puzzle.rules)
+    sized = [f".RegionSize~{k}"] if k != n or windows else []
+    if geometry.box is not None and geometry.box == box_dims(n, k):
+        return sized
     rows = {frozenset(range(r * n, r * n + n)) for r in range(n)}
     if {frozenset(region) for region in geometry.regions} == rows:
         return [".NoBoxes"]
     labels = "0123456789abcdefg"
-    return [".NoBoxes", ".Jigsaw~" + "".join(labels[r] for r in geometry.region_of)]
+    return [".NoBoxes", *sized, ".Jigsaw~" + "".join(labels[r] for r in geometry.region_of)]
 
 
 def _names(value) -> list[str]:
@@ -1166,7 +1286,7 @@ def _write_indexing(items, n) -> list[str]:
     return [_item("Indexing", kinds[entry["kind"]], *_cells(entry)) for entry in items]
 
 
-def _write_relations(items, n) -> list[str]:
+def _write_relations(items, n, digits: range) -> list[str]:
     from ..rules.custom import Relations
     from .custom_elements import rules as custom_rules
     out = []
@@ -1174,25 +1294,40 @@ def _write_relations(items, n) -> list[str]:
         mode = entry.get("mode", "line")
         if mode == "cells":
             raise ModelError(f"relation {i} over all its cells at once has no ISS form")
-        [rule] = custom_rules({"relations": [entry]}, n)
-        pairs = Relations.table(rule.elements[0], n, f"relation {i}", 2)
+        pairs: Iterable[tuple[int, ...]]
+        if digits == range(1, n + 1):
+            [rule] = custom_rules({"relations": [entry]}, n)
+            pairs = Relations.table(rule.elements[0], n, f"relation {i}", 2)
+        elif "pairs" in entry:  # digit pairs; ISS's key counts values 1..V
+            pairs = [(a - digits[0] + 1, b - digits[0] + 1) for a, b in entry["pairs"]]
+        else:
+            raise ModelError(f"relation {i}, an expression on digits {digits_key(digits)}, "
+                             f"has no ISS form: give its pairs")
         name = [f"_{quote(entry['name'], safe='')}"] if entry.get("name") else [""]
         out.append(_item("Pair" if mode == "line" else "PairX",
-                         iss_codes.key_from_pairs(pairs, n), *name, *_cells(entry)))
+                         iss_codes.key_from_pairs(pairs, len(digits)), *name, *_cells(entry)))
     return out
 
 
-def _write_automata(items, n) -> list[str]:
+def _write_automata(items, n, digits: range) -> list[str]:
     out = []
+    shift = digits[0] - 1  # transitions name digits; ISS's symbols count values 1..V
     for entry in items:
         start = entry.get("start", 0)
         starts = start if isinstance(start, list) else [start]
         code = iss_codes.code_from_automaton(starts, entry.get("accepting", []),
-                                             [tuple(t) for t in entry.get("transitions", [])])
+                                             [(s, v - shift, t)
+                                              for s, v, t in entry.get("transitions", [])])
         name = [f"_{quote(entry['name'], safe='')}"] if entry.get("name") else [""]
         out.append(_item("NFA", code, *name, *_cells(entry)))
     return out
 
+
+# Writers of keys whose ISS form depends on the digits (relation keys and automata count
+# values 1..V; alternatives may hold odd and even cells).
+_DIGIT_WRITERS: dict[str, Callable[[Any, int, range], list[str]]] = {
+    "relations": _write_relations, "automata": _write_automata, "either": _write_either,
+}
 
 _WRITERS: dict[str, Callable[[Any, int], list[str]]] = {
     "rules": _write_rules,
@@ -1221,9 +1356,6 @@ _WRITERS: dict[str, Callable[[Any, int], list[str]]] = {
     "indexing": _write_indexing,
     "regex_lines": lambda items, n: [_item("Regex", encode_pattern(v["pattern"]), *_cells(v))
                                      for v in items],
-    "relations": _write_relations,
-    "automata": _write_automata,
-    "either": _write_either,
     "chaos_arrows": _write_chaos("ChaosArrow", "arms"),
     "chaos_counts": _write_chaos("ChaosCount", "cells"),
     "same_values": lambda items, n: [_item("SameValues", len(sets), *_cells(sum(sets, [])))

@@ -42,9 +42,11 @@ def render_puzzle(puzzle: Puzzle, fmt: str, solution=None) -> str:
         from . import iss
         return iss.dumps(puzzle) if fmt == "iss" else iss.link(puzzle)
     if fmt == "line":
-        if has_layout(puzzle):
-            raise ModelError(f"{puzzle.label()}: a one-line grid cannot hold its regions or "
-                             f"elements; use toml, json, fpuzzles, link or iss")
+        standard = puzzle.geometry.standard  # a line names no digits
+        if has_layout(puzzle) or not standard:
+            others = "toml, json, fpuzzles, link or iss" if standard else "toml, json or iss"
+            raise ModelError(f"{puzzle.label()}: a one-line grid cannot hold its regions, "
+                             f"digits or elements; use {others}")
         return puzzle.line()
     if fmt == "pretty":
         from .write import outlines, pretty

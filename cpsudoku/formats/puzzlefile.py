@@ -10,6 +10,8 @@ one string: `"r1c1 r1c2 r2c2"`.
 
     name = "Little killer example"          # optional
     size = 9                                # default 9, or taken from grid / regions
+    digits = "1-9"                          # optional: the digits, "first-last" from 0
+                                            # or 1, N or more ("0-8"; "1-9" on 6x6)
     box = "3x3"                             # optional box shape (default: the usual one)
     regions = [                             # optional jigsaw layout: one label per cell,
         "111222333",                        # one string per row (replaces the boxes);
@@ -17,8 +19,8 @@ one string: `"r1c1 r1c2 r2c2"`.
     ]
     grid = '''                              # the givens, in any notation the grid
     5.. ... ...                             # parser reads; omitted = no givens
-    ...
-    '''
+    ...                                     # (digits from 0: `0` is a digit, `.` a
+    '''                                     # blank, and rows of numbers are refused)
     rules = ["diagonal", "anti-knight"]     # global rules, see `cpsudoku variants`
     solution = "534678912..."               # optional: the known solution (checked by tests)
     thermometers = [["r1c1", "r2c2", "r3c3"]]   # bulb first; digits strictly increase
@@ -95,13 +97,23 @@ from typing import Any
 
 from .. import rules as R
 from ..errors import ModelError, ParseError
-from ..grid.geometry import Geometry, boxed, irregular, regions_from_labels
+from ..grid.geometry import Geometry, boxed, infer_box, irregular, regions_from_labels
 from ..grid.puzzle import Puzzle
 from ..grid.symbols import ALPHABET, line, value_of
 from ..rules import cells as cellrefs
 from ..validate import parse_box
 from . import families, records
-from .fields import ELEMENT_KEYS, PUZZLE_KEYS, box_or_none, cell_list, listed, reading, whole
+from .fields import (
+    ELEMENT_KEYS,
+    PUZZLE_KEYS,
+    box_or_none,
+    cell_list,
+    digits_key,
+    listed,
+    read_digits,
+    reading,
+    whole,
+)
 from .fpuzzles import from_fpuzzles, is_fpuzzles, unpack_link
 from .grids import read_grids
 from .notation import read_notation
@@ -274,7 +286,7 @@ def _geometry(data: dict):
         size = whole(data.get("size", len(regions)), "size")
         cells = [cellrefs.resolve(cell_list(r, size, f"region {i}"), _any_geometry(size),
                                   f"region {i}") for i, r in enumerate(regions, 1)]
-        return size, None, irregular(size, cells)
+        return size, None, _laid_out(size, data, cells)
     if regions is not None:
         rows = regions.split() if isinstance(regions, str) else listed(regions, "regions")
         labels = [lab for row in rows for lab in (row.split() if isinstance(row, str) and " " in row
@@ -292,9 +304,34 @@ def _geometry(data: dict):
         if len(labels) != size * size:
             raise ModelError(f"regions: the layout has {len(labels)} cells, expected "
                              f"{size * size} for a {size}x{size} grid")
-        geometry = regions_from_labels([str(x) for x in labels], size)
-        return size, None, geometry
-    return size, box, boxed(size, box)
+        return size, None, _laid_out(size, data, labels=[str(x) for x in labels])
+    return size, box, _laid_out(size, data, box=box)
+
+
+def _laid_out(size: int, data: dict, regions=None, labels=None, box=None) -> Geometry:
+    """The geometry of explicit regions, a layout of labels or boxes, holding the
+    `digits` key's digits. With more digits than N, regions may hold more than N cells
+    (up to one a digit): boxes that do not tile a row, jigsaw pieces of other sizes."""
+    digits = read_digits(data.get("digits"), size)
+    if digits == range(1, size + 1):
+        if regions is not None:
+            return irregular(size, regions)
+        return regions_from_labels(labels, size) if labels is not None else boxed(size, box)
+    if labels is not None:
+        pieces: dict[str, list[int]] = {}
+        for cell, label in enumerate(labels):
+            pieces.setdefault(label, []).append(cell)
+        regions = list(pieces.values())
+    elif regions is None:
+        rows, cols = box or infer_box(size)
+        if rows * cols == size:
+            return boxed(size, box).with_digits(len(digits), digits[0])
+        if size % rows or size % cols:
+            raise ModelError(f"box {rows}x{cols} does not tile a {size}x{size} grid")
+        regions = [[(top + r) * size + left + c for r in range(rows) for c in range(cols)]
+                   for top in range(0, size, rows) for left in range(0, size, cols)]
+        return Geometry(size, tuple(map(tuple, regions)), (rows, cols), len(digits), digits[0])
+    return Geometry(size, tuple(map(tuple, regions)), None, len(digits), digits[0])
 
 
 def _box_pair(box) -> tuple[int, int]:
@@ -312,38 +349,44 @@ def _any_geometry(size: int) -> Geometry:
 
 
 def _givens(grid, geometry, source: str) -> tuple[int, ...]:
-    """Values of a grid given as text (any notation the parser reads) or rows of numbers."""
-    n = geometry.size
+    """Values of a grid given as text (any notation the parser reads, digits read with
+    the geometry's) or rows of numbers (values, 0 blank)."""
+    n, most, first = geometry.size, geometry.values, geometry.first
     if grid is None or grid == "":
         return (0,) * (n * n)
     if isinstance(grid, list) and grid and all(isinstance(r, list) for r in grid):
+        if not first:
+            raise ModelError("grid: rows of numbers cannot tell the digit 0 from a blank; "
+                             "write the rows as text (0 a digit, '.' a blank)")
         if len(grid) != n or any(len(row) != n for row in grid):
-            raise ModelError(f"grid: expected {n} rows of {n} numbers 0..{n}")
+            raise ModelError(f"grid: expected {n} rows of {n} numbers 0..{most}")
         for r, row in enumerate(grid, 1):
             for c, v in enumerate(row, 1):
-                if type(v) is not int or not 0 <= v <= n:  # null and true are not numbers
+                if type(v) is not int or not 0 <= v <= most:  # null and true are not numbers
                     shown = json.dumps(v, default=str)
                     raise ModelError(f"grid: row {r}, column {c}: {shown} is not a number "
-                                     f"0..{n}")
+                                     f"0..{most}")
         return tuple(v for row in grid for v in row)
     if isinstance(grid, list):
         grid = "\n".join(str(r) for r in grid)
     if not isinstance(grid, str):
         raise ModelError(f"grid must be text or rows of numbers, not {type(grid).__name__}")
     compact = "".join(grid.split())
-    if len(compact) == n * n and all(value_of(ch) is not None for ch in compact):
-        values = tuple(value_of(ch) or 0 for ch in compact)  # the common case, any geometry
-        values = read_notation(compact, values, n, source, None) or values
+    if len(compact) == n * n and all(value_of(ch, first) is not None for ch in compact):
+        values = tuple(value_of(ch, first) or 0 for ch in compact)  # the common case
+        if geometry.standard:  # other digits leave no notation to guess
+            values = read_notation(compact, values, n, source, None) or values
     else:
-        box = geometry.box or box_or_none(n)  # the grid reader reads every other notation
-        grids = read_grids(grid, n, box, source)
+        box = geometry.box if geometry.box and geometry.box[0] * geometry.box[1] == n \
+            else box_or_none(n)  # the grid reader reads every other notation
+        grids = read_grids(grid, n, box, source, digits=geometry.digits)
         if not grids:
             raise ParseError("grid: no puzzle found (only comments and blank lines)", source)
         values = grids[0].givens
     if len(values) != n * n:
         raise ModelError(f"grid has {len(values)} cells, expected {n * n}")
-    if any(v > n for v in values):
-        raise ModelError(f"grid holds a value above {n}")
+    if any(v > most for v in values):
+        raise ModelError(f"grid holds a digit above {geometry.digits[-1]}")
     return tuple(values)
 
 
@@ -446,6 +489,8 @@ def as_dict(puzzle: Puzzle) -> dict[str, Any]:
     n, geometry = puzzle.size, puzzle.geometry
     out: dict[str, Any] = {"name": puzzle.name} if puzzle.name else {}
     out["size"] = n
+    if not geometry.standard:
+        out["digits"] = digits_key(geometry.digits)
     if geometry.box is None:
         labels = [ALPHABET[r] for r in geometry.region_of]
         out["regions"] = ["".join(labels[r * n:(r + 1) * n]) for r in range(n)]
@@ -464,9 +509,11 @@ def as_dict(puzzle: Puzzle) -> dict[str, Any]:
             raise ModelError(f"rule {rule.name} is neither registered nor a puzzle-file element")
     if names:
         out["rules"] = names
-    out["grid"] = "\n".join(line(puzzle.givens[r * n:(r + 1) * n]) for r in range(n))
+    first = geometry.first
+    out["grid"] = "\n".join(line(puzzle.givens[r * n:(r + 1) * n], first=first)
+                            for r in range(n))
     if puzzle.meta.get("solution"):
-        out["solution"] = line(puzzle.meta["solution"])
+        out["solution"] = line(puzzle.meta["solution"], first=first)
     out.update(elements)
     return out
 

@@ -20,10 +20,11 @@ from ..errors import ModelError
 from ..grid.puzzle import Puzzle
 from ..grid.symbols import value_of
 from .families import KEYS as FAMILY_KEYS
-from .fields import ELEMENT_KEYS
+from .fields import ELEMENT_KEYS, read_digits
 
 # The puzzle file's keys a record may carry besides its `puzzle` line.
-_SHAPE_KEYS = ("name", "size", "box", "regions", "rules", *ELEMENT_KEYS, *FAMILY_KEYS)
+_SHAPE_KEYS = ("name", "size", "digits", "box", "regions", "rules", *ELEMENT_KEYS,
+               *FAMILY_KEYS)
 
 # What a record is, told by the fields only that command writes (first match wins), and
 # what to pipe instead when it carries no puzzle.
@@ -81,7 +82,8 @@ def puzzle_form(data: dict, source: str) -> tuple[dict[str, Any], dict[str, Any]
     meta["record"] = what
     solutions = data.get("solutions")
     if solutions is not None:  # solve, count: what check validates, never the givens
-        meta["solutions"] = _grid_lines(solutions, form.get("size", 9), source)
+        meta["solutions"] = _grid_lines(solutions, form.get("size", 9), form.get("digits"),
+                                        source)
         if len(solutions) == 1:
             form["solution"] = solutions[0]
     elif data.get("solution") is not None:  # generate: the puzzle's known solution
@@ -100,14 +102,20 @@ def filled_grids(puzzle: Puzzle) -> list[Puzzle]:
             for values in solutions]
 
 
-def _grid_lines(lines, size: int, source: str) -> tuple[tuple[int, ...], ...]:
+def _grid_lines(lines, size: int, spec, source: str) -> tuple[tuple[int, ...], ...]:
+    """A record's solution lines as values, read with the puzzle's digits (`spec`, the
+    record's `digits` key: 0 is a digit when they start at 0)."""
     if not isinstance(lines, list) or not all(isinstance(s, str) and s for s in lines):
         raise ModelError(f"{source}: a record's 'solutions' must be a list of grid lines, "
                          f"not {lines!r}")
+    try:
+        found = read_digits(spec, size)
+    except ModelError as exc:
+        raise ModelError(f"{source}: {exc}") from None
     out = []
     for text in lines:
-        values = tuple(value_of(ch) for ch in text)
-        if len(values) != size * size or any(v is None or v > size for v in values):
+        values = tuple(value_of(ch, found[0]) for ch in text)
+        if len(values) != size * size or any(v is None or v > len(found) for v in values):
             raise ModelError(f"{source}: solution {text!r} is no {size}x{size} grid line")
         out.append(tuple(v or 0 for v in values))
     return tuple(out)

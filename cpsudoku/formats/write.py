@@ -15,10 +15,10 @@ import math
 
 from ..errors import ModelError
 from ..grid.geometry import Geometry, boxed
-from ..grid.symbols import ALPHABET
+from ..grid.symbols import ALPHABET, symbol
 from ..grid.symbols import line as symbols_line
 from ..result import Result, Status
-from .fields import box_or_none
+from .fields import box_or_none, digits_key
 
 GRID_FORMATS = ("pretty", "line", "numbers", "json", "jsonl")
 RESULT_FORMATS = ("pretty", "line", "numbers", "json", "jsonl")
@@ -32,9 +32,9 @@ _JUNCTION = {
 }
 
 
-def line(values, blank: str = ".") -> str:
-    """A grid as one line of symbols."""
-    return symbols_line(values, blank)
+def line(values, blank: str = ".", first: int = 1) -> str:
+    """A grid as one line of symbols (digits from `first`)."""
+    return symbols_line(values, blank, first)
 
 
 # On a terminal, givens are bold and the digits found are coloured; files stay plain.
@@ -49,13 +49,14 @@ def pretty(values, geometry: Geometry, blank: str = ".", *, givens=None,
     different regions (box borders for boxed grids, jigsaw outlines otherwise).
     With `color` and the puzzle's `givens`, givens and found digits are told apart
     by terminal styles (never in files: the parser reads plain grids)."""
+    first = geometry.first
     if not color or givens is None:
         return draw(geometry.size, geometry.region_of,
-                    lambda cell: " " + _symbol(values[cell], blank))
+                    lambda cell: " " + _symbol(values[cell], blank, first))
 
     def styled(cell):
         style = _GIVEN_STYLE if givens[cell] else _FOUND_STYLE
-        return " " + style + _symbol(values[cell], blank) + _RESET
+        return " " + style + _symbol(values[cell], blank, first) + _RESET
     return draw(geometry.size, geometry.region_of, styled)
 
 
@@ -127,23 +128,31 @@ def outlines(puzzle) -> str | None:
 
 
 def numbers(values, geometry: Geometry, blank: str = "0") -> str:
-    """Whitespace-separated numbers, one row per line (unambiguous for any size)."""
-    n = geometry.size
-    width = len(str(n))
-    return "\n".join(" ".join(f"{v or blank:>{width}}" for v in values[r * n:(r + 1) * n])
-                     for r in range(n))
+    """Whitespace-separated numbers (the digits), one row per line (unambiguous for any
+    size)."""
+    n, digits = geometry.size, geometry.digits
+    blank = _blank(blank, geometry.first)
+    width = len(str(digits[-1]))
+    return "\n".join(" ".join(f"{digits[v - 1] if v else blank:>{width}}"
+                              for v in values[r * n:(r + 1) * n]) for r in range(n))
 
 
 def grid_object(values, geometry: Geometry) -> dict:
     """{"size", "box", "grid"}, the puzzle file format's keys; irregular geometries give
-    "box": null and "regions", one row of region labels (1-9, A-P) per grid row."""
+    "box": null and "regions", one row of region labels (1-9, A-P) per grid row; digits
+    other than 1..N add "digits" ("0-8"), and digits from 0 make the rows text (where a
+    number 0 would be a blank)."""
     n = geometry.size
     obj: dict[str, object] = {
         "size": n, "box": f"{geometry.box[0]}x{geometry.box[1]}" if geometry.box else None}
+    if not geometry.standard:
+        obj["digits"] = digits_key(geometry.digits)
     if geometry.box is None:
         labels = [ALPHABET[r] for r in geometry.region_of]
         obj["regions"] = ["".join(labels[r * n:(r + 1) * n]) for r in range(n)]
-    obj["grid"] = [list(values[r * n:(r + 1) * n]) for r in range(n)]
+    rows = [values[r * n:(r + 1) * n] for r in range(n)]
+    obj["grid"] = [line(row, ".", 0) for row in rows] if geometry.first == 0 \
+        else [list(row) for row in rows]
     return obj
 
 
@@ -156,7 +165,7 @@ def render_grid(values, geometry: Geometry, fmt: str, blank: str = ".") -> str:
     if fmt == "pretty":
         return pretty(values, geometry, blank)
     if fmt == "line":
-        return line(values, blank)
+        return line(values, blank, geometry.first)
     if fmt == "numbers":
         return numbers(values, geometry, blank)
     if fmt == "json":
@@ -211,7 +220,8 @@ def puzzle_fields(puzzle) -> dict:
     cages ...; the JSON form of `puzzlefile.as_dict`)."""
     fields: dict = {"puzzle": puzzle.line()}
     geometry = puzzle.geometry
-    if not puzzle.rules and geometry.box is not None and geometry.box == box_or_none(puzzle.size):
+    if (not puzzle.rules and geometry.standard and geometry.box is not None
+            and geometry.box == box_or_none(puzzle.size)):
         return fields
     from .puzzlefile import as_dict  # imported on demand: classic grids never need it
     try:
@@ -233,7 +243,8 @@ def result_record(result: Result, index: int | None = None, *, trace: bool = Fal
         record.update(puzzle_fields(result.puzzle))
     if trace and result.trace is not None:
         size = result.puzzle.size if result.puzzle is not None else _geometry_of(result).size
-        record["trace"] = [event.describe(size).strip() for event in result.trace]
+        first = result.puzzle.geometry.first if result.puzzle is not None else 1
+        record["trace"] = [event.describe(size, first).strip() for event in result.trace]
     record.update(extra or {})
     return record
 
@@ -264,9 +275,10 @@ def render_result(result: Result, fmt: str, index: int | None = None,
     out = []
     if trace and result.trace is not None:
         from .trace import render_trace
-        out.append(render_trace(result.trace, geometry.size, prefix="# "))  # comments
+        out.append(render_trace(result.trace, geometry.size, prefix="# ",  # comments
+                                first=geometry.first))
     if fmt == "line":
-        out += [line(s) for s in result.solutions]
+        out += [line(s, first=geometry.first) for s in result.solutions]
         if result.status is not Status.SOLVED:  # -n 1's plain solution stays bare
             out.append(f"# {_label(result, index)}: {verdict(result, limit)}")
     elif fmt == "numbers":
@@ -344,8 +356,13 @@ def _geometry_of(result: Result) -> Geometry:
     return boxed(9)
 
 
-def _symbol(value: int, blank: str) -> str:
-    return ALPHABET[value - 1] if value else blank
+def _symbol(value: int, blank: str, first: int = 1) -> str:
+    return symbol(value, first) if value else _blank(blank, first)
+
+
+def _blank(blank: str, first: int) -> str:
+    """The blank to show: never `0` where 0 is a digit."""
+    return "." if first == 0 and blank == "0" else blank
 
 
 def _dump(obj, indent: str = "") -> str:

@@ -132,11 +132,11 @@ def test_random_counting_models_agree_with_python_and_cpsat(seed, size, clue_sha
     ("Santorini", 500),  # 5.9 s
 ])
 def test_iss_counting_puzzles_need_little_search(name, most_nodes):
-    from cpsudoku.bench.iss import expressed, load_puzzles, recorded_solution
+    from cpsudoku.bench.iss import expressed, load_puzzles, recorded_for
 
     entry = next(e for e in load_puzzles("all", name=name) if e["name"] == name)
     puzzle = expressed(entry)[0]
     result = solve(puzzle, "native", max_solutions=2, time_limit=60)
     assert result.status is Status.UNIQUE
-    assert result.solution == recorded_solution(entry["solution"], puzzle.size)
+    assert result.solution == recorded_for(entry["solution"], puzzle.geometry)
     assert result.stats["kernel"] == "c" and result.stats["nodes"] <= most_nodes

@@ -67,7 +67,7 @@ def test_every_example_variant_agrees_with_python_and_cpsat(path):
 
 
 def _iss_examples_with_other_constraints():
-    from cpsudoku.bench.iss import expressed, load_puzzles, recorded_solution
+    from cpsudoku.bench.iss import expressed, load_puzzles, recorded_for
 
     out = []
     for entry in load_puzzles("examples"):
@@ -76,7 +76,7 @@ def _iss_examples_with_other_constraints():
             continue
         model = build_model(puzzle)
         if not model.aux_domains and compile_model(model).structure.others:
-            out.append(pytest.param(puzzle, recorded_solution(entry["solution"], puzzle.size),
+            out.append(pytest.param(puzzle, recorded_for(entry["solution"], puzzle.geometry),
                                     id=entry["name"][:30]))
     return out
 

@@ -15,7 +15,7 @@ import re
 import pytest
 
 from cpsudoku import parse_one, solve
-from cpsudoku.bench.iss import DATA, recorded_solution
+from cpsudoku.bench.iss import DATA, recorded_for
 from cpsudoku.errors import ModelError, ParseError
 from cpsudoku.formats import iss, iss_codes, puzzlefile
 from cpsudoku.grid.constraints import Allowed, Regular
@@ -311,7 +311,7 @@ def test_iss_puzzles_of_these_types_solve_right(backend):
     for p in puzzles:
         puzzle = iss.from_string(p["input"])
         result = solve(puzzle, backend, time_limit=60)
-        assert result.solution == recorded_solution(p["solution"], puzzle.size), p["name"]
+        assert result.solution == recorded_for(p["solution"], puzzle.geometry), p["name"]
 
 
 def test_iss_puzzles_of_these_types_load_and_native_solves_three():
@@ -323,4 +323,4 @@ def test_iss_puzzles_of_these_types_load_and_native_solves_three():
                                                    "Odd, Even, Seven Thermos")]:
         puzzle = iss.from_string(p["input"])
         result = solve(puzzle, "native", time_limit=30)
-        assert result.solution == recorded_solution(p["solution"], puzzle.size), p["name"]
+        assert result.solution == recorded_for(p["solution"], puzzle.geometry), p["name"]
