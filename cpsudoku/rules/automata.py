@@ -1,9 +1,12 @@
-"""The automata of the line rules, one builder per language, each remembered per size and parameter.
+"""The automata of the line rules, one builder per language, each remembered per
+alphabet and parameter.
 
-States are small Python values (the last digit, the classes of the last two
-digits, the sum so far) that `Automaton.build` numbers. A language that is
-"every run of k cells fits" says so (`window=k`), so that backends without a
-regular constraint get tables over runs of k cells.
+Each reads digits (`Geometry.digits`: 1..N, or 0..N-1, or more digits than a row has
+cells). States are small Python values (the last digit, the classes of the last two
+digits, the sum so far) that `Automaton.build` numbers; none stands for "nothing read"
+with a digit, as 0 may be one. A language that is "every run of k cells fits" says so
+(`window=k`), so that backends without a regular constraint get tables over runs of k
+cells.
 """
 
 from __future__ import annotations
@@ -13,40 +16,36 @@ from functools import cache
 from ..grid.automaton import Automaton
 
 
-def _values(size: int) -> range:
-    return range(1, size + 1)
-
-
 @cache
-def adjacent(size: int, relation: str, parameter: int = 0) -> Automaton:
+def adjacent(digits: range, relation: str, parameter: int = 0) -> Automaton:
     """Every two neighbours on the line are related: `differ-by` (whispers: by at least
     `parameter`), `parity` (one odd, one even) or `not-less` (slow thermometers).
-    The state is the last digit (0 before the first)."""
+    The state is the last digit (None before the first)."""
     fits = {
         "differ-by": lambda a, b: abs(a - b) >= parameter,
         "parity": lambda a, b: (a - b) % 2 == 1,
         "not-less": lambda a, b: b >= a,
     }[relation]
-    return Automaton.build(0, lambda last, v: v if not last or fits(last, v) else None,
-                           lambda last: True, _values(size), window=2)
+    return Automaton.build(None, lambda last, v: v if last is None or fits(last, v) else None,
+                           lambda last: True, digits, window=2)
 
 
 @cache
-def distinct_classes(size: int, span: int, classes: tuple[int, ...]) -> Automaton:
-    """Every `span` consecutive digits fall in different classes (`classes[v-1]` is the
-    class of v): entropic lines (thirds), modular lines (residues). The state is the
-    classes of the last span-1 digits."""
+def distinct_classes(digits: range, span: int, classes: tuple[int, ...]) -> Automaton:
+    """Every `span` consecutive digits fall in different classes (`classes[i]` is the
+    class of the i-th digit, from 0): entropic lines (thirds), modular lines (residues).
+    The state is the classes of the last span-1 digits."""
     def step(recent: tuple[int, ...], v: int):
-        k = classes[v - 1]
+        k = classes[v - digits[0]]
         if k in recent:
             return None
         return (recent + (k,))[-(span - 1):] if span > 1 else ()
 
-    return Automaton.build((), step, lambda recent: True, _values(size), window=span)
+    return Automaton.build((), step, lambda recent: True, digits, window=span)
 
 
 @cache
-def segment_sums(size: int, total: int) -> Automaton:
+def segment_sums(digits: range, total: int) -> Automaton:
     """The line splits into segments that each sum to `total`. The state is the sum
     of the segment so far; reaching the total closes the segment."""
     def step(partial: int, v: int):
@@ -55,11 +54,11 @@ def segment_sums(size: int, total: int) -> Automaton:
             return None
         return 0 if reached == total else reached
 
-    return Automaton.build(0, step, lambda partial: partial == 0, _values(size))
+    return Automaton.build(0, step, lambda partial: partial == 0, digits)
 
 
 @cache
-def looped_segment_sums(size: int, total: int, length: int) -> Automaton:
+def looped_segment_sums(digits: range, total: int, length: int) -> Automaton:
     """A closed line of cells (its last cell touches its first) splits into segments
     that each sum to `total`; one segment may run over the join. Nondeterministic: the
     first cell guesses the sum h of the cells before the first cut (the head, 0 to
@@ -89,4 +88,4 @@ def looped_segment_sums(size: int, total: int, length: int) -> Automaton:
         return state != "start" and state[1] is None and (
             state[2] == (total - state[0]) % total)
 
-    return Automaton.explore("start", successors, accept, _values(size))
+    return Automaton.explore("start", successors, accept, digits)

@@ -27,6 +27,7 @@ from ..grid.automaton import Automaton
 from ..grid.constraints import AllDifferent, Allowed, InSet, Regular, Sum
 from ..grid.geometry import Geometry
 from . import cells as C
+from .alphabet import shown
 from .element import ElementRule
 
 
@@ -49,25 +50,25 @@ class Parts:
 # ---------------------------------------------------------------- automata
 
 @cache
-def count_of(size: int, value: int, counts: frozenset[int]) -> Automaton:
+def count_of(digits: range, value: int, counts: frozenset[int]) -> Automaton:
     """The number of cells holding `value` is one of `counts`. The state is that
     number so far; beyond the largest count there is no way on."""
     top = max(counts)
     return Automaton.build(0, lambda seen, v: seen + (v == value) if seen + (v == value) <= top
-                           else None, lambda seen: seen in counts, range(1, size + 1))
+                           else None, lambda seen: seen in counts, digits)
 
 
 @cache
-def at_least(size: int, value: int, least: int) -> Automaton:
+def at_least(digits: range, value: int, least: int) -> Automaton:
     """At least `least` cells hold `value`; the state stops counting at `least`."""
     return Automaton.build(0, lambda seen, v: min(least, seen + (v == value)),
-                           lambda seen: seen == least, range(1, size + 1))
+                           lambda seen: seen == least, digits)
 
 
 @cache
-def no_subset_sum(size: int, total: int, length: int) -> Automaton:
+def no_subset_sum(digits: range, total: int, length: int) -> Automaton:
     """`length` different digits, no set of which sums to `total`. The state is the
-    digits so far and the subset sums below the total they reach."""
+    digits so far and the subset sums below the total they reach (a 0 adds none)."""
     def step(state, v):
         digits, sums = state
         if v in digits or v == total or total - v in sums:
@@ -75,29 +76,31 @@ def no_subset_sum(size: int, total: int, length: int) -> Automaton:
         return (digits | {v}, sums | {v} | {s + v for s in sums if s + v < total})
 
     return Automaton.build((frozenset(), frozenset()), step,
-                           lambda state: len(state[0]) == length, range(1, size + 1))
+                           lambda state: len(state[0]) == length, digits)
 
 
 @cache
-def balanced(size: int, length: int) -> Automaton:
-    """`length` digits with as many even as odd and as many low as high ones (the middle
-    digit of an odd size is neither low nor high, so never fits). The state is the
-    position and the two differences, kept within what the cells left can undo."""
-    half = size // 2
+def balanced(digits: range, length: int) -> Automaton:
+    """`length` digits with as many even as odd and as many low as high ones: the lower
+    half of the digits against the upper half (the middle digit of an odd number of
+    digits is neither, so never fits). The state is the position and the two
+    differences, kept within what the cells left can undo."""
+    count = len(digits)
+    half = count // 2
 
     def step(state, v):
         at, parity, height = state
-        if size % 2 and v == half + 1:
+        place = v - digits[0]
+        if count % 2 and place == half:
             return None
         parity += 1 if v % 2 == 0 else -1
-        height += 1 if v <= half else -1
+        height += 1 if place < half else -1
         left = length - at - 1
         if left < 0 or abs(parity) > left or abs(height) > left:
             return None
         return (at + 1, parity, height)
 
-    return Automaton.build((0, 0, 0), step, lambda state: state == (length, 0, 0),
-                           range(1, size + 1))
+    return Automaton.build((0, 0, 0), step, lambda state: state == (length, 0, 0), digits)
 
 
 # ---------------------------------------------------------------- the rule shape
@@ -147,12 +150,11 @@ class CellRule(ElementRule):
         """Refuse a group this rule cannot hold on this grid."""
 
     def check_values(self, element, geometry: Geometry, what: str) -> None:
-        n = geometry.size
         if not element.values:
             raise ModelError(f"{what} lists no digits")
-        bad = [v for v in element.values if not 1 <= v <= n]
+        bad = [v for v in element.values if v not in geometry.digits]
         if bad:
-            raise ModelError(f"{what}: digit {bad[0]} is outside 1..{n}")
+            raise ModelError(f"{what}: digit {bad[0]} is outside {shown(geometry.digits)}")
 
 
 # ---------------------------------------------------------------- digit counts
@@ -174,10 +176,10 @@ class ContainAtLeast(CellRule):
 
     def element_constraints(self, i, element, cells, geometry):
         label = self.label(i, element)
-        n = geometry.size
+        digits = geometry.digits
         for value, times in sorted(Counter(element.values).items()):
-            automaton = (count_of(n, value, frozenset({times})) if self.exact
-                         else at_least(n, value, times))
+            automaton = (count_of(digits, value, frozenset({times})) if self.exact
+                         else at_least(digits, value, times))
             yield Regular(cells, automaton=automaton, label=f"{label}: {value}")
 
 
@@ -216,11 +218,11 @@ class CountingCircles(CellRule):
 
     def element_constraints(self, i, element, cells, geometry):
         label = self.label(i, element)
-        top = min(len(cells), geometry.size)
-        # a digit above the number of circles cannot count itself
-        yield InSet(cells, values=frozenset(range(1, top + 1)), label=label)
-        for value in range(1, top + 1):
-            yield Regular(cells, automaton=count_of(geometry.size, value,
+        # a digit counts its own circle: 0 never, nor one above the number of circles
+        counts = [d for d in geometry.digits if 1 <= d <= len(cells)]
+        yield InSet(cells, values=frozenset(counts), label=label)
+        for value in counts:
+            yield Regular(cells, automaton=count_of(geometry.digits, value,
                                                     frozenset({0, value})),
                           label=f"{label}: {value}")
 
@@ -240,19 +242,19 @@ class RellikCages(CellRule):
                 + (f" at {C.name(element.cells[0])}" if element.cells else ""))
 
     def check_group(self, element, cells, geometry, what):
-        n = geometry.size
-        if len(cells) > n:
+        if len(cells) > len(geometry.digits):
             raise ModelError(f"{what}: {len(cells)} cells cannot hold different digits "
-                             f"1..{n}")
+                             f"{shown(geometry.digits)}")
         if element.total is None or element.total < 1:
             raise ModelError(f"{what}: the clue must be a whole number from 1")
 
     def element_constraints(self, i, element, cells, geometry):
         label = self.label(i, element)
-        con = Regular(cells, automaton=no_subset_sum(geometry.size, element.total, len(cells)),
+        digits = geometry.digits
+        con = Regular(cells, automaton=no_subset_sum(digits, element.total, len(cells)),
                       label=label)
-        if not con.automaton.fits(len(cells), range(1, geometry.size + 1)):
-            raise ModelError(f"{label}: no {len(cells)} different digits 1..{geometry.size} "
+        if not con.automaton.fits(len(cells), digits):
+            raise ModelError(f"{label}: no {len(cells)} different digits {shown(digits)} "
                              f"avoid the sum {element.total}")
         if len(cells) > 1:
             yield AllDifferent(cells, label=label)
@@ -267,19 +269,20 @@ class EqualityCages(CellRule):
                               "low as high (the middle digit of an odd size never fits)")
 
     def check_group(self, element, cells, geometry, what):
-        n = geometry.size
+        count = len(geometry.digits)
         if len(cells) % 2:
             raise ModelError(f"{what}: an odd number of cells ({len(cells)}) cannot split "
                              f"evenly")
-        if len(cells) > n - n % 2:
+        if len(cells) > count - count % 2:
             raise ModelError(f"{what}: {len(cells)} cells cannot hold different digits "
-                             f"1..{n} without the middle one")
+                             f"{shown(geometry.digits)} without the middle one")
 
     def element_constraints(self, i, element, cells, geometry):
         label = self.label(i, element)
-        con = Regular(cells, automaton=balanced(geometry.size, len(cells)), label=label)
-        if not con.automaton.fits(len(cells), range(1, geometry.size + 1)):
-            raise ModelError(f"{label}: no digits 1..{geometry.size} balance its "
+        digits = geometry.digits
+        con = Regular(cells, automaton=balanced(digits, len(cells)), label=label)
+        if not con.automaton.fits(len(cells), digits):
+            raise ModelError(f"{label}: no digits {shown(digits)} balance its "
                              f"{len(cells)} cells")
         yield AllDifferent(cells, label=label)
         yield con
@@ -351,7 +354,7 @@ class Clones(_PartsRule):
 
     def element_constraints(self, i, element, cells, geometry):
         label = self.label(i, element)
-        equal = tuple((v, v) for v in range(1, geometry.size + 1))
+        equal = tuple((d, d) for d in geometry.digits)
         parts = self.split(element, cells)
         # pair cells by their place in the region (reading order)
         order = [sorted(range(len(part)), key=part.__getitem__) for part in element.parts]

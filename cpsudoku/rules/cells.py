@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 
 from ..errors import ModelError
 from ..grid.geometry import Geometry
+from .alphabet import digit_range
 
 Ref = tuple[int, int]  # 1-based (row, column)
 
@@ -88,6 +89,8 @@ def orthogonal_pairs(geometry: Geometry) -> list[tuple[int, int]]:
     return pairs
 
 
-def pair_table(size: int, keep) -> tuple[tuple[int, int], ...]:
-    """All (a, b) in 1..size x 1..size with keep(a, b): the table of a pair relation."""
-    return tuple((a, b) for a in range(1, size + 1) for b in range(1, size + 1) if keep(a, b))
+def pair_table(digits: int | range, keep) -> tuple[tuple[int, int], ...]:
+    """All digit pairs (a, b) with keep(a, b): the table of a pair relation (`digits` a
+    range, or n for 1..n)."""
+    digits = digit_range(digits)
+    return tuple((a, b) for a in digits for b in digits if keep(a, b))

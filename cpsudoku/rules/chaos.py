@@ -2,7 +2,8 @@
 
 The global rule `chaos` gives every cell a region label (an auxiliary variable,
 see `grid.variables`) and one `Regions` constraint: N orthogonally connected
-regions of N cells, each holding every digit once. Two clue kinds speak of those
+regions of N cells, each holding different digits (every digit once when there are
+N; as ISS, regions keep N cells when the grid holds more digits). Two clue kinds speak of those
 regions, each one `RegionRuns` constraint over its control digit and the labels
 it speaks of (`_runs`): a regular constraint whose automaton every backend reads,
 and which the native engine propagates per possible region of the start (a digit
@@ -63,7 +64,7 @@ class Chaos:
 
     def describe(self) -> str:
         return ("chaos construction: the solution also splits the grid into N orthogonally "
-                "connected regions of N cells, each holding every digit once (cpsat, native)")
+                "connected regions of N cells, each holding different digits (cpsat, native)")
 
     def validate(self, geometry: Geometry) -> None:
         if geometry.size < 2:

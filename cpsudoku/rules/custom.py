@@ -11,6 +11,9 @@ lines and automata, so that a setter adds a rule without writing Python.
   the `Regular` kind.
 - `automata`: a finite automaton given as states and transitions on digits, read
   along the line (ISS's NFA), also lowered to `Regular`.
+
+Values, pairs, patterns and transitions are the grid's digits as shown (0..8 on a
+0-indexed 9x9), as ISS's relations and regular expressions read them.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from ..grid.constraints import Allowed, Constraint, Regular
 from ..grid.geometry import Geometry
 from . import cells as C
 from . import expressions, regex
+from .alphabet import digit_range, shown
 from .element import ElementRule
 
 MODES = ("line", "all", "cells")
@@ -93,32 +97,35 @@ class Relations(ElementRule):
             if len(cells) > len(expressions.NAMES):
                 raise ModelError(f"{what}: mode 'cells' reads at most "
                                  f"{len(expressions.NAMES)} cells, not {len(cells)}")
-            if geometry.size ** len(cells) > MAX_TABLE:
-                raise ModelError(f"{what}: {len(cells)} cells of 1..{geometry.size} are too "
-                                 f"many value tuples ({geometry.size ** len(cells)}) to list; "
+            count = len(geometry.digits)
+            if count ** len(cells) > MAX_TABLE:
+                raise ModelError(f"{what}: {len(cells)} cells of {shown(geometry.digits)} are "
+                                 f"too many value tuples ({count ** len(cells)}) to list; "
                                  f"split the relation")
-        if not self.table(element, geometry.size, what, len(cells)):
-            raise ModelError(f"{what}: no values 1..{geometry.size} satisfy it")
+        if not self.table(element, geometry.digits, what, len(cells)):
+            raise ModelError(f"{what}: no values {shown(geometry.digits)} satisfy it")
         return cells
 
     @staticmethod
-    def table(element: Relation, n: int, what: str, width: int) -> tuple[tuple[int, ...], ...]:
-        """The value tuples of 1..n the relation allows (pairs, or `width`-tuples for
-        "cells")."""
+    def table(element: Relation, digits: int | range, what: str,
+              width: int) -> tuple[tuple[int, ...], ...]:
+        """The digit tuples the relation allows (pairs, or `width`-tuples for "cells");
+        `digits` a range, or n for 1..n."""
+        digits = digit_range(digits)
         if element.pairs is not None:
             for pair in element.pairs:
-                if not all(1 <= v <= n for v in pair):
-                    raise ModelError(f"{what}: pair {list(pair)} is outside 1..{n}")
+                if not all(v in digits for v in pair):
+                    raise ModelError(f"{what}: pair {list(pair)} is outside {shown(digits)}")
             return tuple(sorted(set(element.pairs)))
         arity = width if element.mode == "cells" else 2
         assert element.expression is not None
         expression = expressions.parse(element.expression, what, arity)
-        return tuple(t for t in itertools.product(range(1, n + 1), repeat=arity)
+        return tuple(t for t in itertools.product(digits, repeat=arity)
                      if expression.holds(t))
 
     def element_constraints(self, i, element, cells, geometry):
         what = self.label(i, element)
-        table = self.table(element, geometry.size, what, len(cells))
+        table = self.table(element, geometry.digits, what, len(cells))
         if element.mode == "cells":
             return [Allowed(cells, table, label=what)]
         if element.mode == "line":
@@ -151,10 +158,10 @@ class _AutomatonLines(ElementRule):
             raise ModelError(f"{what} needs at least one cell")
         cells = C.resolve(element.cells, geometry, what)
         automaton = self.automaton(element, geometry, what)
-        full = [frozenset(range(1, geometry.size + 1))] * len(cells)
+        full = [frozenset(geometry.digits)] * len(cells)
         if not any(automaton.paths(full)[0]):
-            raise ModelError(f"{what}: no digits 1..{geometry.size} along its {len(cells)} "
-                             f"cells are accepted")
+            raise ModelError(f"{what}: no digits {shown(geometry.digits)} along its "
+                             f"{len(cells)} cells are accepted")
         return cells
 
     def element_constraints(self, i, element, cells, geometry):
@@ -180,7 +187,7 @@ class RegexLines(_AutomatonLines):
                            for e in self.elements]}
 
     def automaton(self, element, geometry, what):
-        return regex.compile_pattern(element.pattern, geometry.size, what)
+        return regex.compile_pattern(element.pattern, geometry.digits, what)
 
 
 @dataclass(frozen=True)
@@ -219,7 +226,7 @@ class Automata(_AutomatonLines):
         return {self.key: out}
 
     def automaton(self, element, geometry, what):
-        n = geometry.size
+        digits = geometry.digits
         states = [*element.starts, *element.accepting,
                   *(s for t in element.transitions for s in (t[0], t[2]))]
         if not element.starts:
@@ -228,9 +235,9 @@ class Automata(_AutomatonLines):
             bad = next(s for s in states if s < 0 or s >= MAX_STATES)
             raise ModelError(f"{what}: state {bad} is outside 0..{MAX_STATES - 1}")
         for t in element.transitions:
-            if not 1 <= t[1] <= n:
+            if t[1] not in digits:
                 raise ModelError(f"{what}: transition {list(t)} reads {t[1]}, outside the "
-                                 f"digits 1..{n}")
+                                 f"digits {shown(digits)}")
         if len(element.starts) == 1:
             return Automaton(element.starts[0], frozenset(element.accepting),
                              tuple(sorted(set(element.transitions))))

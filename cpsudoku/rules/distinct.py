@@ -7,10 +7,14 @@ cells lie in, as ISS counts its region cells `CC<k>`.
 
 Lowering: one `Regular` per group, read over the counted cells and then the control
 cell. The state is the set of values read; the control's digit must be that set's
-size. The sets never hold more values than cells, so a group of m cells on N x N has
-the subsets of 1..N of size m or less, and an end (512 states for 8 cells on 9x9); a
-group that would need more than MAX_STATES is refused by name (only on grids larger
-than 16x16). The control cell may be one of the counted cells.
+size. The sets never hold more values than cells, so a group of m cells over V digits
+has the subsets of the digits of size m or less, and an end (512 states for 8 cells on
+9x9); a group that would need more than MAX_STATES is refused by name (only on grids
+larger than 16x16). The control cell may be one of the counted cells.
+
+A count is the control's digit itself (as ISS reads it): on a 0-indexed grid the
+control is never 0. Region counts read region labels 1..N, not digits, beside the
+control's digit.
 """
 
 from __future__ import annotations
@@ -41,30 +45,34 @@ class DistinctCount:
     cells: tuple[C.Ref, ...]
 
 
-def states_needed(size: int, length: int) -> int:
-    """How many states `distinct_values(size, length)` has."""
-    return sum(comb(size, j) for j in range(min(length, size) + 1)) + 1
+def states_needed(count: int, length: int) -> int:
+    """How many states `distinct_values` has over `count` symbols."""
+    return sum(comb(count, j) for j in range(min(length, count) + 1)) + 1
 
 
 @cache
-def distinct_values(size: int, length: int) -> Automaton:
+def distinct_values(symbols: range, length: int, counts: range | None = None) -> Automaton:
     """`length` values, then the control's: accepted when the control is the number of
     different values among the others. A state is the set of values read (a bitmask);
     from any of them the control may be read, ending the word when it is the set's
     size. The word's length is fixed by its cells, so the state need not count the
     values read: an end read too early has no way on (about a fifth of the states of
-    counting them, built with no search: 27 ms to 3 ms for eight cells on 9x9)."""
-    masks = sorted((m for m in range(1 << size) if m.bit_count() <= length), key=int.bit_count)
+    counting them, built with no search: 27 ms to 3 ms for eight cells on 9x9).
+    `symbols` are what the counted cells hold (digits, or region labels), `counts` the
+    control's digits (`symbols` unless given)."""
+    counts = symbols if counts is None else counts
+    masks = sorted((m for m in range(1 << len(symbols)) if m.bit_count() <= length),
+                   key=int.bit_count)
     number = {m: i for i, m in enumerate(masks)}  # the empty set first: the start
     done = len(masks)
     transitions = []
     for m, i in number.items():
         count = m.bit_count()
-        for v in range(1, size + 1):
-            grown = number.get(m | 1 << (v - 1))
+        for bit, v in enumerate(symbols):
+            grown = number.get(m | 1 << bit)
             if grown is not None:
                 transitions.append((i, v, grown))
-        if count:
+        if count and count in counts:
             transitions.append((i, count, done))
     return Automaton(0, frozenset({done}), tuple(transitions))
 
@@ -96,14 +104,19 @@ class DistinctCounts(ElementRule):
             raise ModelError(f"{what} lists no cells to count")
         control = C.resolve([element.cell], geometry, what)
         counted = C.resolve(element.cells, geometry, what)
-        need = states_needed(geometry.size, len(counted))
+        need = states_needed(len(self.symbols(geometry)), len(counted))
         if need > MAX_STATES:
             raise ModelError(f"{what}: {len(counted)} cells on {geometry.size}x{geometry.size} "
                              f"need an automaton of {need} states (at most {MAX_STATES})")
         return counted + control
 
+    def symbols(self, geometry: Geometry) -> range:
+        """What the counted cells hold: digits."""
+        return geometry.digits
+
     def element_constraints(self, i, element, cells, geometry):
-        yield Regular(cells, automaton=distinct_values(geometry.size, len(cells) - 1),
+        yield Regular(cells, automaton=distinct_values(self.symbols(geometry), len(cells) - 1,
+                                                       geometry.digits),
                       label=self.label(i, element))
 
 
@@ -118,6 +131,10 @@ class DistinctRegionCounts(DistinctCounts):
 
     def variables(self, geometry: Geometry) -> tuple[Variables, ...]:
         return (labels(geometry),)
+
+    def symbols(self, geometry: Geometry) -> range:
+        """What the counted cells hold: region labels 1..N."""
+        return range(1, geometry.size + 1)
 
     def constraints(self, geometry: Geometry, layout: Layout | None = None) -> tuple:
         first_label = (layout or own_layout(self, geometry)).start(LABELS)

@@ -13,6 +13,7 @@ from typing import ClassVar
 from ..errors import ModelError
 from ..grid.constraints import Allowed, Less, Sum
 from . import cells as C
+from .alphabet import shown
 from .element import ElementRule
 
 
@@ -104,8 +105,8 @@ class _PairMarks(ElementRule):
         cells = C.resolve(mark.cells, geometry, what)
         if not C.orthogonal(*mark.cells):
             raise ModelError(f"{what}: the cells are not orthogonally adjacent")
-        if not C.pair_table(geometry.size, _holds(mark)):
-            raise ModelError(f"{what}: no two digits 1..{geometry.size} satisfy it")
+        if not C.pair_table(geometry.digits, _holds(mark)):
+            raise ModelError(f"{what}: no two digits {shown(geometry.digits)} satisfy it")
         return cells
 
     def validate(self, geometry):
@@ -119,13 +120,14 @@ class _PairMarks(ElementRule):
             seen[pair] = i
 
     def element_constraints(self, i, mark, cells, geometry):
-        yield Allowed(cells, C.pair_table(geometry.size, _holds(mark)), label=self.label(i, mark))
+        yield Allowed(cells, C.pair_table(geometry.digits, _holds(mark)),
+                      label=self.label(i, mark))
 
     def extra_constraints(self, geometry, used):
         if not self.negative:
             return
         banned = [_holds(Mark(self.negative_names[flag], ())) for flag in sorted(self.negative)]
-        table = C.pair_table(geometry.size, lambda a, b: not any(h(a, b) for h in banned))
+        table = C.pair_table(geometry.digits, lambda a, b: not any(h(a, b) for h in banned))
         marked = {frozenset(cells) for cells in used}
         name = geometry.cell_name
         for a, b in C.orthogonal_pairs(geometry):

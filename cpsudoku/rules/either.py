@@ -16,6 +16,7 @@ from ..errors import ModelError, NeverHolds
 from ..grid.constraints import AllDifferent, AnyOf, Constraint, InSet
 from ..grid.geometry import Geometry
 from . import cells as C
+from .alphabet import shown
 from .element import ElementRule
 
 SHOWN = 3  # alternatives a label names before it counts the rest
@@ -93,12 +94,12 @@ def alternative_constraints(i: int, k: int, alt: Alternative,
     what = f"either {i}, alternative {k}"
     if not alt:
         raise ModelError(f"{what} is empty: give it givens or elements")
-    n = geometry.size
     out: list[Constraint] = []
     for ref, value in alt.givens:
         [cell] = C.resolve([ref], geometry, f"{what}: given")
-        if not 1 <= value <= n:
-            raise ModelError(f"{what}: given {C.name(ref)} = {value} is outside 1..{n}")
+        if value not in geometry.digits:  # a digit as shown, like the rules' own
+            raise ModelError(f"{what}: given {C.name(ref)} = {value} is outside "
+                             f"{shown(geometry.digits)}")
         # inside the AnyOf: never folded into the grid's domains
         out.append(InSet((cell,), values=frozenset({value}), label=f"{what}: {C.name(ref)}"))
     for rule in alt.rules:

@@ -7,9 +7,12 @@ row or column gives the rank of the reading from that end among all 4N: one more
 the number of readings smaller than it (the smallest is ranked 1). The rule's `ties`
 says which readings may be equal ("only-unclued", the default; "any"; "none").
 
-Lowering: each clue's first cell holds ceil(rank / 4) (four readings start with each
-digit), and one `FullRank` constraint holds every clue and the tie rule (see
-`grid/ranks.py`, which also restates it as automata for the backends that read those).
+Lowering: each clue's first cell holds the ceil(rank / 4)-th smallest digit (four
+readings start with each digit), and one `FullRank` constraint holds every clue and the
+tie rule (see `grid/ranks.py`, which also restates it as automata for the backends that
+read those). Ranks compare readings only, so 0-indexed digits rank as 1..N do; a row
+of fewer cells than digits would leave the four-per-digit count, so as ISS the rule
+needs exactly N digits.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from ..grid.ranks import (
     reading_of,
     smaller_readings,
 )
+from .alphabet import one_per_cell, refuse_unless
 from .outside import OutsideClue, OutsideRule
 
 TIES_KEY = "full_rank_ties"  # the puzzle-file key of the tie rule
@@ -64,14 +68,16 @@ class FullRanks(OutsideRule):
             out[TIES_KEY] = self.ties
         return out
 
-    def most(self, size: int) -> int:
-        return 4 * size
+    def most(self, geometry: Geometry) -> int:
+        return 4 * geometry.size
 
-    def automaton(self, clue, size, length):
+    def automaton(self, clue, geometry, length):
         """What the clue says of its own reading alone: its first digit."""
-        return _starts_with(size, first_digit(clue.value))
+        return _starts_with(geometry.digits, _first(clue, geometry))
 
     def validate(self, geometry: Geometry) -> None:
+        refuse_unless(one_per_cell(geometry), "full-rank", "as many digits as a row has "
+                      "cells (each digit starts four readings)", geometry)
         if self.ties not in TIES:
             raise ModelError(f"{TIES_KEY}: {self.ties!r} is not one of {', '.join(TIES)}")
         super().validate(geometry)
@@ -85,7 +91,7 @@ class FullRanks(OutsideRule):
             seen[place] = i
 
     def element_constraints(self, i, clue: OutsideClue, cells, geometry):
-        yield InSet(cells[:1], values=frozenset({first_digit(clue.value)}),
+        yield InSet(cells[:1], values=frozenset({_first(clue, geometry)}),
                     label=self.label(i, clue))
 
     def extra_constraints(self, geometry, used):
@@ -98,10 +104,15 @@ class FullRanks(OutsideRule):
                        names=tuple(self.label(i, c) for i, c in enumerate(self.elements, 1)))
 
 
+def _first(clue: OutsideClue, geometry: Geometry) -> int:
+    """The digit the clue's reading starts with: the ceil(rank / 4)-th smallest."""
+    return geometry.digits[first_digit(clue.value) - 1]
+
+
 @cache
-def _starts_with(size: int, first: int) -> Automaton:
+def _starts_with(digits: range, first: int) -> Automaton:
     return Automaton.build("start", lambda s, v: "any" if s == "any" or v == first else None,
-                           lambda s: s == "any", range(1, size + 1))
+                           lambda s: s == "any", digits)
 
 
 __all__ = ["DEFAULT_TIES", "EDGES", "TIES", "TIES_KEY", "FullRanks", "first_digit",

@@ -10,6 +10,10 @@
   the column.
 
 The rules that are patterns of existing constraints are TOML files in `models/`.
+
+Their digits, as ISS reads them: anti-taxicab and dutch-flatmates need digits from 1
+(a distance, a 1 above), global-entropy digits from 1 in thirds; global-mod takes the
+residues of whatever digits there are.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from ..errors import ModelError
 from ..grid.automaton import Automaton
 from ..grid.constraints import Allowed, Constraint, Regular
 from ..grid.geometry import Geometry
+from .alphabet import one_per_cell, refuse_unless
 
 
 class GlobalRule:
@@ -58,12 +63,12 @@ def squares(geometry: Geometry) -> Iterator[tuple[int, ...]]:
 
 
 @cache
-def every_class(size: int, classes: tuple[int, ...]) -> Automaton:
-    """The digits read cover every class (`classes[v-1]` is the class of v). The state
-    is the set of classes seen."""
+def every_class(digits: range, classes: tuple[int, ...]) -> Automaton:
+    """The digits read cover every class (`classes[i]` is the class of the i-th digit,
+    from 0). The state is the set of classes seen."""
     wanted = frozenset(classes)
-    return Automaton.build(frozenset(), lambda seen, v: seen | {classes[v - 1]},
-                           lambda seen: seen == wanted, range(1, size + 1))
+    return Automaton.build(frozenset(), lambda seen, v: seen | {classes[v - digits[0]]},
+                           lambda seen: seen == wanted, digits)
 
 
 class AntiTaxicab(GlobalRule):
@@ -72,8 +77,15 @@ class AntiTaxicab(GlobalRule):
     description: ClassVar[str] = ("a digit d is never a taxicab distance (rows plus columns "
                                   "apart) of exactly d from another d")
 
+    def validate(self, geometry: Geometry) -> None:
+        # a 0 would be a distance of nothing (ISS refuses 0-based digits)
+        refuse_unless(geometry.first == 1, self.name, "digits from 1 (a digit is a "
+                      "distance)", geometry)
+
     def build(self, geometry):
+        self.validate(geometry)
         n = geometry.size
+        digits = geometry.digits
         region = geometry.region_of
         tables: dict[int, tuple[tuple[int, int], ...]] = {}
         for a in range(n * n):
@@ -82,12 +94,12 @@ class AntiTaxicab(GlobalRule):
                 rb, cb = divmod(b, n)
                 d = abs(ra - rb) + abs(ca - cb)
                 # a shared row, column or region already keeps the digits apart
-                if d > n or ra == rb or ca == cb or region[a] == region[b]:
+                if d > digits[-1] or ra == rb or ca == cb or region[a] == region[b]:
                     continue
                 table = tables.get(d)
                 if table is None:
-                    table = tables[d] = tuple((x, y) for x in range(1, n + 1)
-                                              for y in range(1, n + 1) if x != d or y != d)
+                    table = tables[d] = tuple((x, y) for x in digits for y in digits
+                                              if x != d or y != d)
                 yield Allowed((a, b), table, label=f"anti-taxicab {d} between "
                               f"{geometry.cell_name(a)} and {geometry.cell_name(b)}")
 
@@ -95,12 +107,14 @@ class AntiTaxicab(GlobalRule):
 class _ThreeClasses(GlobalRule):
     what: ClassVar[str]
 
-    def classes(self, size: int) -> tuple[int, ...]:  # pragma: no cover - overridden
+    def classes(self, geometry: Geometry) -> tuple[int, ...]:  # pragma: no cover
         raise NotImplementedError
 
+    def validate(self, geometry: Geometry) -> None:
+        self.classes(geometry)
+
     def build(self, geometry):
-        n = geometry.size
-        automaton = every_class(n, self.classes(n))
+        automaton = every_class(geometry.digits, self.classes(geometry))
         for cells in squares(geometry):
             yield Regular(cells, automaton=automaton,
                           label=f"{self.name} square at {geometry.cell_name(cells[0])}")
@@ -112,12 +126,17 @@ class GlobalEntropy(_ThreeClasses):
     description: ClassVar[str] = ("every 2x2 square holds a low (1-3), a middle (4-6) and a "
                                   "high (7-9) digit; other sizes by thirds")
 
-    def classes(self, size):
-        if size % 3:
-            raise ModelError(f"global-entropy needs a size divisible by 3 (low, middle and "
-                             f"high thirds of the digits), not {size}")
-        third = size // 3
-        return tuple((v - 1) // third for v in range(1, size + 1))
+    def classes(self, geometry):
+        # thirds of 1..V (ISS: 1-9 only); 0-indexed digits have no agreed thirds
+        refuse_unless(geometry.first == 1, self.name, "digits from 1 (low 1-3, middle "
+                      "4-6, high 7-9)", geometry)
+        count = len(geometry.digits)
+        if count % 3:
+            what = "size" if one_per_cell(geometry) else "number of digits"
+            raise ModelError(f"global-entropy needs a {what} divisible by 3 (low, middle and "
+                             f"high thirds of the digits), not {count}")
+        third = count // 3
+        return tuple(i // third for i in range(count))
 
 
 class GlobalMod(_ThreeClasses):
@@ -126,11 +145,12 @@ class GlobalMod(_ThreeClasses):
     description: ClassVar[str] = ("every 2x2 square holds a digit of each residue mod 3 "
                                   "(one of 147, one of 258, one of 369)")
 
-    def classes(self, size):
-        if size < 3:
-            raise ModelError(f"global-mod needs digits of three residues: a size of 3 or "
-                             f"more, not {size}")
-        return tuple(v % 3 for v in range(1, size + 1))
+    def classes(self, geometry):
+        count = len(geometry.digits)
+        if count < 3:
+            raise ModelError(f"global-mod needs digits of three residues: three digits or "
+                             f"more, not {count}")
+        return tuple(d % 3 for d in geometry.digits)  # residues of the digits, 0 too
 
 
 class DutchFlatmates(GlobalRule):
@@ -139,16 +159,24 @@ class DutchFlatmates(GlobalRule):
     description: ClassVar[str] = ("every middle digit (5 on 9x9) has a 1 directly above it or "
                                   "the largest digit (9) directly below it")
 
+    def validate(self, geometry: Geometry) -> None:
+        # the middle digit of 1..V, a 1 above or V below (ISS refuses shifted digits)
+        refuse_unless(geometry.first == 1, self.name, "digits from 1 (a 1 above the "
+                      "middle digit)", geometry)
+        if geometry.size < 3:
+            raise ModelError(f"dutch-flatmates needs a size of 3 or more, not "
+                             f"{geometry.size}")
+
     def build(self, geometry):
+        self.validate(geometry)
         n = geometry.size
-        if n < 3:
-            raise ModelError(f"dutch-flatmates needs a size of 3 or more, not {n}")
-        middle = (n + 1) // 2
-        digits = range(1, n + 1)
+        digits = geometry.digits
+        low, high = digits[0], digits[-1]
+        middle = (len(digits) + 1) // 2
         both = tuple((a, m, b) for a in digits for m in digits for b in digits
-                     if m != middle or a == 1 or b == n)
-        top = tuple((m, b) for m in digits for b in digits if m != middle or b == n)
-        bottom = tuple((a, m) for a in digits for m in digits if m != middle or a == 1)
+                     if m != middle or a == low or b == high)
+        top = tuple((m, b) for m in digits for b in digits if m != middle or b == high)
+        bottom = tuple((a, m) for a in digits for m in digits if m != middle or a == low)
         for r in range(n):
             for c in range(n):
                 cell = r * n + c

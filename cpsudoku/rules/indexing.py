@@ -8,6 +8,11 @@
 The global rule `159` makes columns 1, 5 and 9 column indexers (on other odd sizes:
 the first, middle and last columns).
 
+Places count from 1 and are read as digits, as ISS reads them: an indexer holds a
+digit from 1 to the line's length (a 0, or a digit beyond the line, indexes nothing),
+and an indexer whose own place is no digit (the last column of a 0-indexed grid)
+can never hold.
+
 Lowering: for each indexer cell and each other place v of its line, a two-cell
 table "the indexer is not v, or place v holds the indexer's own position". The
 converse needs no table: the line's digits differ, so place v holding the position
@@ -21,14 +26,23 @@ from dataclasses import dataclass
 from functools import cache
 from typing import ClassVar
 
-from ..errors import ModelError
-from ..grid.constraints import Allowed, Constraint
+from ..errors import ModelError, NeverHolds
+from ..grid.constraints import Allowed, Constraint, InSet
 from ..grid.geometry import Geometry
 from . import cells as C
+from .alphabet import refuse_unless, shown
 from .element import ElementRule
 from .globalrules import GlobalRule
 
 KINDS = ("column", "row", "box")
+
+
+def _tiling_box(geometry: Geometry) -> bool:
+    """Whether the grid has rectangular boxes that tile it."""
+    if geometry.box is None:
+        return False
+    h, w = geometry.box
+    return geometry.size % h == 0 and geometry.size % w == 0
 
 
 @dataclass(frozen=True)
@@ -55,18 +69,29 @@ def _places(kind: str, cell: int, geometry: Geometry) -> tuple[int, list[int]]:
     return line.index(cell) + 1, line
 
 
-@cache  # one set of tables per size and place, shared by every indexer: built once
-def _tables(size: int, own: int) -> dict[int, tuple[tuple[int, int], ...]]:
-    """Per place v: the (indexer, cell at v) pairs allowed."""
-    return {v: tuple((a, b) for a in range(1, size + 1) for b in range(1, size + 1)
-                     if a != v or b == own)
-            for v in range(1, size + 1) if v != own}
+@cache  # one set of tables per alphabet and place, shared by every indexer: built once
+def _tables(digits: range, places: int, own: int) -> dict[int, tuple[tuple[int, int], ...]]:
+    """Per place v that a digit can name: the (indexer, cell at v) digit pairs allowed."""
+    return {v: tuple((a, b) for a in digits for b in digits if a != v or b == own)
+            for v in range(1, places + 1) if v != own and v in digits}
+
+
+def check_indexer(kind: str, cell: int, geometry: Geometry, label: str) -> None:
+    """Refuse an indexer whose own place is no digit: no cell could hold it."""
+    own, _ = _places(kind, cell, geometry)
+    if own not in geometry.digits:
+        raise NeverHolds(f"{label}: its place {own} is not one of the digits "
+                         f"{shown(geometry.digits)}, so no cell can index it")
 
 
 def indexing_constraints(kind: str, cell: int, geometry: Geometry,
                          label: str) -> Iterable[Constraint]:
     own, line = _places(kind, cell, geometry)
-    for v, table in _tables(geometry.size, own).items():
+    digits = geometry.digits
+    places = frozenset(d for d in digits if 1 <= d <= len(line))
+    if len(places) < len(digits):  # a digit naming no place of the line
+        yield InSet((cell,), values=places, label=label)
+    for v, table in _tables(digits, len(line), own).items():
         yield Allowed((cell, line[v - 1]), table, label=label)
 
 
@@ -100,10 +125,14 @@ class Indexing(ElementRule):
                              f"not {group.kind!r}")
         if not group.cells:
             raise ModelError(f"{what}: no cells listed")
-        if group.kind == "box" and geometry.box is None:
-            raise ModelError(f"{what}: box indexing needs rectangular boxes, not irregular "
-                             f"regions")
-        return C.resolve(group.cells, geometry, what)
+        if group.kind == "box" and not _tiling_box(geometry):
+            shape = "irregular regions" if geometry.box is None else "boxes that do not tile"
+            raise ModelError(f"{what}: box indexing needs rectangular boxes, not {shape}")
+        cells = C.resolve(group.cells, geometry, what)
+        for cell in cells:
+            check_indexer(group.kind, cell, geometry,
+                          f"{group.kind} indexer {geometry.cell_name(cell)}")
+        return cells
 
     def element_constraints(self, i, group, cells, geometry):
         for cell in cells:
@@ -129,6 +158,9 @@ class Indexing159(GlobalRule):
         n = geometry.size
         if n % 2 == 0:
             raise ModelError(f"rule 159 needs an odd size, with a middle column, not {n}x{n}")
+        # the last column's number must be a digit for its indexers to name it
+        refuse_unless(geometry.first == 1, "159", f"digits from 1 (a digit {n} for column "
+                      f"{n})", geometry)
 
     def build(self, geometry):
         self.validate(geometry)

@@ -9,14 +9,17 @@ from typing import ClassVar
 from ..errors import ModelError, NeverHolds
 from ..grid.constraints import AllDifferent, Sum
 from . import cells as C
+from .alphabet import digit_range, shown
 from .element import ElementRule
 
 
-def sum_range(k: int, n: int, distinct: bool) -> tuple[int, int]:
-    """Smallest and largest total of k digits from 1..n (all different, or repeats allowed)."""
+def sum_range(k: int, digits: int | range, distinct: bool) -> tuple[int, int]:
+    """Smallest and largest total of k digits (all different, or repeats allowed);
+    `digits` a range, or n for 1..n."""
+    digits = digit_range(digits)
     if distinct:
-        return k * (k + 1) // 2, k * (2 * n - k + 1) // 2
-    return k, k * n
+        return sum(digits[:k]), sum(digits[len(digits) - k:])
+    return k * digits[0], k * digits[-1]
 
 
 MAX_WEIGHT = 100  # as ISS bounds a sum's coefficients
@@ -73,17 +76,18 @@ class Killer(ElementRule):
         if not cage.cells:
             raise ModelError(f"{what} has no cells")
         cells = C.resolve(cage.cells, geometry, what)
-        n, k = geometry.size, len(cells)
-        if cage.distinct and k > n:
-            raise ModelError(f"{what}: {k} cells cannot hold different digits 1..{n}")
+        digits, k = geometry.digits, len(cells)
+        if cage.distinct and k > len(digits):
+            raise ModelError(f"{what}: {k} cells cannot hold different digits "
+                             f"{shown(digits)}")
         if cage.weights is not None:
             self._check_weights(what, cage, k)
         elif cage.total is not None:
-            lo, hi = sum_range(k, n, cage.distinct)
+            lo, hi = sum_range(k, digits, cage.distinct)
             if not lo <= cage.total <= hi:
                 kind = "different digits" if cage.distinct else "digits"
-                raise NeverHolds(f"{what}: {k} {kind} from 1..{n} sum to {lo}..{hi}, "
-                                 f"not {cage.total}")
+                raise NeverHolds(f"{what}: {k} {kind} from {shown(digits)} sum to "
+                                 f"{lo}..{hi}, not {cage.total}")
         return cells
 
     @staticmethod
@@ -185,10 +189,10 @@ class LittleKiller(ElementRule):
         steps = {(b[0] - a[0], b[1] - a[1]) for a, b in zip(diagonal, diagonal[1:])}
         if len(steps) > 1 or (steps and steps.pop() not in DIRECTIONS.values()):
             raise ModelError(f"{what}: its cells do not follow one diagonal")
-        lo, hi = sum_range(len(cells), n, distinct=False)
+        lo, hi = sum_range(len(cells), geometry.digits, distinct=False)
         if not lo <= clue.total <= hi:
-            raise ModelError(f"{what}: {len(cells)} digits from 1..{n} sum to {lo}..{hi}, "
-                             f"not {clue.total}")
+            raise ModelError(f"{what}: {len(cells)} digits from {shown(geometry.digits)} sum "
+                             f"to {lo}..{hi}, not {clue.total}")
         return cells
 
     def element_constraints(self, i, clue, cells, geometry):

@@ -23,6 +23,7 @@ from ..grid.constraints import AllDifferent, Allowed, Constraint, Regular, Sum
 from ..grid.geometry import Geometry
 from . import automata
 from . import cells as C
+from .alphabet import one_per_cell, refuse_unless, shown
 from .element import ElementRule
 
 
@@ -114,11 +115,12 @@ class LineRule(ElementRule):
         value = self.value_of(line, geometry)
         pieces = list(self.lower_loop(cells, value, geometry, label) if line.loop
                       else self.lower(cells, value, geometry, label))
-        full_domains = {c: frozenset(range(1, geometry.size + 1)) for c in cells}
+        digits = geometry.digits
+        full_domains = {c: frozenset(digits) for c in cells}
         for con in pieces:
             if isinstance(con, Regular):
-                if not con.automaton.fits(len(con.cells), range(1, geometry.size + 1)):
-                    raise NeverHolds(f"{label}: no digits 1..{geometry.size} fit its "
+                if not con.automaton.fits(len(con.cells), digits):
+                    raise NeverHolds(f"{label}: no digits {shown(digits)} fit its "
                                      f"{len(cells)} cells")
         if len(set(cells)) < len(cells):
             # a cell read twice: the line's runs as tables, each over different cells
@@ -137,16 +139,17 @@ class LineRule(ElementRule):
         raise NotImplementedError
 
 
-def _pairs(cells, label: str, size: int, keep) -> Iterator[Allowed]:
-    """Tables over the given cell pairs, of the value pairs that `keep` accepts."""
-    table = C.pair_table(size, keep)
+def _pairs(cells, label: str, digits: range, keep) -> Iterator[Allowed]:
+    """Tables over the given cell pairs, of the digit pairs that `keep` accepts."""
+    table = C.pair_table(digits, keep)
     for a, b in cells:
         yield Allowed((a, b), table, label=label)
 
 
 def _difference_range(value: int, geometry: Geometry, what: str, name: str) -> None:
-    if not 1 <= value <= geometry.size - 1:
-        raise ModelError(f"{what}: {name} {value} is outside 1..{geometry.size - 1}")
+    widest = geometry.digits[-1] - geometry.digits[0]
+    if not 1 <= value <= widest:
+        raise ModelError(f"{what}: {name} {value} is outside 1..{widest}")
 
 
 # ---------------------------------------------------------------- regular languages
@@ -161,13 +164,13 @@ class Whispers(LineRule):
     repeats_apart: ClassVar[int | None] = 2  # read pair by pair: a line may cross itself
 
     def default(self, geometry):
-        return (geometry.size + 1) // 2  # German: 5 on 9x9
+        return (len(geometry.digits) + 1) // 2  # German: 5 with nine digits
 
     def check_value(self, value, geometry, what):
         _difference_range(value, geometry, what, "difference")
 
     def lower(self, cells, value, geometry, label):
-        yield Regular(cells, automaton=automata.adjacent(geometry.size, "differ-by", value),
+        yield Regular(cells, automaton=automata.adjacent(geometry.digits, "differ-by", value),
                       label=label)
 
 
@@ -179,11 +182,12 @@ class DutchWhispers(Whispers):
     meaning: ClassVar[str] = "neighbours on the line differ by at least 4 (on 9x9)"
 
     def value_of(self, line, geometry):
-        return (geometry.size + 1) // 2 - 1  # 4 on 9x9
+        return (len(geometry.digits) + 1) // 2 - 1  # 4 with nine digits
 
     def check_line(self, cells, geometry, what):
-        if geometry.size < 3:
-            raise ModelError(f"{what}: dutch whispers need a grid of 3x3 or more")
+        if len(geometry.digits) < 3:
+            raise ModelError(f"{what}: dutch whispers need three digits or more (a grid of "
+                             f"3x3 or more)")
 
 
 class ParityLines(LineRule):
@@ -194,7 +198,8 @@ class ParityLines(LineRule):
     repeats_apart: ClassVar[int | None] = 2
 
     def lower(self, cells, value, geometry, label):
-        yield Regular(cells, automaton=automata.adjacent(geometry.size, "parity"), label=label)
+        yield Regular(cells, automaton=automata.adjacent(geometry.digits, "parity"),
+                      label=label)
 
 
 class SlowThermometers(LineRule):
@@ -205,7 +210,7 @@ class SlowThermometers(LineRule):
     words: ClassVar[str] = "a bulb and at least one more cell"
 
     def lower(self, cells, value, geometry, label):
-        yield Regular(cells, automaton=automata.adjacent(geometry.size, "not-less"),
+        yield Regular(cells, automaton=automata.adjacent(geometry.digits, "not-less"),
                       label=label)
 
 
@@ -218,15 +223,19 @@ class EntropicLines(LineRule):
     repeats_apart: ClassVar[int | None] = 3  # read three by three
 
     def check_line(self, cells, geometry, what):
-        if geometry.size % 3:
-            raise ModelError(f"{what}: entropic lines need a size divisible by 3 (low, "
-                             f"middle and high thirds of the digits), not {geometry.size}")
+        # thirds of 1..V (ISS: 1-9 only; other counts of digits from 1 by thirds too);
+        # 0-indexed digits have no agreed thirds, as ISS refuses them
+        refuse_unless(geometry.first == 1, "entropic lines", "digits from 1 (low 1-3, "
+                      "middle 4-6, high 7-9)", geometry)
+        count = len(geometry.digits)
+        if count % 3:
+            what_count = "size" if one_per_cell(geometry) else "number of digits"
+            raise ModelError(f"{what}: entropic lines need a {what_count} divisible by 3 "
+                             f"(low, middle and high thirds of the digits), not {count}")
 
     def lower(self, cells, value, geometry, label):
-        third = geometry.size // 3
-        classes = tuple((v - 1) // third for v in range(1, geometry.size + 1))
-        yield Regular(cells, automaton=automata.distinct_classes(geometry.size, 3, classes),
-                      label=label)
+        yield Regular(cells, automaton=automata.distinct_classes(
+            geometry.digits, 3, thirds(geometry.digits)), label=label)
 
 
 class ModularLines(LineRule):
@@ -241,13 +250,14 @@ class ModularLines(LineRule):
         return 3
 
     def check_value(self, value, geometry, what):
-        if not 2 <= value <= geometry.size:
-            raise ModelError(f"{what}: modulus {value} is outside 2..{geometry.size}")
+        count = len(geometry.digits)
+        if not 2 <= value <= count:
+            raise ModelError(f"{what}: modulus {value} is outside 2..{count}")
 
     def lower(self, cells, value, geometry, label):
-        classes = tuple(v % value for v in range(1, geometry.size + 1))
-        yield Regular(cells, automaton=automata.distinct_classes(geometry.size, value, classes),
-                      label=label)
+        classes = tuple(d % value for d in geometry.digits)  # residues of the digits
+        yield Regular(cells, automaton=automata.distinct_classes(geometry.digits, value,
+                                                                 classes), label=label)
 
 
 class SumLines(LineRule):
@@ -267,10 +277,11 @@ class SumLines(LineRule):
             raise ModelError(f"{what}: total {value} must be at least 1")
 
     def lower(self, cells, value, geometry, label):
-        yield Regular(cells, automaton=automata.segment_sums(geometry.size, value), label=label)
+        yield Regular(cells, automaton=automata.segment_sums(geometry.digits, value),
+                      label=label)
 
     def lower_loop(self, cells, value, geometry, label):
-        yield Regular(cells, automaton=automata.looped_segment_sums(geometry.size, value,
+        yield Regular(cells, automaton=automata.looped_segment_sums(geometry.digits, value,
                                                                      len(cells)), label=label)
 
 
@@ -348,16 +359,22 @@ class Renban(LineRule):
     meaning: ClassVar[str] = "the line holds a set of consecutive digits, in any order"
 
     def check_line(self, cells, geometry, what):
-        if len(cells) > geometry.size:
+        if len(cells) > len(geometry.digits):
             raise ModelError(f"{what}: {len(cells)} different consecutive digits do not fit "
-                             f"in 1..{geometry.size}")
+                             f"in {shown(geometry.digits)}")
 
     def lower(self, cells, value, geometry, label):
         # distinct digits no further apart than the line is long: a run of consecutive ones
         k = len(cells)
         yield AllDifferent(cells, label=label)
-        yield from _pairs(_all_pairs(cells), label, geometry.size,
+        yield from _pairs(_all_pairs(cells), label, geometry.digits,
                           lambda a, b: a != b and abs(a - b) < k)
+
+
+def thirds(digits: range) -> tuple[int, ...]:
+    """The class (0 low, 1 middle, 2 high) of each digit, by thirds of the digits."""
+    third = len(digits) // 3
+    return tuple(i // third for i in range(len(digits)))
 
 
 def _all_pairs(cells: Sequence[int]) -> list[tuple[int, int]]:
@@ -373,7 +390,7 @@ class Palindromes(LineRule):
     def lower(self, cells, value, geometry, label):
         k = len(cells)
         yield from _pairs([(cells[i], cells[k - 1 - i]) for i in range(k // 2)], label,
-                          geometry.size, lambda a, b: a == b)
+                          geometry.digits, lambda a, b: a == b)
 
 
 class _EndsRule(LineRule):
@@ -389,11 +406,11 @@ class _EndsRule(LineRule):
         raise NotImplementedError
 
     def lower(self, cells, value, geometry, label):
-        n = geometry.size
+        digits = geometry.digits
         first, last = cells[0], cells[-1]
-        yield from _pairs([(first, last)], label, n, lambda a, b: self.ends(a, b, value))
-        table = tuple((a, b, m) for a in range(1, n + 1) for b in range(1, n + 1)
-                      for m in range(1, n + 1) if self.ends(a, b, value) and self.middle(a, b, m))
+        yield from _pairs([(first, last)], label, digits, lambda a, b: self.ends(a, b, value))
+        table = tuple((a, b, m) for a in digits for b in digits for m in digits
+                      if self.ends(a, b, value) and self.middle(a, b, m))
         for m in cells[1:-1]:
             yield Allowed((first, last, m), table, label=label)
 
@@ -406,9 +423,9 @@ class BetweenLines(_EndsRule):
                               "end circles")
 
     def check_line(self, cells, geometry, what):
-        if len(cells) - 2 > geometry.size - 2:
+        if len(cells) - 2 > len(geometry.digits) - 2:
             raise ModelError(f"{what}: {len(cells) - 2} cells cannot lie strictly between "
-                             f"two digits of 1..{geometry.size}")
+                             f"two digits of {shown(geometry.digits)}")
 
     def ends(self, a, b, value):
         return abs(a - b) >= 2

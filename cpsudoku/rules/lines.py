@@ -9,6 +9,7 @@ from typing import ClassVar
 from ..errors import ModelError
 from ..grid.constraints import Less, Sum
 from . import cells as C
+from .alphabet import shown
 from .element import ElementRule
 
 
@@ -36,9 +37,9 @@ class Thermometers(ElementRule):
             raise ModelError(f"{what} needs a bulb and at least one more cell")
         cells = C.resolve(thermo, geometry, what)
         C.require_chain(thermo, what)
-        if len(cells) > geometry.size:
+        if len(cells) > len(geometry.digits):
             raise ModelError(f"{what}: {len(cells)} cells cannot increase within "
-                             f"1..{geometry.size}")
+                             f"{shown(geometry.digits)}")
         return cells
 
     def element_constraints(self, i, thermo, cells, geometry):

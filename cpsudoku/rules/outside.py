@@ -5,14 +5,20 @@ column; "end": right of a row, below a column) and reads the line from there. Ea
 clue is a regular language over the digits of its line, lowered to one `Regular`
 constraint (see `outside_automata.py`):
 
-- sandwiches: the digits between the 1 and the largest digit sum to the clue;
+- sandwiches: the digits between the smallest and the largest digit (1 and 9 on 9x9)
+  sum to the clue; a row of fewer cells than digits holds neither for sure, so there
+  the crusts are its own smallest and largest digits (a lunchbox, as ISS reads it);
 - x-sums: the first X digits sum to the clue, X the first digit (counted itself);
 - skyscrapers: the clue counts the digits taller than every digit before them;
 - numbered rooms: the Xth digit is the clue, X the first digit;
 - hidden skyscrapers: the first digit lower than one before it is the clue;
 - lunchboxes: the digits between the smallest and the largest sum to the clue; on a
-  whole row or column those are 1 and N (a sandwich), and a lunchbox may also be any
-  list of cells, in order, holding different digits.
+  whole row or column holding every digit those are the smallest and largest digits
+  (a sandwich), and a lunchbox may also be any list of cells, in order, holding
+  different digits.
+
+Counts read from a digit (x-sums, numbered rooms, value indexing) are the digit itself,
+1-based as ISS reads them: on a 0-indexed grid a 0 there counts nothing and cannot be.
 
 Value indexing is a line rule of the same kind: the second digit k of the line says
 the digit k cells on from the first equals the first.
@@ -30,6 +36,7 @@ from ..grid.constraints import AllDifferent, Constraint, Regular
 from ..grid.geometry import Geometry
 from . import cells as C
 from . import outside_automata as automata
+from .alphabet import one_per_cell, shown
 from .element import ElementRule
 
 SIDES = ("start", "end")
@@ -86,9 +93,13 @@ class OutsideRule(ElementRule):
     def label(self, i: int, clue: OutsideClue) -> str:
         return f"{self.noun} {i} ({clue.value}) {clue.where()}"
 
-    def most(self, size: int) -> int:
-        """The largest clue that can make sense on this size."""
-        return size
+    def most(self, geometry: Geometry) -> int:
+        """The largest clue that can make sense on this grid."""
+        return geometry.size
+
+    def clue_range(self, geometry: Geometry) -> tuple[int, int]:
+        """The smallest and largest clue that can make sense on this grid."""
+        return self.least, self.most(geometry)
 
     def check_element(self, i, clue, geometry):
         n = geometry.size
@@ -105,12 +116,14 @@ class OutsideRule(ElementRule):
             raise ModelError(f"{what}: side must be start or end, not {clue.side!r}")
         if not 1 <= clue.index <= n:
             raise ModelError(f"{what}: {clue.line} {clue.index} is outside the {n}x{n} grid")
-        if not self.least <= clue.value <= self.most(n):
+        least, most = self.clue_range(geometry)
+        if not least <= clue.value <= most:
             raise ModelError(f"{what}: the clue {clue.value} is outside "
-                             f"{self.least}..{self.most(n)} on {n}x{n}")
+                             f"{least}..{most} on {n}x{n}")
         side = "start" if self.reads_both_ways else clue.side
         cells = C.resolve(line_cells(clue.line, clue.index, side, n), geometry, what)
-        self.check_fits(self.automaton(clue, n, len(cells)), cells, n, what)
+        self.check_fits(self.automaton(clue, geometry, len(cells)), cells, geometry.digits,
+                        what)
         return cells
 
     def check_cells(self, clue: OutsideClue, geometry: Geometry, what: str) -> tuple[int, ...]:
@@ -118,22 +131,29 @@ class OutsideRule(ElementRule):
                          f"not on listed cells")
 
     @staticmethod
-    def check_fits(automaton: Automaton, cells, size: int, what: str) -> None:
-        if not automaton.fits(len(cells), range(1, size + 1)):
-            raise NeverHolds(f"{what}: no digits 1..{size} fit its {len(cells)} cells")
+    def check_fits(automaton: Automaton, cells, digits: range, what: str) -> None:
+        if not automaton.fits(len(cells), digits):
+            raise NeverHolds(f"{what}: no digits {shown(digits)} fit its {len(cells)} cells")
 
-    def automaton(self, clue: OutsideClue, size: int, length: int) -> Automaton:
+    def automaton(self, clue: OutsideClue, geometry: Geometry, length: int) -> Automaton:
         raise NotImplementedError  # pragma: no cover - overridden
 
     def element_constraints(self, i, clue, cells, geometry):
         label = self.label(i, clue)
-        yield Regular(cells, automaton=self.automaton(clue, geometry.size, len(cells)),
+        yield Regular(cells, automaton=self.automaton(clue, geometry, len(cells)),
                       label=label)
 
 
-def _between_most(size: int) -> int:
-    """The largest sum between 1 and N: every other digit."""
-    return size * (size + 1) // 2 - 1 - size
+def _between_most(geometry: Geometry) -> int:
+    """The largest sum between the two ends of a row: its other N-2 digits, the largest
+    below the largest digit (every other digit when the row holds them all)."""
+    below = geometry.digits[:-1]
+    return sum(below[len(below) - (geometry.size - 2):]) if geometry.size > 2 else 0
+
+
+def _digit_counts(geometry: Geometry) -> tuple[int, int]:
+    """The clues that name a digit (numbered and hidden skyscrapers): any digit."""
+    return geometry.digits[0], geometry.digits[-1]
 
 
 class Sandwiches(OutsideRule):
@@ -142,14 +162,16 @@ class Sandwiches(OutsideRule):
     key: ClassVar[str] = "sandwiches"
     least: ClassVar[int] = 0
     reads_both_ways: ClassVar[bool] = True
-    meaning: ClassVar[str] = ("the digits between the 1 and the largest digit of the row or "
-                              "column sum to the clue (0: they are neighbours)")
+    meaning: ClassVar[str] = ("the digits between the smallest and the largest digit of the "
+                              "row or column sum to the clue (0: they are neighbours)")
 
-    def most(self, size):
-        return _between_most(size)
+    def most(self, geometry):
+        return _between_most(geometry)
 
-    def automaton(self, clue, size, length):
-        return automata.sandwich(size, clue.value)
+    def automaton(self, clue, geometry, length):
+        if one_per_cell(geometry):
+            return automata.sandwich(geometry.digits, clue.value)
+        return automata.lunchbox(geometry.digits, clue.value, length)
 
 
 class XSums(OutsideRule):
@@ -159,11 +181,14 @@ class XSums(OutsideRule):
     meaning: ClassVar[str] = ("the first X digits from the clue's side sum to the clue, X "
                               "being the first digit (it counts itself)")
 
-    def most(self, size):
-        return size * (size + 1) // 2
+    def most(self, geometry):
+        # X (1..N) and the X-1 largest other digits
+        digits = geometry.digits
+        return max((x + sum(sorted(set(digits) - {x})[len(digits) - x:])
+                    for x in digits if 1 <= x <= geometry.size), default=0)
 
-    def automaton(self, clue, size, length):
-        return automata.x_sum(size, clue.value)
+    def automaton(self, clue, geometry, length):
+        return automata.x_sum(geometry.digits, clue.value)
 
 
 class Skyscrapers(OutsideRule):
@@ -173,8 +198,8 @@ class Skyscrapers(OutsideRule):
     meaning: ClassVar[str] = ("the clue counts the digits seen from its side, a digit seen "
                               "when it is taller than every digit before it")
 
-    def automaton(self, clue, size, length):
-        return automata.skyscraper(size, clue.value)
+    def automaton(self, clue, geometry, length):
+        return automata.skyscraper(geometry.digits, clue.value)
 
 
 class NumberedRooms(OutsideRule):
@@ -184,8 +209,11 @@ class NumberedRooms(OutsideRule):
     meaning: ClassVar[str] = ("the clue is the digit in the Xth cell from its side, X being "
                               "the first digit")
 
-    def automaton(self, clue, size, length):
-        return automata.numbered_room(size, clue.value)
+    def clue_range(self, geometry):
+        return _digit_counts(geometry)
+
+    def automaton(self, clue, geometry, length):
+        return automata.numbered_room(geometry.digits, clue.value)
 
 
 class HiddenSkyscrapers(OutsideRule):
@@ -195,8 +223,11 @@ class HiddenSkyscrapers(OutsideRule):
     meaning: ClassVar[str] = ("the clue is the first digit from its side lower than a digit "
                               "before it (the first hidden skyscraper)")
 
-    def automaton(self, clue, size, length):
-        return automata.hidden_skyscraper(size, clue.value)
+    def clue_range(self, geometry):
+        return _digit_counts(geometry)
+
+    def automaton(self, clue, geometry, length):
+        return automata.hidden_skyscraper(geometry.digits, clue.value)
 
 
 class Lunchboxes(OutsideRule):
@@ -208,26 +239,27 @@ class Lunchboxes(OutsideRule):
     meaning: ClassVar[str] = ("the digits between the smallest and the largest digit of the "
                               "row, column or listed cells (which differ) sum to the clue")
 
-    def most(self, size):
-        return _between_most(size)
+    def most(self, geometry):
+        return _between_most(geometry)
 
     def check_cells(self, clue, geometry, what):
-        n = geometry.size
+        digits = geometry.digits
         if len(clue.cells) < 2:
             raise ModelError(f"{what}: a lunchbox needs at least two cells")
-        if len(clue.cells) > n:
+        if len(clue.cells) > len(digits):
             raise ModelError(f"{what}: {len(clue.cells)} different digits do not fit in "
-                             f"1..{n}")
+                             f"{shown(digits)}")
         if clue.value < 0:
             raise ModelError(f"{what}: the clue {clue.value} must be 0 or more")
         cells = C.resolve(clue.cells, geometry, what)
-        self.check_fits(self.automaton(clue, n, len(cells)), cells, n, what)
+        self.check_fits(self.automaton(clue, geometry, len(cells)), cells, digits, what)
         return cells
 
-    def automaton(self, clue, size, length):
-        if not clue.cells or length == size:  # every digit once: between 1 and N
-            return automata.sandwich(size, clue.value)
-        return automata.lunchbox(size, clue.value, length)
+    def automaton(self, clue, geometry, length):
+        digits = geometry.digits
+        if length == len(digits):  # every digit once: between the smallest and largest
+            return automata.sandwich(digits, clue.value)
+        return automata.lunchbox(digits, clue.value, length)
 
     def element_constraints(self, i, clue, cells, geometry):
         if clue.cells:
@@ -266,10 +298,10 @@ class ValueIndexing(ElementRule):
                              f"one more cell")
         cells = C.resolve(line, geometry, what)
         C.require_chain(line, what)
-        OutsideRule.check_fits(automata.value_indexing(geometry.size), cells, geometry.size,
+        OutsideRule.check_fits(automata.value_indexing(geometry.digits), cells, geometry.digits,
                                what)
         return cells
 
     def element_constraints(self, i, line, cells, geometry) -> Iterable[Constraint]:
-        yield Regular(cells, automaton=automata.value_indexing(geometry.size),
+        yield Regular(cells, automaton=automata.value_indexing(geometry.digits),
                       label=self.label(i, line))

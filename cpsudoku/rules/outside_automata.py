@@ -5,7 +5,11 @@ needs (sandwich: before the first of the two ends, the sum between, after;
 skyscraper: the tallest so far and how many were seen; x-sum: cells still to add
 and the sum so far), so they stay small (tens to hundreds of states on 9x9, see
 `docs/variants.md` for the sizes measured up to 16x16). Every builder is
-remembered per size and clue.
+remembered per alphabet and clue.
+
+Each reads digits (`Geometry.digits`: 1..N, 0..N-1, or more digits than a row has
+cells): a count read from a digit (x-sums, numbered rooms, value indexing) is the digit
+itself, so a 0 counts no cell and cannot be one; "nothing read yet" is never a digit.
 """
 
 from __future__ import annotations
@@ -17,10 +21,6 @@ from ..grid.automaton import Automaton
 _DONE = "done"  # the clue is met; any digits may follow
 
 
-def _values(size: int) -> range:
-    return range(1, size + 1)
-
-
 def _after_done(step):
     """A step function that lets anything follow once the clue is met."""
     def wrapped(state, v):
@@ -29,11 +29,11 @@ def _after_done(step):
 
 
 @cache
-def sandwich(size: int, total: int, low: int = 1, high: int = 0) -> Automaton:
-    """The digits between the first `low` or `high` and the other one sum to `total`
-    (`high` 0: the grid's largest digit). States: ("before",), (opener, sum so far)
-    between the two, and done."""
-    high = high or size
+def sandwich(digits: range, total: int) -> Automaton:
+    """The digits between the smallest and the largest digit (the crusts: 1 and 9 on
+    9x9), first met either way, sum to `total`. States: ("before",), (opener, sum so
+    far) between the two, and done."""
+    low, high = digits[0], digits[-1]
 
     def step(state, v):
         if state == ("before",):
@@ -45,15 +45,17 @@ def sandwich(size: int, total: int, low: int = 1, high: int = 0) -> Automaton:
             return _DONE if partial == total else None
         return (opener, partial + v) if partial + v <= total else None
 
-    return Automaton.build(("before",), _after_done(step), lambda s: s == _DONE, _values(size))
+    return Automaton.build(("before",), _after_done(step), lambda s: s == _DONE, digits)
 
 
 @cache
-def x_sum(size: int, total: int) -> Automaton:
-    """The first X digits sum to `total`, X the first digit (it counts itself).
-    States: (digits still to add, sum so far)."""
+def x_sum(digits: range, total: int) -> Automaton:
+    """The first X digits sum to `total`, X the first digit (it counts itself, so it is
+    1 at least). States: (digits still to add, sum so far)."""
     def step(state, v):
         if state == ("start",):
+            if v < 1:
+                return None
             left, partial = v - 1, v
         else:
             left, partial = state[0] - 1, state[1] + v
@@ -63,28 +65,31 @@ def x_sum(size: int, total: int) -> Automaton:
             return _DONE if partial == total else None
         return (left, partial)
 
-    return Automaton.build(("start",), _after_done(step), lambda s: s == _DONE, _values(size))
+    return Automaton.build(("start",), _after_done(step), lambda s: s == _DONE, digits)
 
 
 @cache
-def skyscraper(size: int, seen: int) -> Automaton:
-    """Exactly `seen` digits are taller than every digit before them. States:
-    (tallest so far, how many seen); once the tallest is the largest digit, nothing
+def skyscraper(digits: range, seen: int) -> Automaton:
+    """Exactly `seen` digits are taller than every digit before them; a 0 is no building,
+    never seen (as ISS reads 0-indexed skyscrapers). States: (tallest so far, None
+    before the first; how many seen); once the tallest is the largest digit, nothing
     more is seen."""
     def step(state, v):
         tallest, count = state
-        if v <= tallest:
+        if v < 1 or tallest is not None and v <= tallest:
             return state
         return (v, count + 1) if count + 1 <= seen else None
 
-    return Automaton.build((0, 0), step, lambda s: s[1] == seen, _values(size))
+    return Automaton.build((None, 0), step, lambda s: s[1] == seen, digits)
 
 
 @cache
-def numbered_room(size: int, value: int) -> Automaton:
-    """The Xth digit is `value`, X the first digit. States: the cells still to pass
-    before the Xth."""
+def numbered_room(digits: range, value: int) -> Automaton:
+    """The Xth digit is `value`, X the first digit (1 at least). States: the cells still
+    to pass before the Xth."""
     def step(state, v):
+        if state == ("start",) and v < 1:
+            return None
         left = v - 1 if state == ("start",) else state - 1
         if state == ("start",) and v == 1:
             return _DONE if v == value else None
@@ -92,45 +97,45 @@ def numbered_room(size: int, value: int) -> Automaton:
             return _DONE if v == value else None
         return left
 
-    return Automaton.build(("start",), _after_done(step), lambda s: s == _DONE, _values(size))
+    return Automaton.build(("start",), _after_done(step), lambda s: s == _DONE, digits)
 
 
 @cache
-def hidden_skyscraper(size: int, value: int) -> Automaton:
+def hidden_skyscraper(digits: range, value: int) -> Automaton:
     """The first digit lower than one before it (the first hidden skyscraper) is
-    `value`. States: the tallest so far."""
+    `value`. States: the tallest so far (None before the first)."""
     def step(tallest, v):
-        if v > tallest:
+        if tallest is None or v > tallest:
             return v
         return _DONE if v == value else None
 
-    return Automaton.build(0, _after_done(step), lambda s: s == _DONE, _values(size))
+    return Automaton.build(None, _after_done(step), lambda s: s == _DONE, digits)
 
 
 @cache
-def value_indexing(size: int) -> Automaton:
-    """Along a line: the second digit k says the kth cell after it holds the first digit.
-    States: (first digit, cells still to pass)."""
+def value_indexing(digits: range) -> Automaton:
+    """Along a line: the second digit k (1 at least) says the kth cell after it holds
+    the first digit. States: (first digit, cells still to pass)."""
     def step(state, v):
         if state == ("start",):
             return ("first", v)
         if state[0] == "first":
-            return (state[1], v)
+            return (state[1], v) if v >= 1 else None
         first, left = state
         if left == 1:
             return _DONE if v == first else None
         return (first, left - 1)
 
-    return Automaton.build(("start",), _after_done(step), lambda s: s == _DONE, _values(size))
+    return Automaton.build(("start",), _after_done(step), lambda s: s == _DONE, digits)
 
 
 @cache
-def lunchbox(size: int, total: int, length: int) -> Automaton:
+def lunchbox(digits: range, total: int, length: int) -> Automaton:
     """`length` different digits: those between the smallest and the largest sum to
     `total`. Nondeterministic: the first digit guesses the smallest and the largest
     (each guess wide enough to hold `length` different digits); a state is one guess
-    (smallest, largest, the end met first or 0, -1 once both are met; the sum since;
-    the digits since, as bits). The digits between the ends differ from each other
+    (smallest, largest, the end met first or None, "both" once both are met; the sum
+    since; the digits since, as bits). The digits between the ends differ from each other
     and from the first end, so a sum no different digits make is refused here, not
     only by the cells' all-different (ISS's Extreme Lunchbox: 36,930 nodes to 3,847);
     the digits before and after are left to it (tracking them too took 479 nodes
@@ -139,22 +144,22 @@ def lunchbox(size: int, total: int, length: int) -> Automaton:
         low, high, opener, partial, seen = guess
         if not low <= v <= high or seen >> v & 1:
             return None
-        if opener == 0:
+        if opener is None:
             return (low, high, v, 0, 1 << v) if v in (low, high) else guess
-        if opener == -1:  # both ends met
+        if opener == "both":  # both ends met
             return guess
         if v in (low, high):
-            return (low, high, -1, 0, 0) if partial == total else None
+            return (low, high, "both", 0, 0) if partial == total else None
         if partial + v > total:
             return None
         return (low, high, opener, partial + v, seen | 1 << v)
 
-    guesses = [(low, high, 0, 0, 0) for low in range(1, size + 1)
-               for high in range(low + max(length, 2) - 1, size + 1)]
+    guesses = [(low, high, None, 0, 0) for low in digits
+               for high in range(low + max(length, 2) - 1, digits[-1] + 1)]
 
     def successors(state, v):
         alive = guesses if state == "start" else (state,)
         return [x for g in alive if (x := one(g, v)) is not None]
 
-    return Automaton.explore("start", successors, lambda g: g != "start" and g[2] == -1,
-                             _values(size))
+    return Automaton.explore("start", successors,
+                             lambda g: g != "start" and g[2] == "both", digits)

@@ -36,5 +36,5 @@ class Parity(ElementRule):
 
     def element_constraints(self, i, mark, cells, geometry):
         remainder = 1 if mark[0] == "odd" else 0
-        values = frozenset(v for v in range(1, geometry.size + 1) if v % 2 == remainder)
+        values = frozenset(d for d in geometry.digits if d % 2 == remainder)  # 0 is even
         yield InSet(cells, values=values, label=self.label(i, mark))

@@ -19,9 +19,15 @@ Cell groups (relation "all-different") come from one of:
     groups = [{ size = 4, cells = [["r1c1", "r2c2", "r3c3", "r4c4"]] }]
     box_positions = true                # the cells at the same place in every box
 
-Pair relations for offsets: "different", "not-consecutive", "not-ratio-2".
-Patterns listed per size ("rectangles", "groups") define the rule for those
-sizes only; other sizes are refused with a message naming the ones defined.
+Pair relations for offsets: "different", "not-consecutive", "not-ratio-2", read
+over the grid's digits (0..8 on a 0-indexed 9x9). Patterns listed per size
+("rectangles", "groups") define the rule for those sizes only; other sizes are refused
+with a message naming the ones defined.
+
+A grid holding more digits than a row has cells keeps the patterns where its regions
+still have the shape they speak of: box positions need boxes that tile the grid (four
+3x3 boxes of nine cells on 6x6: cells at the same place in their boxes differ, as
+ISS's disjoint sets), and windows (windoku) boxes of the windows' own shape.
 """
 
 from __future__ import annotations
@@ -85,12 +91,24 @@ class Pattern:
             raise ModelError(f"{what}: box_positions must be true")
 
     def check(self, geometry: Geometry, rule: str) -> None:
-        if self.kind in ("rectangles", "groups") and geometry.size not in self.by_size:
+        n = geometry.size
+        if self.kind in ("rectangles", "groups") and n not in self.by_size:
             sizes = ", ".join(f"{s}x{s}" for s in sorted(self.by_size))
             raise ModelError(f"rule {rule} is defined for {sizes} grids only, "
-                             f"not {geometry.size}x{geometry.size}")
-        if self.kind == "box_positions" and geometry.box is None:
-            raise ModelError(f"rule {rule} needs rectangular boxes, not irregular regions")
+                             f"not {n}x{n}")
+        if self.kind == "box_positions":
+            if geometry.box is None:
+                raise ModelError(f"rule {rule} needs rectangular boxes, not irregular regions")
+            h, w = geometry.box
+            if n % h or n % w:
+                raise ModelError(f"rule {rule} needs boxes that tile the {n}x{n} grid, not "
+                                 f"{h}x{w} boxes")
+        if self.kind == "rectangles" and geometry.values != n:
+            # windows stand for boxes: with regions of another shape they mean nothing
+            shape = self.by_size[n][0]
+            if geometry.box != shape:
+                raise ModelError(f"rule {rule} needs {shape[0]}x{shape[1]} boxes, the "
+                                 f"windows' shape, on a grid of {geometry.values} digits")
 
     def groups(self, geometry: Geometry, rule: str) -> Iterable[tuple[tuple[int, ...], str]]:
         """(cells, label) of every all-different group on this geometry."""
@@ -191,7 +209,7 @@ def _constraints(rule: PatternRule, geometry: Geometry) -> tuple[Constraint, ...
                        for cells, label in p.groups(geometry, rule.name))
             continue
         keep = PAIR_RELATIONS[p.relation]
-        table = C.pair_table(geometry.size, keep) if keep else None
+        table = C.pair_table(geometry.digits, keep) if keep else None
         for a, b in p.pairs(geometry):
             label = f"{rule.name} pair {name(a)} {name(b)}"
             out.append(AllDifferent((a, b), label=label) if table is None

@@ -7,6 +7,9 @@ alternation `|`, and the quantifiers `*`, `+`, `?`, `{n}`, `{n,}`, `{n,m}`; spac
 ignored. Anything else (anchors, escapes, lazy quantifiers, back-references ...) is
 refused naming the character and its column.
 
+Characters stand for the grid's digits as shown (`0` on a 0-indexed grid, as ISS
+reads them); `.` is any of them.
+
 The pattern is parsed by recursive descent into a small tree, built into a Thompson
 NFA (fragments joined by empty moves), then the empty moves are closed over so that
 the `Automaton` has only moves on digits. Bounded repeats copy their fragment, so
@@ -20,6 +23,7 @@ from functools import cache
 
 from ..errors import ModelError
 from ..grid.automaton import Automaton
+from .alphabet import digit_range, shown
 
 MAX_REPEAT = 64
 MAX_LENGTH = 1000
@@ -40,7 +44,7 @@ def symbol_value(ch: str) -> int | None:
 @dataclass
 class _Parser:
     text: str
-    size: int
+    digits: range
     what: str
     pos: int = 0
 
@@ -119,7 +123,7 @@ class _Parser:
             return self.char_class()
         self.pos += 1
         if ch == ".":
-            return ("set", frozenset(range(1, self.size + 1)))
+            return ("set", frozenset(self.digits))
         if ch in "*+?{":
             raise self.fail(f"{ch!r} has nothing to repeat", at)
         return ("set", frozenset({self.value(ch, at)}))
@@ -129,8 +133,8 @@ class _Parser:
         if v is None:
             raise self.fail(f"{ch!r} is not supported (digits, '.', '[...]', '( )', '|', "
                             f"'*', '+', '?', '{{m,n}}')", at)
-        if not 1 <= v <= self.size:
-            raise self.fail(f"{ch!r} ({v}) is outside the digits 1..{self.size}", at)
+        if v not in self.digits:
+            raise self.fail(f"{ch!r} ({v}) is outside the digits {shown(self.digits)}", at)
         return v
 
     def char_class(self) -> Node:
@@ -158,16 +162,17 @@ class _Parser:
                 values.add(low)
         self.pos += 1
         if negate:
-            values = set(range(1, self.size + 1)) - values
+            values = set(self.digits) - values
         return ("set", frozenset(values))
 
 
-def parse(pattern: str, size: int, what: str = "pattern") -> Node:
+def parse(pattern: str, digits: int | range, what: str = "pattern") -> Node:
+    """The pattern's tree over `digits` (a range, or n for 1..n)."""
     if not isinstance(pattern, str):
         raise ModelError(f"{what}: a pattern must be text, not {pattern!r}")
     if len(pattern) > MAX_LENGTH:
         raise ModelError(f"{what}: pattern longer than {MAX_LENGTH} characters")
-    return _Parser("".join(pattern.split()), size, what).parse()
+    return _Parser("".join(pattern.split()), digit_range(digits), what).parse()
 
 
 class _Thompson:
@@ -232,10 +237,12 @@ class _Thompson:
 
 
 @cache
-def compile_pattern(pattern: str, size: int, what: str = "pattern") -> Automaton:
-    """The automaton that accepts exactly the digit strings matching `pattern`."""
+def compile_pattern(pattern: str, digits: int | range, what: str = "pattern") -> Automaton:
+    """The automaton that accepts exactly the digit strings matching `pattern` (over
+    `digits`, a range, or n for 1..n)."""
+    digits = digit_range(digits)
     nfa = _Thompson()
-    start, final = nfa.build(parse(pattern, size, what))
+    start, final = nfa.build(parse(pattern, digits, what))
     closures = [nfa.closure(s) for s in range(len(nfa.empty))]
 
     def step(state: int, v: int):
@@ -246,7 +253,7 @@ def compile_pattern(pattern: str, size: int, what: str = "pattern") -> Automaton
     queue = [start]
     transitions = []
     for state in queue:
-        for v in range(1, size + 1):
+        for v in digits:
             for t in sorted(set(step(state, v))):
                 if t not in number:
                     number[t] = len(number)

@@ -30,8 +30,9 @@ class ExtraRegions(ElementRule):
     def check_element(self, i, region, geometry):
         what = self.label(i, region)
         cells = C.resolve(region, geometry, what)
-        if not 2 <= len(cells) <= geometry.size:
-            raise ModelError(f"{what} has {len(cells)} cells, expected 2..{geometry.size}")
+        most = len(geometry.digits)  # different digits: at most one cell per digit
+        if not 2 <= len(cells) <= most:
+            raise ModelError(f"{what} has {len(cells)} cells, expected 2..{most}")
         return cells
 
     def element_constraints(self, i, region, cells, geometry):

@@ -25,11 +25,12 @@ from ..grid.automaton import Automaton
 from ..grid.constraints import Allowed, InSet, Regular
 from ..grid.geometry import Geometry
 from . import cells as C
+from .alphabet import digit_range, shown
 from .cellrules import CellRule, Parts, _PartsRule, count_of
 
 
 @cache
-def same_multiset(size: int, length: int) -> Automaton:
+def same_multiset(digits: range, length: int) -> Automaton:
     """2 x `length` digits whose second half is a reordering of the first. The state is
     the cells read and the first half's digits not yet matched (a sorted tuple)."""
     def step(state, v: int):
@@ -42,12 +43,11 @@ def same_multiset(size: int, length: int) -> Automaton:
         rest.remove(v)
         return read + 1, tuple(rest)
 
-    return Automaton.build((0, ()), step, lambda state: state == (2 * length, ()),
-                           range(1, size + 1))
+    return Automaton.build((0, ()), step, lambda state: state == (2 * length, ()), digits)
 
 
 @cache
-def same_count(size: int, length: int, digit: int) -> Automaton:
+def same_count(digits: range, length: int, digit: int) -> Automaton:
     """2 x `length` digits with as many `digit`s in the first half as in the second.
     The state is the cells read and the first half's surplus of `digit`."""
     def step(state, v: int):
@@ -59,8 +59,7 @@ def same_count(size: int, length: int, digit: int) -> Automaton:
             return None
         return read + 1, surplus
 
-    return Automaton.build((0, 0), step, lambda state: state == (2 * length, 0),
-                           range(1, size + 1))
+    return Automaton.build((0, 0), step, lambda state: state == (2 * length, 0), digits)
 
 
 # The multisets of `length` digits 1..N one automaton may hold in its states: beyond
@@ -94,17 +93,17 @@ class SameValues(_PartsRule):
     def element_constraints(self, i, element, cells, geometry):
         label = self.label(i, element)
         parts = self.split(element, cells)
-        n = geometry.size
+        digits = geometry.digits
         if len(parts[0]) == 1:
-            equal = tuple((v, v) for v in range(1, n + 1))
+            equal = tuple((d, d) for d in digits)
             for part in parts[1:]:
                 yield Allowed((parts[0][0], part[0]), equal, label=label)
             return
         length = len(parts[0])
-        if comb(length + n - 1, length) <= MAX_MULTISETS:
-            automata = [same_multiset(n, length)]
+        if comb(length + len(digits) - 1, length) <= MAX_MULTISETS:
+            automata = [same_multiset(digits, length)]
         else:  # as many of each digit in both: weaker alone, small together
-            automata = [same_count(n, length, digit) for digit in range(1, n + 1)]
+            automata = [same_count(digits, length, digit) for digit in digits]
         for part in parts[1:]:
             for automaton in automata:
                 yield Regular(parts[0] + part, automaton=automaton, label=label)
@@ -118,17 +117,19 @@ class Clue:
     clue: str
 
 
-def clue_counts(clue: str, size: int, what: str) -> dict[int, int]:
-    """The clue as digit -> exact count (0: barred), or a ModelError naming `what`."""
+def clue_counts(clue: str, digits: int | range, what: str) -> dict[int, int]:
+    """The clue as digit -> exact count (0: barred), or a ModelError naming `what`
+    (`digits` a range, or n for 1..n)."""
+    digits = digit_range(digits)
     if not clue or len(clue) % 2 or not clue.isdigit():
         raise ModelError(f"{what}: the clue {clue!r} must be (count, digit) pairs of digits, "
                          f"such as 1324")
     counts: dict[int, int] = {}
     for k in range(0, len(clue), 2):
         count, digit = int(clue[k]), int(clue[k + 1])
-        if not 1 <= digit <= size:
+        if digit not in digits:
             raise ModelError(f"{what}: the clue {clue} names the digit {digit}, outside "
-                             f"1..{size}")
+                             f"{shown(digits)}")
         if digit in counts:
             raise ModelError(f"{what}: the clue {clue} names the digit {digit} twice")
         counts[digit] = count
@@ -152,24 +153,24 @@ class LookAndSay(CellRule):
                 + (f" at {C.name(element.cells[0])}" if element.cells else ""))
 
     def check_group(self, element, cells, geometry: Geometry, what):
-        counts = clue_counts(element.clue, geometry.size, what)
+        counts = clue_counts(element.clue, geometry.digits, what)
         if sum(counts.values()) > len(cells):
             raise ModelError(f"{what}: the clue asks for {sum(counts.values())} digits in "
                              f"{len(cells)} cells")
         barred = {v for v, k in counts.items() if k == 0}
-        if len(barred) == geometry.size:
+        if len(barred) == len(geometry.digits):
             raise ModelError(f"{what}: the clue bars every digit")
 
     def element_constraints(self, i, element, cells, geometry):
         label = self.label(i, element)
-        n = geometry.size
-        counts = clue_counts(element.clue, n, label)
+        digits = geometry.digits
+        counts = clue_counts(element.clue, digits, label)
         barred = {v for v, k in counts.items() if k == 0}
         if barred:
-            yield InSet(cells, values=frozenset(range(1, n + 1)) - barred, label=label)
+            yield InSet(cells, values=frozenset(digits) - barred, label=label)
         for value, times in sorted(counts.items()):
             if times:
-                yield Regular(cells, automaton=count_of(n, value, frozenset({times})),
+                yield Regular(cells, automaton=count_of(digits, value, frozenset({times})),
                               label=f"{label}: {value}")
 
 

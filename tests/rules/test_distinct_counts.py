@@ -29,7 +29,7 @@ def entry(name: str) -> dict:
 
 @pytest.mark.parametrize("size, length", [(4, 3), (6, 4), (9, 5)])
 def test_automaton_accepts_exactly_the_count(size, length):
-    automaton = distinct_values(size, length)
+    automaton = distinct_values(range(1, size + 1), length)
     rng = random.Random(size)
     words = itertools.product(range(1, size + 1), repeat=length) if size ** length < 5000 \
         else (tuple(rng.randint(1, size) for _ in range(length)) for _ in range(5000))
@@ -49,8 +49,9 @@ def test_the_control_may_count_itself():
 
 
 def test_automaton_sizes_stay_within_the_bound():
-    assert distinct_values(9, 8).states == 512  # every set of up to 8 digits, and the end
-    assert distinct_values(16, 16).states == (1 << 16) + 1
+    # every set of up to 8 digits, and the end
+    assert distinct_values(range(1, 10), 8).states == 512
+    assert distinct_values(range(1, 17), 16).states == (1 << 16) + 1
     rule = DistinctCounts([DistinctCount((1, 1), tuple((1, c) for c in range(2, 12)))])
     wide = rf"need an automaton of \d+ states \(at most {MAX_STATES}\)"
     with pytest.raises(ModelError, match=wide):

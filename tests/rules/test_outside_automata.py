@@ -19,7 +19,7 @@ def lunchbox_holds(word, total):
 @pytest.mark.parametrize("total", [0, 2, 4, 7])
 def test_lunchbox_accepts_exactly_its_words(length, total):
     size = 6
-    nfa = automata.lunchbox(size, total, length)
+    nfa = automata.lunchbox(range(1, size + 1), total, length)
     for word in itertools.permutations(range(1, size + 1), length):
         assert nfa.accepts(word) == lunchbox_holds(word, total), word
     # the deterministic form CP-SAT and Choco take reads the same words
