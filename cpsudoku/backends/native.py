@@ -18,7 +18,7 @@ from ..engine import fast, general, kernel, vkernel
 from ..engine.clock import OutOfTime
 from ..engine.plan import compile_model
 from ..errors import BackendError
-from ..grid.constraints import KINDS, Regular
+from ..grid.constraints import KINDS, Regions, Regular
 from ..model import Model, kinds_of, lower_for
 from ..result import Outcome
 from .base import Backend, Request
@@ -120,6 +120,10 @@ class NativeBackend(Backend):
         for con in plan.structure.others:  # beyond the kernel and the Python engine alike
             if isinstance(con, Regular) and con.automaton.states > vkernel.MAX_STATES:
                 raise BackendError(f"backend 'native' cannot search {vkernel.too_large(con)}")
+            if isinstance(con, Regions) and model.values != model.size:
+                # its passes count on each region holding every digit
+                raise BackendError(f"backend 'native' searches chaos regions only with "
+                                   f"{model.size} digits, not {model.values} (cpsat takes them)")
         compiled = None if request.trace else _compiled(plan)
         if (compiled is not vkernel or which == "python") and "ranks" in kinds_of(
                 model.constraints):

@@ -275,3 +275,12 @@ def test_chaos_regions_with_more_digits():
     chaos = Puzzle(plain.geometry, plain.givens, rules=(Chaos(),))
     result = solve(chaos, "cpsat", max_solutions=LIMIT)
     assert Counter(tuple(grid[:16]) for grid in result.solutions) == want
+
+
+def test_native_refuses_chaos_regions_with_more_digits_by_name():
+    """Its region passes count on every region holding every digit: with more digits it
+    says so rather than answer wrongly (cpsat, checked above, takes them)."""
+    rows = tuple(tuple(range(r * 3, r * 3 + 3)) for r in range(3))
+    puzzle = Puzzle(Geometry(3, rows, None, values=4), (1,) + (0,) * 8).with_rules(["chaos"])
+    with pytest.raises(BackendError, match="chaos regions only with 3 digits, not 4"):
+        solve(puzzle, "native", max_solutions=2)
