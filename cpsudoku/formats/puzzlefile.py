@@ -97,7 +97,7 @@ from typing import Any
 
 from .. import rules as R
 from ..errors import ModelError, ParseError
-from ..grid.geometry import Geometry, boxed, infer_box, irregular, regions_from_labels
+from ..grid.geometry import Geometry, boxed, irregular, regions_from_labels
 from ..grid.puzzle import Puzzle
 from ..grid.symbols import ALPHABET, line, value_of
 from ..rules import cells as cellrefs
@@ -313,25 +313,12 @@ def _laid_out(size: int, data: dict, regions=None, labels=None, box=None) -> Geo
     `digits` key's digits. With more digits than N, regions may hold more than N cells
     (up to one a digit): boxes that do not tile a row, jigsaw pieces of other sizes."""
     digits = read_digits(data.get("digits"), size)
-    if digits == range(1, size + 1):
-        if regions is not None:
-            return irregular(size, regions)
-        return regions_from_labels(labels, size) if labels is not None else boxed(size, box)
+    shape = {"values": len(digits), "first": digits[0]}
+    if regions is not None:
+        return irregular(size, regions, **shape)
     if labels is not None:
-        pieces: dict[str, list[int]] = {}
-        for cell, label in enumerate(labels):
-            pieces.setdefault(label, []).append(cell)
-        regions = list(pieces.values())
-    elif regions is None:
-        rows, cols = box or infer_box(size)
-        if rows * cols == size:
-            return boxed(size, box).with_digits(len(digits), digits[0])
-        if size % rows or size % cols:
-            raise ModelError(f"box {rows}x{cols} does not tile a {size}x{size} grid")
-        regions = [[(top + r) * size + left + c for r in range(rows) for c in range(cols)]
-                   for top in range(0, size, rows) for left in range(0, size, cols)]
-        return Geometry(size, tuple(map(tuple, regions)), (rows, cols), len(digits), digits[0])
-    return Geometry(size, tuple(map(tuple, regions)), None, len(digits), digits[0])
+        return regions_from_labels(labels, size, **shape)
+    return boxed(size, box, **shape)
 
 
 def _box_pair(box) -> tuple[int, int]:

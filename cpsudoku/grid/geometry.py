@@ -158,35 +158,37 @@ def cell_name(cell: int, size: int) -> str:
     return f"r{cell // size + 1}c{cell % size + 1}"
 
 
-def boxed(size: int, box: tuple[int, int] | str | None = None) -> Geometry:
+def boxed(size: int, box: tuple[int, int] | str | None = None, *, values: int = 0,
+          first: int = 1) -> Geometry:
     """The standard geometry of a size with rectangular boxes (inferred if not given;
-    "RxC" or a (rows, columns) pair)."""
-    return _boxed(validate.whole(size, "size", 1, MAX_SIZE), validate.box(box))
+    "RxC" or a (rows, columns) pair), holding `values` digits from `first` (N from 1
+    unless said; with more digits than N a box may hold more than N cells)."""
+    return _boxed(validate.whole(size, "size", 1, MAX_SIZE), validate.box(box), values, first)
 
 
 @cache
-def _boxed(size: int, box: tuple[int, int] | None) -> Geometry:
+def _boxed(size: int, box: tuple[int, int] | None, values: int, first: int) -> Geometry:
     br, bc = box if box is not None else infer_box(size)
-    if br * bc != size:
+    if br * bc != size and (values in (0, size) or size % br or size % bc):
         raise ModelError(f"box {br}x{bc} does not tile a {size}x{size} grid ({br}*{bc} != {size})")
     regions = []
     for top in range(0, size, br):
         for left in range(0, size, bc):
             regions.append(tuple((top + r) * size + left + c for r in range(br) for c in range(bc)))
-    return Geometry(size, tuple(regions), (br, bc))
+    return Geometry(size, tuple(regions), (br, bc), values, first)
 
 
-def irregular(size: int, regions) -> Geometry:
+def irregular(size: int, regions, *, values: int = 0, first: int = 1) -> Geometry:
     """A jigsaw geometry from explicit regions (validated: partition of the grid)."""
     size = validate.whole(size, "size", 1, MAX_SIZE)
     if isinstance(regions, (str, bytes)) or not isinstance(regions, Iterable):
         raise ArgumentError(f"regions must be a list of regions (lists of cell indices), not "
                             f"{type(regions).__name__}")
     return Geometry(size, tuple(validate.cells(r, f"regions[{i}]", most=size * size - 1)
-                                for i, r in enumerate(regions)), None)
+                                for i, r in enumerate(regions)), None, values, first)
 
 
-def regions_from_labels(labels, size: int) -> Geometry:
+def regions_from_labels(labels, size: int, *, values: int = 0, first: int = 1) -> Geometry:
     """Regions from a per-cell label sequence (e.g. a jigsaw layout string)."""
     size = validate.whole(size, "size", 1, MAX_SIZE)
     if not isinstance(labels, (str, list, tuple)):
@@ -200,4 +202,4 @@ def regions_from_labels(labels, size: int) -> Geometry:
             raise ArgumentError(f"labels[{cell}] must be a str or an int, not "
                                 f"{type(label).__name__}")
         groups.setdefault(label, []).append(cell)
-    return irregular(size, groups.values())
+    return irregular(size, groups.values(), values=values, first=first)

@@ -37,3 +37,17 @@ def refuse_unless(ok: bool, rule: str, needs: str, geometry: Geometry) -> None:
 def position(digit: int, digits: range) -> int:
     """The digit's place among the digits, from 0."""
     return digit - digits[0]
+
+
+def entropy_thirds(geometry: Geometry, rule: str, subject: str) -> tuple[int, ...]:
+    """The class (0 low, 1 middle, 2 high) of each digit, by thirds of 1..V (ISS: 1-9
+    only; other counts of digits from 1 by thirds too). 0-indexed digits have no agreed
+    thirds, as ISS refuses them; `subject` opens the message of a count not in thirds."""
+    refuse_unless(geometry.first == 1, rule, "digits from 1 (low 1-3, middle 4-6, high "
+                  "7-9)", geometry)
+    count = len(geometry.digits)
+    if count % 3:
+        what = "size" if one_per_cell(geometry) else "number of digits"
+        raise ModelError(f"{subject} a {what} divisible by 3 (low, middle and high thirds "
+                         f"of the digits), not {count}")
+    return tuple(i // (count // 3) for i in range(count))

@@ -26,7 +26,7 @@ from ..errors import ModelError
 from ..grid.automaton import Automaton
 from ..grid.constraints import Allowed, Constraint, Regular
 from ..grid.geometry import Geometry
-from .alphabet import one_per_cell, refuse_unless
+from .alphabet import entropy_thirds, refuse_unless
 
 
 class GlobalRule:
@@ -127,16 +127,7 @@ class GlobalEntropy(_ThreeClasses):
                                   "high (7-9) digit; other sizes by thirds")
 
     def classes(self, geometry):
-        # thirds of 1..V (ISS: 1-9 only); 0-indexed digits have no agreed thirds
-        refuse_unless(geometry.first == 1, self.name, "digits from 1 (low 1-3, middle "
-                      "4-6, high 7-9)", geometry)
-        count = len(geometry.digits)
-        if count % 3:
-            what = "size" if one_per_cell(geometry) else "number of digits"
-            raise ModelError(f"global-entropy needs a {what} divisible by 3 (low, middle and "
-                             f"high thirds of the digits), not {count}")
-        third = count // 3
-        return tuple(i // third for i in range(count))
+        return entropy_thirds(geometry, self.name, "global-entropy needs")
 
 
 class GlobalMod(_ThreeClasses):

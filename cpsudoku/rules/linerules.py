@@ -23,7 +23,7 @@ from ..grid.constraints import AllDifferent, Allowed, Constraint, Regular, Sum
 from ..grid.geometry import Geometry
 from . import automata
 from . import cells as C
-from .alphabet import one_per_cell, refuse_unless, shown
+from .alphabet import entropy_thirds, shown
 from .element import ElementRule
 
 
@@ -223,19 +223,12 @@ class EntropicLines(LineRule):
     repeats_apart: ClassVar[int | None] = 3  # read three by three
 
     def check_line(self, cells, geometry, what):
-        # thirds of 1..V (ISS: 1-9 only; other counts of digits from 1 by thirds too);
-        # 0-indexed digits have no agreed thirds, as ISS refuses them
-        refuse_unless(geometry.first == 1, "entropic lines", "digits from 1 (low 1-3, "
-                      "middle 4-6, high 7-9)", geometry)
-        count = len(geometry.digits)
-        if count % 3:
-            what_count = "size" if one_per_cell(geometry) else "number of digits"
-            raise ModelError(f"{what}: entropic lines need a {what_count} divisible by 3 "
-                             f"(low, middle and high thirds of the digits), not {count}")
+        entropy_thirds(geometry, "entropic lines", f"{what}: entropic lines need")
 
     def lower(self, cells, value, geometry, label):
         yield Regular(cells, automaton=automata.distinct_classes(
-            geometry.digits, 3, thirds(geometry.digits)), label=label)
+            geometry.digits, 3, entropy_thirds(geometry, "entropic lines", "entropic lines need")),
+            label=label)
 
 
 class ModularLines(LineRule):
@@ -369,12 +362,6 @@ class Renban(LineRule):
         yield AllDifferent(cells, label=label)
         yield from _pairs(_all_pairs(cells), label, geometry.digits,
                           lambda a, b: a != b and abs(a - b) < k)
-
-
-def thirds(digits: range) -> tuple[int, ...]:
-    """The class (0 low, 1 middle, 2 high) of each digit, by thirds of the digits."""
-    third = len(digits) // 3
-    return tuple(i // third for i in range(len(digits)))
 
 
 def _all_pairs(cells: Sequence[int]) -> list[tuple[int, int]]:
