@@ -31,6 +31,11 @@ class Model:
         return self.puzzle.geometry.size
 
     @property
+    def width(self) -> int:
+        """Cells per row (the side, unless the grid is not square)."""
+        return self.puzzle.geometry.width
+
+    @property
     def values(self) -> int:
         """How many values a cell may take (V: the digits' count, N unless stated)."""
         return self.puzzle.geometry.values

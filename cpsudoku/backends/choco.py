@@ -22,6 +22,7 @@ import time
 from typing import ClassVar
 
 from ..grid.constraints import AllDifferent, Allowed, Less, Regular, Sum
+from ..grid.geometry import cell_name
 from ..model import Model
 from ..result import Outcome
 from .base import Backend, Request, nothing_to_search
@@ -45,7 +46,7 @@ class ChocoBackend(Backend):
             return nothing_to_search()
         # Only what the search reads: the puzzle's rules may be classes the child
         # cannot import (a rule defined in a script).
-        payload = (model.size, model.domains, model.constraints, request.max_solutions,
+        payload = (model.width, model.domains, model.constraints, request.max_solutions,
                    request.deadline)
         solutions, end = search_in_child(PRELOAD, f"{__name__}:solve_in_child", payload,
                                          request.deadline)
@@ -61,9 +62,9 @@ def solve_in_child(payload, send) -> dict:
     import pychoco
     from pychoco import backend as choco_c
 
-    size, domains, constraints, max_solutions, deadline = payload
+    width, domains, constraints, max_solutions, deadline = payload
     cp = pychoco.Model("cpsudoku")
-    cells = [_variable(cp, cell, dom, size) for cell, dom in enumerate(domains)]
+    cells = [_variable(cp, cell, dom, width) for cell, dom in enumerate(domains)]
     if not all([_post(cp, con, cells) for con in constraints]):
         return {"exhausted": True, "timed_out": False, "stats": {}}
     solver = cp.get_solver()
@@ -88,8 +89,8 @@ def solve_in_child(payload, send) -> dict:
     return {"exhausted": exhausted, "timed_out": timed_out, "stats": stats}
 
 
-def _variable(cp, cell: int, dom: frozenset[int], size: int):
-    name = f"r{cell // size + 1}c{cell % size + 1}"
+def _variable(cp, cell: int, dom: frozenset[int], width: int):
+    name = cell_name(cell, width)
     values = sorted(dom)
     if values[-1] - values[0] + 1 == len(values):
         return cp.intvar(values[0], values[-1], name=name)

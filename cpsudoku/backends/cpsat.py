@@ -25,6 +25,7 @@ from typing import Any
 
 from ..errors import BackendError
 from ..grid.constraints import AllDifferent, Allowed, AnyOf, InSet, Less, Regions, Regular, Sum
+from ..grid.geometry import cell_name
 from ..model import Model
 from ..result import Outcome
 from .base import Backend, Request, nothing_to_search, out_of_time
@@ -121,10 +122,10 @@ class _Cells:
 
 def _build(cp_model, model: Model) -> _Cells:
     cp = cp_model.CpModel()
-    n = model.size
+    ncells = len(model.domains)
     variables = []
     for cell, dom in enumerate(model.all_domains):
-        name = f"r{cell // n + 1}c{cell % n + 1}" if cell < n * n else f"aux{cell - n * n}"
+        name = cell_name(cell, model.width) if cell < ncells else f"aux{cell - ncells}"
         lo, hi = min(dom), max(dom)
         if hi - lo + 1 == len(dom):
             variables.append(cp.new_int_var(lo, hi, name))

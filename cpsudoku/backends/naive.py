@@ -29,8 +29,7 @@ class NaiveBackend(Backend):
     native_kinds: ClassVar[frozenset[str]] = frozenset(KINDS)
 
     def search(self, model: Model, request: Request) -> Outcome:
-        n = model.size
-        ncells = n * n
+        ncells = len(model.domains)
         nvalues = model.values  # V: more than N when the digits say so
         # A cell whose domain holds one value is a given; the others are blanks.
         grid = [next(iter(d)) if len(d) == 1 else 0 for d in model.domains]

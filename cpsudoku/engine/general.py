@@ -59,7 +59,7 @@ class GeneralSearch:
         raise Contradiction
 
     def name(self, cell: int) -> str:
-        return cell_name(cell, self.plan.structure.side)
+        return cell_name(cell, self.plan.structure.width)
 
     def digit(self, value: int) -> str:
         return symbol(value, self.plan.structure.first)

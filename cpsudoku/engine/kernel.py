@@ -35,7 +35,7 @@ def _refusal(plan: Plan) -> str | None:
         return "the model has constraints other than all-different"
     if not 1 <= plan.size <= MAX_VALUES:
         return f"the kernel handles 1 to {MAX_VALUES} values, not {plan.size}"
-    if plan.structure.side != plan.size:
+    if plan.structure.width != plan.size or plan.nvars != plan.size * plan.size:
         return "the kernel reads N values on an NxN grid"
     return None
 

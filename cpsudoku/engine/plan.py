@@ -63,7 +63,7 @@ class Structure:
     others: tuple  # constraints other than all-different (sum, less, allowed)
     intersections: tuple  # (shared, rest of unit a, rest of unit b) cell tuples
     compiled: dict = field(default_factory=dict)  # generated search functions, by name
-    side: int = 0  # the grid's side, for cell names: `size` unless the digits differ
+    width: int = 0  # cells per row, for cell names: `size` unless the grid says otherwise
     first: int = 1  # the digit of value 1, for messages
 
     def once(self, key, build: Callable[[], T]) -> T:
@@ -103,20 +103,20 @@ def domain_masks(domains) -> list[int]:
 def compile_model(model: Model) -> Plan:
     domains = model.all_domains
     geometry = model.puzzle.geometry
-    return Plan(_structure(model.constraints, geometry.values, len(domains), geometry.size,
+    return Plan(_structure(model.constraints, geometry.values, len(domains), geometry.width,
                            geometry.first), domain_masks(domains))
 
 
 @by_identity
-def _structure(constraints, n: int, nvars: int, side: int, first: int) -> Structure:
+def _structure(constraints, n: int, nvars: int, width: int, first: int) -> Structure:
     # A tuple of constraints belongs to one geometry and one set of auxiliary
     # variables, so the tuple alone is the key.
-    return structure_of(n, constraints, nvars, side, first)
+    return structure_of(n, constraints, nvars, width, first)
 
 
 @lru_cache(maxsize=32)
 def structure_of(n: int, constraints, nvars: int | None = None,
-                 side: int | None = None, first: int = 1) -> Structure:
+                 width: int | None = None, first: int = 1) -> Structure:
     """What the constraints imply over n values (a unit: n cells holding them all)."""
     ncells = nvars or n * n  # auxiliary variables have no peers and no units
     distinct = tuple(con for con in constraints if isinstance(con, AllDifferent))
@@ -133,7 +133,7 @@ def structure_of(n: int, constraints, nvars: int | None = None,
         cell_units=cell_units,
         others=tuple(others),
         intersections=intersections,
-        side=side or n,
+        width=width or n,
         first=first,
     )
 

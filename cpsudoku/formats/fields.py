@@ -28,6 +28,21 @@ def whole(value, what: str) -> int:
         raise ModelError(f"{what} must be a whole number, not {value!r}") from None
 
 
+def read_size(value) -> tuple[int, int]:
+    """The `size` key: N for N x N, or "RxC" for R rows of C cells."""
+    if isinstance(value, str) and "x" in value.lower():
+        found = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", value)
+        if not found:
+            raise ModelError(f"size must be a number or \"RxC\" (rows x columns, such as "
+                             f"\"6x8\"), not {value!r}")
+        rows, cols = int(found[1]), int(found[2])
+    else:
+        rows = cols = whole(value, "size")
+    if not (1 <= rows <= MAX_SIZE and 1 <= cols <= MAX_SIZE):
+        raise ModelError(f"size {value!r}: each side must be 1..{MAX_SIZE}")
+    return rows, cols
+
+
 def read_digits(value, size: int) -> range:
     """The `digits` key, "first-last" (`"0-8"`, `"1-9"` on 6x6): the digits a cell may
     hold, from 0 or 1, at least a row's worth; 1..N when absent."""

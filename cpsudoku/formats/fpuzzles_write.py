@@ -118,6 +118,9 @@ def to_fpuzzles(puzzle: Puzzle, solution=None) -> dict[str, Any]:
     f-puzzles has a key for, its switches for global rules, other all-different
     global rules as extra regions. `ModelError` names a rule it cannot hold."""
     n, geometry = puzzle.size, puzzle.geometry
+    if not geometry.square:
+        raise ModelError(f"f-puzzles has no form for a {geometry.shape} grid (its grids are "
+                         f"square); use toml, json or iss")
     if not geometry.standard:  # its grids hold the digits 1..N, each once a row
         digits = geometry.digits
         raise ModelError(f"f-puzzles has no form for the digits {digits[0]}-{digits[-1]} on "

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import math
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -27,7 +26,7 @@ from typing import Any
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 from ..errors import CpsudokuError, ModelError, ParseError
-from ..grid.geometry import Geometry
+from ..grid.geometry import Geometry, box_for
 from ..grid.puzzle import Puzzle
 from ..grid.symbols import line as symbol_line
 from ..rules.full_rank import TIES, TIES_KEY
@@ -92,14 +91,15 @@ def items(text: str, source: str = "<string>", line: int | None = None) -> list[
 
 # ---------------------------------------------------------------- cells
 
-def cell_name(cell: str, size: int, item: Item) -> str:
-    """An ISS cell id (`R1C1`, `RaCg` past 9) as a cpsudoku cell name (`r10c16`)."""
+def cell_name(cell: str, size: int, item: Item, width: int = 0) -> str:
+    """An ISS cell id (`R1C1`, `RaCg` past 9) as a cpsudoku cell name (`r10c16`), on a
+    grid of `size` rows of `width` cells (square unless given)."""
     m = _CELL.match(cell)
     if not m:
         raise _Refusal(f"{cell!r} is not an ISS cell id (R1C1 .. RgCg)", item)
     row, col = (_DIGITS.index(ch.lower()) + 1 for ch in m.groups())
-    if row > size or col > size:
-        raise _Refusal(f"cell {cell} is outside the {size}x{size} grid", item)
+    if row > size or col > (width or size):
+        raise _Refusal(f"cell {cell} is outside the {size}x{width or size} grid", item)
     return f"r{row}c{col}"
 
 
@@ -126,7 +126,7 @@ class _Refusal(Exception):
 class Reading:
     """The puzzle-file dict being built, and which item first asked for each key."""
 
-    size: int
+    size: int  # rows
     data: dict[str, Any]
     origin: dict[str, Item]
     digits: range = range(0)  # the digits a cell may hold: 1..N unless the Shape says
@@ -135,16 +135,25 @@ class Reading:
     jigsaw: tuple[str, Item] | None = None
     givens: dict[str, set[int]] = field(default_factory=dict)
     candidates: dict[str, set[int]] = field(default_factory=dict)
+    width: int = 0  # columns: 0 means `size`
 
     def __post_init__(self):
-        self.digits = self.digits or range(1, self.size + 1)
+        self.width = self.width or self.size
+        self.digits = self.digits or range(1, max(self.size, self.width) + 1)
+
+    @property
+    def ncells(self) -> int:
+        return self.size * self.width
+
+    def cell(self, arg: str, item: Item) -> str:
+        return cell_name(arg, self.size, item, self.width)
 
     def cells(self, args, item: Item, least: int = 1) -> list[str]:
         if args and args[-1] == "LOOP":
             raise _Refusal("a looped line has no cpsudoku counterpart", item)
         if len(args) < least or any(not a for a in args):
             raise _Refusal(f"expects at least {least} cell(s)", item)
-        return [cell_name(a, self.size, item) for a in args]
+        return [self.cell(a, item) for a in args]
 
     def add(self, key: str, value, item: Item) -> None:
         self.data.setdefault(key, []).append(value)
@@ -309,7 +318,7 @@ def _given(r: Reading, item: Item) -> None:
     both, meaning the same)."""
     for arg in item.args:
         cell, *values = arg.split("_")
-        name = cell_name(cell, r.size, item)
+        name = r.cell(cell, item)
         if not values or not all(re.fullmatch(r"\d+", v) and int(v) in r.digits for v in values):
             raise _Refusal(f"{arg!r}: values must be {r.digits[0]}..{r.digits[-1]}", item)
         chosen = {int(v) for v in values}
@@ -326,8 +335,8 @@ def _shape(r: Reading, item: Item) -> None:
 
 
 def _jigsaw(r: Reading, item: Item) -> None:
-    if not 1 <= len(item.args) <= 2 or len(item.args[-1]) != r.size * r.size:
-        raise _Refusal(f"expects a layout of {r.size * r.size} region labels", item)
+    if not 1 <= len(item.args) <= 2 or len(item.args[-1]) != r.ncells:
+        raise _Refusal(f"expects a layout of {r.ncells} region labels", item)
     r.jigsaw = (item.args[-1], item)
 
 
@@ -344,11 +353,11 @@ def _region_cell(arg: str, r: Reading, item: Item) -> str:
     1-based) or a grid cell id, which ISS accepts too."""
     m = re.fullmatch(r"CC(\d+)", arg)
     if not m:
-        return cell_name(arg, r.size, item)
+        return r.cell(arg, item)
     k = int(m.group(1))
-    if not 1 <= k <= r.size * r.size:
-        raise _Refusal(f"region cell {arg} is outside the {r.size}x{r.size} grid", item)
-    return f"r{(k - 1) // r.size + 1}c{(k - 1) % r.size + 1}"
+    if not 1 <= k <= r.ncells:
+        raise _Refusal(f"region cell {arg} is outside the {r.size}x{r.width} grid", item)
+    return f"r{(k - 1) // r.width + 1}c{(k - 1) % r.width + 1}"
 
 
 def _chaos(key: str) -> Callable:
@@ -357,7 +366,7 @@ def _chaos(key: str) -> Callable:
     def read(r: Reading, item: Item) -> None:
         if not item.args:
             raise _Refusal("expects its control cell", item)
-        clue: dict[str, Any] = {"cell": cell_name(item.args[0], r.size, item)}
+        clue: dict[str, Any] = {"cell": r.cell(item.args[0], item)}
         if len(item.args) > 1 and item.args[1]:
             clue["offset"] = _number(item.args[1], item, "offset")
         rest = list(item.args[2:])
@@ -406,8 +415,9 @@ def _no_boxes(r: Reading, item: Item) -> None:
 
 def _line_of(r: Reading, arg: str, item: Item) -> dict[str, int]:
     m = re.fullmatch(r"([RC])([1-9a-gA-G])", arg or "")
-    if not m or _DIGITS.index(m.group(2).lower()) >= r.size:
-        raise _Refusal(f"{arg!r} is not a row or column (R1 .. C{r.size})", item)
+    if not m or _DIGITS.index(m.group(2).lower()) >= (r.size if m.group(1) == "R" else r.width):
+        raise _Refusal(f"{arg!r} is not a row or column (R1 .. R{r.size}, C1 .. C{r.width})",
+                       item)
     return {"row" if m.group(1) == "R" else "column": _DIGITS.index(m.group(2).lower()) + 1}
 
 
@@ -439,7 +449,8 @@ def _lunchbox(r: Reading, item: Item) -> None:
     value = _number(item.args[0], item, "sum")
     at = [tuple(map(int, re.findall(r"\d+", c))) for c in cells]
     for axis, key in ((0, "row"), (1, "column")):
-        if at == sorted(at) and len(set(at)) == r.size and len({p[axis] for p in at}) == 1:
+        whole = r.width if key == "row" else r.size
+        if at == sorted(at) and len(set(at)) == whole and len({p[axis] for p in at}) == 1:
             r.add("lunchboxes", {key: at[0][axis], "side": "start", "value": value}, item)
             return
     r.add("lunchboxes", {"cells": cells, "value": value}, item)
@@ -475,7 +486,9 @@ def little_killer_diagonals(n: int) -> dict[str, list[str]]:
 def _little_killer(r: Reading, item: Item) -> None:
     if len(item.args) != 2:
         raise _Refusal("expects a sum and the first cell of its diagonal", item)
-    cells = little_killer_diagonals(r.size).get(cell_name(item.args[1], r.size, item))
+    if r.width != r.size:
+        raise _Refusal("little killers are read on square grids only", item)
+    cells = little_killer_diagonals(r.size).get(r.cell(item.args[1], item))
     if cells is None:
         raise _Refusal(f"no ISS little-killer diagonal starts at {item.args[1]}", item)
     r.add("little_killers", {"sum": _number(item.args[0], item, "sum"), "cells": cells}, item)
@@ -484,9 +497,9 @@ def _little_killer(r: Reading, item: Item) -> None:
 def _quad(r: Reading, item: Item) -> None:
     if len(item.args) < 2:
         raise _Refusal("expects its top-left cell and values", item)
-    top = cell_name(item.args[0], r.size, item)
+    top = r.cell(item.args[0], item)
     row, col = map(int, re.findall(r"\d+", top))
-    if row >= r.size or col >= r.size:
+    if row >= r.size or col >= r.width:
         raise _Refusal(f"no 2x2 square has its top-left corner at {item.args[0]}", item)
     cells = [f"r{row + dr}c{col + dc}" for dr in (0, 1) for dc in (0, 1)]
     r.add("quadruples", {"cells": cells,
@@ -543,7 +556,7 @@ def _count_distinct(r: Reading, item: Item) -> None:
     if re.fullmatch(r"CC\d+", control) or len(regions) > 1:
         raise _Refusal("a count mixing digits and regions has no cpsudoku counterpart", item)
     key = "distinct_region_counts" if regions == {True} else "distinct_counts"
-    r.add(key, {"cell": cell_name(control, r.size, item),
+    r.add(key, {"cell": r.cell(control, item),
                 "cells": [_region_cell(arg, r, item) for arg in counted]}, item)
 
 
@@ -565,7 +578,7 @@ def _equal_sum(r: Reading, item: Item) -> None:
         if arg == "-":
             segments.append([])
         else:
-            segments[-1].append(cell_name(arg, r.size, item))
+            segments[-1].append(r.cell(arg, item))
     if len(segments) < 2 or not all(segments):
         raise _Refusal("expects two or more segments of cells separated by '-'", item)
     r.add("equal_sums", segments, item)
@@ -594,7 +607,7 @@ def _regex(r: Reading, item: Item) -> None:
     lines: list[list[str]] = [[]]
     for arg in item.args[1:]:  # an empty argument starts another line of the same pattern
         if arg:
-            lines[-1].append(cell_name(arg, r.size, item))
+            lines[-1].append(r.cell(arg, item))
         elif lines[-1]:
             lines.append([])
     for cells in lines:
@@ -611,7 +624,7 @@ def _named_groups(r: Reading, args, item: Item) -> list[tuple[str, list[str]]]:
         if arg and arg[0] != "_":
             if arg == "-":
                 raise _Refusal("a line split into segments has no cpsudoku counterpart", item)
-            cells.append(cell_name(arg, r.size, item))
+            cells.append(r.cell(arg, item))
             continue
         if cells:
             out.append((name, cells))
@@ -744,12 +757,14 @@ _RANGE = re.compile(r"(\d+)(?:-(\d+))?")
 MAX_DIGITS = 16  # ISS holds at most 16 digits
 
 
-def _shape_of(found: list[Item], source: str, line: int | None) -> tuple[int, range]:
-    """The side and the digits of ISS's `.Shape~RxC[~range][~type]` (its `fromShapeSpec`):
-    the range is a count (`6x6~9`: digits 1..9) or first-last from 0 or 1 (`9x9~0-8`)."""
+def _shape_of(found: list[Item], source: str,
+              line: int | None) -> tuple[int, int, range]:
+    """The rows, the columns and the digits of ISS's `.Shape~RxC[~range][~type]` (its
+    `fromShapeSpec`): the range is a count (`6x6~9`: digits 1..9) or first-last from 0
+    or 1 (`9x9~0-8`); without one, 1..max(R, C)."""
     shapes = [i for i in found if i.kind == "Shape"]
     if not shapes:
-        return 9, range(1, 10)
+        return 9, 9, range(1, 10)
     item = shapes[-1]
     try:
         return _shape_spec(item)
@@ -757,11 +772,12 @@ def _shape_of(found: list[Item], source: str, line: int | None) -> tuple[int, ra
         raise _error(refusal, source, line) from None
 
 
-def _shape_spec(item: Item) -> tuple[int, range]:
+def _shape_spec(item: Item) -> tuple[int, int, range]:
     m = re.fullmatch(r"(\d+)x(\d+)", item.args[0] if item.args else "")
-    if not m or m.group(1) != m.group(2):
-        raise _Refusal("only square grids have a cpsudoku counterpart", item)
-    n = int(m.group(1))
+    rows, cols = (int(m.group(1)), int(m.group(2))) if m else (0, 0)
+    if not (1 <= rows <= MAX_DIGITS and 1 <= cols <= MAX_DIGITS):
+        raise _Refusal(f"expects the grid's rows x columns, 1 to {MAX_DIGITS} each", item)
+    n = max(rows, cols)
     if len(item.args) > 3:
         raise _Refusal("expects the grid's size, its digits and its grid type", item)
     kind = item.args[2] if len(item.args) > 2 else ""
@@ -774,13 +790,13 @@ def _shape_spec(item: Item) -> tuple[int, range]:
         raise _Refusal(f"digits {spec!r} are neither a count (such as {n}) nor a range "
                        f"first-last (such as 0-{n - 1})", item)
     if not found:
-        return n, range(1, n + 1)
+        return rows, cols, range(1, n + 1)
     low, high = (1, int(found[1])) if found[2] is None else (int(found[1]), int(found[2]))
     digits = range(low, high + 1)
     if low not in (0, 1) or not n <= len(digits) <= MAX_DIGITS:
-        raise _Refusal(f"digits {spec!r}: ISS's digits start at 0 or 1, and a {n}x{n} grid "
-                       f"holds {n} to {MAX_DIGITS} of them", item)
-    return n, digits
+        raise _Refusal(f"digits {spec!r}: ISS's digits start at 0 or 1, and a {rows}x{cols} "
+                       f"grid holds {n} to {MAX_DIGITS} of them", item)
+    return rows, cols, digits
 
 
 def _error(refusal: _Refusal, source: str, line: int | None) -> ParseError:
@@ -788,22 +804,14 @@ def _error(refusal: _Refusal, source: str, line: int | None) -> ParseError:
     return ParseError(f"{item.where()}: {refusal}", source, line, item.column)
 
 
-def box_dims(n: int, cells: int) -> tuple[int, int] | None:
-    """ISS's boxes of `cells` cells on an n x n grid (its `boxDimsForSize`): the most
-    nearly square rows x columns that tile the grid, fewer rows first, or none."""
-    for rows in range(math.isqrt(cells), 1, -1):
-        if cells % rows == 0 and n % rows == 0 and n % (cells // rows) == 0:
-            return rows, cells // rows
-    return None
-
-
 def to_dict(text: str, source: str = "<string>", line: int | None = None) -> tuple[dict, dict]:
     """The puzzle-file dict of one constraint string, and which item asked for each key
     or rule (for the loader's refusals)."""
     found = items(text, source, line)
-    size, digits = _shape_of(found, source, line)
-    r = Reading(size, {"size": size}, {}, digits)
-    if digits != range(1, size + 1):
+    size, width, digits = _shape_of(found, source, line)
+    r = Reading(size, {"size": size if width == size else f"{size}x{width}"}, {}, digits,
+                width=width)
+    if digits != range(1, max(size, width) + 1):
         r.data["digits"] = digits_key(digits)
     try:
         _read(r, _nest(found))
@@ -863,7 +871,7 @@ def _read(r: Reading, parts) -> None:
 def _alternative(r: Reading, part: Item | Group) -> dict:
     """One alternative of an Or (an item, or an And of several) as a piece of a puzzle
     file: givens as `givens`, the rest under their usual keys."""
-    alt = Reading(r.size, {}, r.origin, r.digits)
+    alt = Reading(r.size, {}, r.origin, r.digits, width=r.width)
     _read(alt, part.parts if isinstance(part, Group) else (part,))
     item = part.item if isinstance(part, Group) else part
     if alt.jigsaw is not None or not alt.boxes or alt.region_size or "rules" in alt.data:
@@ -879,11 +887,12 @@ def _layout(r: Reading) -> None:
     jigsaw pieces. Pieces beside boxes, or not tiling the grid (ISS lets one piece of
     another size hold the rest), are extra regions; a grid with neither box nor jigsaw
     takes its rows as regions."""
-    n, most = r.size, len(r.digits)
-    k, sized = r.region_size or (n, None)
-    box = box_dims(n, k) if r.boxes else None
+    n, width, most = r.size, r.width, len(r.digits)
+    k, sized = r.region_size or (max(n, width), None)
+    box = box_for(n, width, k) if r.boxes else None
     pieces = _pieces(r, k)
-    if sized is not None and k != n and (box or pieces or "chaos" in r.data.get("rules", [])):
+    if sized is not None and k != max(n, width) and (
+            box or pieces or "chaos" in r.data.get("rules", [])):
         if most == n:  # cpsudoku's regions then hold every digit
             raise _Refusal(f"regions of {k} cells have no cpsudoku counterpart with {n} "
                            f"digits: other sizes need more digits than a row has cells", sized)
@@ -895,16 +904,16 @@ def _layout(r: Reading) -> None:
     if "windoku" in r.data.get("rules", []) and window != n:
         raise _Refusal(f"windoku windows of {window} cells have no cpsudoku counterpart",
                        r.origin["windoku"])
-    if pieces is not None and box is None and sum(map(len, pieces)) == n * n:
+    if pieces is not None and box is None and sum(map(len, pieces)) == r.ncells:
         layout, _ = r.jigsaw  # type: ignore[misc]
-        r.data["regions"] = [layout[row * n:(row + 1) * n] for row in range(n)]
+        r.data["regions"] = [layout[row * width:(row + 1) * width] for row in range(n)]
         return
     for piece in pieces or []:  # beside boxes, or not covering the grid
-        r.add("extra_regions", [f"r{c // n + 1}c{c % n + 1}" for c in piece],
+        r.add("extra_regions", [f"r{c // width + 1}c{c % width + 1}" for c in piece],
               r.jigsaw[1])  # type: ignore[index]
     if box is None:  # no boxes: rows stand in as the regions
-        r.data["regions"] = [_DIGITS[row] * n for row in range(n)]
-    elif k != n:
+        r.data["regions"] = [_DIGITS[row] * width for row in range(n)]
+    elif k != n or width != n:
         r.data["box"] = f"{box[0]}x{box[1]}"
 
 
@@ -919,7 +928,7 @@ def _pieces(r: Reading, k: int) -> list[list[int]] | None:
         groups.setdefault(label, []).append(cell)
     if len(groups) == 1:
         return None  # one piece: the whole grid, no constraint
-    pieces = [g for g in groups.values() if r.size <= len(g) <= len(r.digits)]
+    pieces = [g for g in groups.values() if min(r.size, r.width) <= len(g) <= len(r.digits)]
     if len(groups) - len(pieces) > 1:
         raise _Refusal("jigsaw pieces of inconsistent sizes", item)
     if any(len(piece) != k for piece in pieces):
@@ -941,8 +950,8 @@ def _place_candidates(r: Reading) -> None:
 
 
 def _place_givens(r: Reading) -> None:
-    n, first = r.size, r.digits[0]
-    grid = [[0] * n for _ in range(n)]  # values, 0 blank
+    first = r.digits[0]
+    grid = [[0] * r.width for _ in range(r.size)]  # values, 0 blank
     for name, digits in r.givens.items():
         row, col = map(int, re.findall(r"\d+", name))
         grid[row - 1][col - 1] = min(digits) - first + 1
@@ -1020,16 +1029,17 @@ def dumps(puzzle: Puzzle) -> str:
     puzzle). Elements ISS has no form for are refused with a ModelError naming them."""
     from . import puzzlefile
     data = puzzlefile.as_dict(puzzle)
-    n, digits = puzzle.size, puzzle.geometry.digits
-    if n > len(_DIGITS):
-        raise ModelError(f"a {n}x{n} grid has no ISS form (ISS grids are at most 16x16)")
+    geometry = puzzle.geometry
+    n, width, digits = geometry.size, geometry.width, geometry.digits
+    if max(n, width) > len(_DIGITS):
+        raise ModelError(f"a {geometry.shape} grid has no ISS form (ISS grids are at most "
+                         f"16x16)")
     if len(digits) > MAX_DIGITS:
         raise ModelError(f"{len(digits)} digits have no ISS form (ISS holds at most "
                          f"{MAX_DIGITS})")
     out = _shape_items(puzzle.geometry)
     out.extend(_layout_items(puzzle))
-    givens = {f"r{c // n + 1}c{c % n + 1}": digits[v - 1]
-              for c, v in enumerate(puzzle.givens) if v}
+    givens = {geometry.cell_name(c): digits[v - 1] for c, v in enumerate(puzzle.givens) if v}
     out.extend(_element_items(data | {"givens": givens}, n, digits))
     return "".join(out) or "."
 
@@ -1037,9 +1047,9 @@ def dumps(puzzle: Puzzle) -> str:
 def _shape_items(geometry: Geometry) -> list[str]:
     """`.Shape` as ISS names it (`makeName`): the size, then a count of digits from 1
     (`6x6~9`) or a range from 0 (`9x9~0-8`); none for 9x9 of 1..9."""
-    n, digits = geometry.size, geometry.digits
-    spec = f"{n}x{n}"
-    if not geometry.standard:
+    digits = geometry.digits
+    spec = geometry.shape
+    if digits != range(1, max(geometry.size, geometry.width) + 1):
         spec += f"~{digits_key(digits)}" if digits[0] == 0 else f"~{len(digits)}"
     return [f".Shape~{spec}"] if spec != "9x9" else []
 
@@ -1092,15 +1102,16 @@ _NOT_ELEMENTS = {"name", "title", "size", "digits", "box", "regions", "grid", "s
 def _layout_items(puzzle: Puzzle) -> list[str]:
     """ISS's default boxes (of `.RegionSize` cells when not N), rows as regions, or a
     jigsaw."""
-    n, geometry = puzzle.size, puzzle.geometry
+    geometry = puzzle.geometry
+    n, width = geometry.size, geometry.width
+    line = max(n, width)  # ISS's default region size
     k = len(geometry.regions[0])  # the geometry's regions are all of one size
     # ISS sizes windoku windows by the region size, else by the number of digits
     windows = geometry.values != n and any(rule.name == "windoku" for rule in puzzle.rules)
-    sized = [f".RegionSize~{k}"] if k != n or windows else []
-    if geometry.box is not None and geometry.box == box_dims(n, k):
+    sized = [f".RegionSize~{k}"] if k != line or windows else []
+    if geometry.box is not None and geometry.box == box_for(n, width, k):
         return sized
-    rows = {frozenset(range(r * n, r * n + n)) for r in range(n)}
-    if {frozenset(region) for region in geometry.regions} == rows:
+    if set(geometry.regions) == set(geometry.rows):
         return [".NoBoxes"]
     labels = "0123456789abcdefg"
     return [".NoBoxes", *sized, ".Jigsaw~" + "".join(labels[r] for r in geometry.region_of)]

@@ -9,7 +9,8 @@ also be a 0-based index in row-major order. A list of cells may be written as
 one string: `"r1c1 r1c2 r2c2"`.
 
     name = "Little killer example"          # optional
-    size = 9                                # default 9, or taken from grid / regions
+    size = 9                                # default 9, or taken from grid / regions;
+                                            # "6x8" for 6 rows of 8 (max(R, C) digits)
     digits = "1-9"                          # optional: the digits, "first-last" from 0
                                             # or 1, N or more ("0-8"; "1-9" on 6x6)
     box = "3x3"                             # optional box shape (default: the usual one)
@@ -97,7 +98,7 @@ from typing import Any
 
 from .. import rules as R
 from ..errors import ModelError, ParseError
-from ..grid.geometry import Geometry, boxed, irregular, regions_from_labels
+from ..grid.geometry import Geometry, box_for, boxed, irregular, regions_from_labels
 from ..grid.puzzle import Puzzle
 from ..grid.symbols import ALPHABET, line, value_of
 from ..rules import cells as cellrefs
@@ -111,6 +112,7 @@ from .fields import (
     digits_key,
     listed,
     read_digits,
+    read_size,
     reading,
     whole,
 )
@@ -261,7 +263,7 @@ def _from_dict(data: dict, source: str, form: str = "cpsudoku") -> Puzzle:
     size, box, geometry = _geometry(data)
     givens = _givens(data.get("grid"), geometry, source)
     rules = list(R.by_names(_rule_names(data.get("rules", []))))
-    rules.extend(_elements(data, size))
+    rules.extend(_elements(data, geometry.width))
     solution = data.get("solution")
     if solution:
         meta["solution"] = _givens(solution, geometry, source)
@@ -280,40 +282,41 @@ def _rule_names(value) -> list[str]:
 def _geometry(data: dict):
     regions = data.get("regions")
     labels = None
+    shape = read_size(data["size"]) if "size" in data else None
     if isinstance(regions, list) and regions and all(
             isinstance(r, list) and r and isinstance(r[0], str) and len(r[0]) > 1 for r in regions):
         # regions as lists of cell names: any overlap or gap is reported by the geometry
-        size = whole(data.get("size", len(regions)), "size")
-        cells = [cellrefs.resolve(cell_list(r, size, f"region {i}"), _any_geometry(size),
-                                  f"region {i}") for i, r in enumerate(regions, 1)]
-        return size, None, _laid_out(size, data, cells)
+        size, width = shape or (len(regions), len(regions))
+        cells = [cellrefs.resolve(cell_list(r, width, f"region {i}"),
+                                  _any_geometry(size, width), f"region {i}")
+                 for i, r in enumerate(regions, 1)]
+        return size, None, _laid_out(size, width, data, cells)
     if regions is not None:
         rows = regions.split() if isinstance(regions, str) else listed(regions, "regions")
         labels = [lab for row in rows for lab in (row.split() if isinstance(row, str) and " " in row
                                                   else list(row) if isinstance(row, str) else row)]
-    if "size" in data:
-        size = whole(data["size"], "size")
-    elif labels is not None:
-        size = round(len(labels) ** 0.5)
-    else:
-        size = 9
+    if shape is None:
+        side = round(len(labels) ** 0.5) if labels is not None else 9
+        shape = (side, side)
+    size, width = shape
     box = data.get("box")
     if box is not None:
         box = parse_box(box) if isinstance(box, str) else _box_pair(box)
     if labels is not None:
-        if len(labels) != size * size:
+        if len(labels) != size * width:
             raise ModelError(f"regions: the layout has {len(labels)} cells, expected "
-                             f"{size * size} for a {size}x{size} grid")
-        return size, None, _laid_out(size, data, labels=[str(x) for x in labels])
-    return size, box, _laid_out(size, data, box=box)
+                             f"{size * width} for a {size}x{width} grid")
+        return size, None, _laid_out(size, width, data, labels=[str(x) for x in labels])
+    return size, box, _laid_out(size, width, data, box=box)
 
 
-def _laid_out(size: int, data: dict, regions=None, labels=None, box=None) -> Geometry:
+def _laid_out(size: int, width: int, data: dict, regions=None, labels=None,
+              box=None) -> Geometry:
     """The geometry of explicit regions, a layout of labels or boxes, holding the
     `digits` key's digits. With more digits than N, regions may hold more than N cells
     (up to one a digit): boxes that do not tile a row, jigsaw pieces of other sizes."""
-    digits = read_digits(data.get("digits"), size)
-    shape = {"values": len(digits), "first": digits[0]}
+    digits = read_digits(data.get("digits"), max(size, width))
+    shape = {"values": len(digits), "first": digits[0], "width": width}
     if regions is not None:
         return irregular(size, regions, **shape)
     if labels is not None:
@@ -330,23 +333,25 @@ def _box_pair(box) -> tuple[int, int]:
     return rows, cols
 
 
-def _any_geometry(size: int) -> Geometry:
+def _any_geometry(size: int, width: int) -> Geometry:
     """A geometry of the right size (rows as regions), only for resolving cell names."""
-    return Geometry(size, tuple(tuple(range(r * size, r * size + size)) for r in range(size)))
+    return Geometry(size, tuple(tuple(range(r * width, r * width + width))
+                                for r in range(size)), width=width)
 
 
 def _givens(grid, geometry, source: str) -> tuple[int, ...]:
     """Values of a grid given as text (any notation the parser reads, digits read with
     the geometry's) or rows of numbers (values, 0 blank)."""
-    n, most, first = geometry.size, geometry.values, geometry.first
+    n, width, most, first = geometry.size, geometry.width, geometry.values, geometry.first
+    ncells = geometry.ncells
     if grid is None or grid == "":
-        return (0,) * (n * n)
+        return (0,) * ncells
     if isinstance(grid, list) and grid and all(isinstance(r, list) for r in grid):
         if not first:
             raise ModelError("grid: rows of numbers cannot tell the digit 0 from a blank; "
                              "write the rows as text (0 a digit, '.' a blank)")
-        if len(grid) != n or any(len(row) != n for row in grid):
-            raise ModelError(f"grid: expected {n} rows of {n} numbers 0..{most}")
+        if len(grid) != n or any(len(row) != width for row in grid):
+            raise ModelError(f"grid: expected {n} rows of {width} numbers 0..{most}")
         for r, row in enumerate(grid, 1):
             for c, v in enumerate(row, 1):
                 if type(v) is not int or not 0 <= v <= most:  # null and true are not numbers
@@ -359,10 +364,14 @@ def _givens(grid, geometry, source: str) -> tuple[int, ...]:
     if not isinstance(grid, str):
         raise ModelError(f"grid must be text or rows of numbers, not {type(grid).__name__}")
     compact = "".join(grid.split())
-    if len(compact) == n * n and all(value_of(ch, first) is not None for ch in compact):
+    if len(compact) == ncells and all(value_of(ch, first) is not None for ch in compact):
         values = tuple(value_of(ch, first) or 0 for ch in compact)  # the common case
         if geometry.standard:  # other digits leave no notation to guess
             values = read_notation(compact, values, n, source, None) or values
+    elif not geometry.square:  # the grid reader's notations are drawn N x N
+        raise ModelError(f"grid: a {geometry.shape} grid is written as its {ncells} cells, "
+                         f"a digit or a blank each (rows of {width}), not {len(compact)} "
+                         f"characters")
     else:
         box = geometry.box if geometry.box and geometry.box[0] * geometry.box[1] == n \
             else box_or_none(n)  # the grid reader reads every other notation
@@ -370,8 +379,8 @@ def _givens(grid, geometry, source: str) -> tuple[int, ...]:
         if not grids:
             raise ParseError("grid: no puzzle found (only comments and blank lines)", source)
         values = grids[0].givens
-    if len(values) != n * n:
-        raise ModelError(f"grid has {len(values)} cells, expected {n * n}")
+    if len(values) != ncells:
+        raise ModelError(f"grid has {len(values)} cells, expected {ncells}")
     if any(v > most for v in values):
         raise ModelError(f"grid holds a digit above {geometry.digits[-1]}")
     return tuple(values)
@@ -473,15 +482,17 @@ def as_dict(puzzle: Puzzle) -> dict[str, Any]:
     """The puzzle in the cpsudoku puzzle format's JSON form (`from_dict` reads it back):
     name, size, box or regions, rules, grid (one line per row), solution, then the
     element keys. Rules must be registered or element rules."""
-    n, geometry = puzzle.size, puzzle.geometry
+    geometry = puzzle.geometry
+    n, width = geometry.size, geometry.width
     out: dict[str, Any] = {"name": puzzle.name} if puzzle.name else {}
-    out["size"] = n
-    if not geometry.standard:
+    out["size"] = n if geometry.square else geometry.shape
+    if geometry.digits != range(1, max(n, width) + 1):
         out["digits"] = digits_key(geometry.digits)
-    if geometry.box is None:
+    default = box_or_none(n) if geometry.square else box_for(n, width, geometry.values)
+    if geometry.box is None and (geometry.square or default or geometry.regions != geometry.rows):
         labels = [ALPHABET[r] for r in geometry.region_of]
-        out["regions"] = ["".join(labels[r * n:(r + 1) * n]) for r in range(n)]
-    elif geometry.box != box_or_none(n):
+        out["regions"] = ["".join(labels[r * width:(r + 1) * width]) for r in range(n)]
+    elif geometry.box is not None and geometry.box != default:
         out["box"] = f"{geometry.box[0]}x{geometry.box[1]}"
     names, elements = [], {}
     for rule in puzzle.rules:
@@ -497,7 +508,7 @@ def as_dict(puzzle: Puzzle) -> dict[str, Any]:
     if names:
         out["rules"] = names
     first = geometry.first
-    out["grid"] = "\n".join(line(puzzle.givens[r * n:(r + 1) * n], first=first)
+    out["grid"] = "\n".join(line(puzzle.givens[r * width:(r + 1) * width], first=first)
                             for r in range(n))
     if puzzle.meta.get("solution"):
         out["solution"] = line(puzzle.meta["solution"], first=first)

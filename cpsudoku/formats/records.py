@@ -20,7 +20,7 @@ from ..errors import ModelError
 from ..grid.puzzle import Puzzle
 from ..grid.symbols import value_of
 from .families import KEYS as FAMILY_KEYS
-from .fields import ELEMENT_KEYS, read_digits
+from .fields import ELEMENT_KEYS, read_digits, read_size
 
 # The puzzle file's keys a record may carry besides its `puzzle` line.
 _SHAPE_KEYS = ("name", "size", "digits", "box", "regions", "rules", *ELEMENT_KEYS,
@@ -102,20 +102,21 @@ def filled_grids(puzzle: Puzzle) -> list[Puzzle]:
             for values in solutions]
 
 
-def _grid_lines(lines, size: int, spec, source: str) -> tuple[tuple[int, ...], ...]:
+def _grid_lines(lines, size: int | str, spec, source: str) -> tuple[tuple[int, ...], ...]:
     """A record's solution lines as values, read with the puzzle's digits (`spec`, the
     record's `digits` key: 0 is a digit when they start at 0)."""
     if not isinstance(lines, list) or not all(isinstance(s, str) and s for s in lines):
         raise ModelError(f"{source}: a record's 'solutions' must be a list of grid lines, "
                          f"not {lines!r}")
     try:
-        found = read_digits(spec, size)
+        rows, cols = read_size(size)
+        found = read_digits(spec, max(rows, cols))
     except ModelError as exc:
         raise ModelError(f"{source}: {exc}") from None
     out = []
     for text in lines:
         values = tuple(value_of(ch, found[0]) for ch in text)
-        if len(values) != size * size or any(v is None or v > len(found) for v in values):
-            raise ModelError(f"{source}: solution {text!r} is no {size}x{size} grid line")
+        if len(values) != rows * cols or any(v is None or v > len(found) for v in values):
+            raise ModelError(f"{source}: solution {text!r} is no {rows}x{cols} grid line")
         out.append(tuple(v or 0 for v in values))
     return tuple(out)

@@ -27,16 +27,17 @@ class TraceEvent:
     candidates: tuple[int, ...] = ()  # for a guess: the values it chose among
     eliminations: tuple[tuple[int, int], ...] = ()  # (cell, value) pairs removed
 
-    def describe(self, size: int, first: int = 1) -> str:
-        """The event in words; values are shown as the digits (from `first`)."""
-        where = cell_name(self.cell, size) if self.cell is not None else ""
+    def describe(self, width: int, first: int = 1) -> str:
+        """The event in words, cells named in rows of `width`; values are shown as the
+        digits (from `first`)."""
+        where = cell_name(self.cell, width) if self.cell is not None else ""
         value = symbol(self.value, first) if self.value is not None else ""
         indent = "  " * self.depth
         if self.kind == "place":
             return f"{indent}{where} = {value}  ({self.reason})"
         if self.kind == "eliminate":
             return (f"{indent}{self.reason} => "
-                    f"{eliminations_text(self.eliminations, size, first)}")
+                    f"{eliminations_text(self.eliminations, width, first)}")
         if self.kind == "guess":
             among = ",".join(symbol(v, first) for v in self.candidates)
             return f"{indent}guess {where} = {value}  (among {among})"
@@ -49,12 +50,12 @@ class TraceEvent:
         return f"{indent}{self.kind} {where} {self.reason}".rstrip()
 
 
-def eliminations_text(pairs, size: int, first: int = 1) -> str:
+def eliminations_text(pairs, width: int, first: int = 1) -> str:
     """`r1c4,r1c7<>5, r2c1<>3` (HoDoKu's notation): cells grouped by the value removed."""
     by_value: dict[int, list[int]] = {}
     for cell, value in pairs:
         by_value.setdefault(value, []).append(cell)
-    return ", ".join(",".join(cell_name(c, size) for c in cells) + f"<>{symbol(v, first)}"
+    return ", ".join(",".join(cell_name(c, width) for c in cells) + f"<>{symbol(v, first)}"
                      for v, cells in sorted(by_value.items()))
 
 

@@ -51,27 +51,28 @@ def pretty(values, geometry: Geometry, blank: str = ".", *, givens=None,
     by terminal styles (never in files: the parser reads plain grids)."""
     first = geometry.first
     if not color or givens is None:
-        return draw(geometry.size, geometry.region_of,
+        return draw(geometry.size, geometry.width, geometry.region_of,
                     lambda cell: " " + _symbol(values[cell], blank, first))
 
     def styled(cell):
         style = _GIVEN_STYLE if givens[cell] else _FOUND_STYLE
         return " " + style + _symbol(values[cell], blank, first) + _RESET
-    return draw(geometry.size, geometry.region_of, styled)
+    return draw(geometry.size, geometry.width, geometry.region_of, styled)
 
 
-def draw(n: int, region, text) -> str:
-    """An n x n grid with a line between neighbouring cells of different `region`
-    (a label per cell); `text(cell)` gives the two characters shown in the cell."""
+def draw(rows: int, n: int, region, text) -> str:
+    """A grid of `rows` rows of n cells with a line between neighbouring cells of
+    different `region` (a label per cell); `text(cell)` gives the two characters shown
+    in the cell."""
 
     def wall(r, b):  # vertical line left of column b in row r
         return b in (0, n) or region[r * n + b - 1] != region[r * n + b]
 
     def floor(h, c):  # horizontal line above row h in column c
-        return h in (0, n) or region[(h - 1) * n + c] != region[h * n + c]
+        return h in (0, rows) or region[(h - 1) * n + c] != region[h * n + c]
 
-    vslots = {b for b in range(n + 1) if any(wall(r, b) for r in range(n))}
-    hslots = [h for h in range(n + 1) if any(floor(h, c) for c in range(n))]
+    vslots = {b for b in range(n + 1) if any(wall(r, b) for r in range(rows))}
+    hslots = [h for h in range(rows + 1) if any(floor(h, c) for c in range(n))]
 
     def layout(slot, cell, trail):
         """One output line: slot(b) draws column boundary b, cell(c) the 2 chars of
@@ -86,7 +87,7 @@ def draw(n: int, region, text) -> str:
 
     def rule(h):
         def junction(b):
-            key = (h > 0 and wall(h - 1, b), h < n and wall(h, b),
+            key = (h > 0 and wall(h - 1, b), h < rows and wall(h, b),
                    b > 0 and floor(h, b - 1), b < n and floor(h, b))
             up, down, left, right = (int(k) for k in key)
             return _JUNCTION[(up, down, left, right)]
@@ -100,11 +101,11 @@ def draw(n: int, region, text) -> str:
                       lambda c: text(r * n + c), lambda c: " ")
 
     out = []
-    for r in range(n):
+    for r in range(rows):
         if r in hslots:
             out.append(rule(r))
         out.append(row(r))
-    out.append(rule(n))
+    out.append(rule(rows))
     return "\n".join(out)
 
 
@@ -112,9 +113,10 @@ def outlines(puzzle) -> str | None:
     """The per-puzzle groups of a variant (killer cages, extra regions ...) drawn as
     outlines with their clue in the first cell, or None when no rule has any.
     A rule shows groups by offering `outlines(geometry)`: (cells, clue) pairs."""
-    n = puzzle.size
-    owner = list(range(n * n, 2 * n * n))  # a cell in no group is a group of its own
-    clue = ["  "] * (n * n)
+    geometry = puzzle.geometry
+    ncells = geometry.ncells
+    owner = list(range(ncells, 2 * ncells))  # a cell in no group is a group of its own
+    clue = ["  "] * ncells
     group = 0
     for rule in puzzle.rules:
         for cells, label in getattr(rule, "outlines", lambda g: ())(puzzle.geometry):
@@ -124,17 +126,17 @@ def outlines(puzzle) -> str | None:
             group += 1
     if not group:
         return None
-    return draw(n, owner, lambda cell: clue[cell])
+    return draw(geometry.size, geometry.width, owner, lambda cell: clue[cell])
 
 
 def numbers(values, geometry: Geometry, blank: str = "0") -> str:
     """Whitespace-separated numbers (the digits), one row per line (unambiguous for any
     size)."""
-    n, digits = geometry.size, geometry.digits
+    n, digits = geometry.width, geometry.digits
     blank = _blank(blank, geometry.first)
     width = len(str(digits[-1]))
     return "\n".join(" ".join(f"{digits[v - 1] if v else blank:>{width}}"
-                              for v in values[r * n:(r + 1) * n]) for r in range(n))
+                              for v in values[r * n:(r + 1) * n]) for r in range(geometry.size))
 
 
 def grid_object(values, geometry: Geometry) -> dict:
@@ -142,18 +144,26 @@ def grid_object(values, geometry: Geometry) -> dict:
     "box": null and "regions", one row of region labels (1-9, A-P) per grid row; digits
     other than 1..N add "digits" ("0-8"), and digits from 0 make the rows text (where a
     number 0 would be a blank)."""
-    n = geometry.size
-    obj: dict[str, object] = {
-        "size": n, "box": f"{geometry.box[0]}x{geometry.box[1]}" if geometry.box else None}
-    if not geometry.standard:
+    n = geometry.width
+    obj: dict[str, object] = {"size": size_key(geometry), "box": _box_key(geometry)}
+    if geometry.digits != range(1, max(geometry.size, n) + 1):
         obj["digits"] = digits_key(geometry.digits)
     if geometry.box is None:
         labels = [ALPHABET[r] for r in geometry.region_of]
-        obj["regions"] = ["".join(labels[r * n:(r + 1) * n]) for r in range(n)]
-    rows = [values[r * n:(r + 1) * n] for r in range(n)]
+        obj["regions"] = ["".join(labels[r * n:(r + 1) * n]) for r in range(geometry.size)]
+    rows = [values[r * n:(r + 1) * n] for r in range(geometry.size)]
     obj["grid"] = [line(row, ".", 0) for row in rows] if geometry.first == 0 \
         else [list(row) for row in rows]
     return obj
+
+
+def size_key(geometry: Geometry) -> int | str:
+    """The puzzle file's `size`: N, or "RxC" for a grid that is not square."""
+    return geometry.size if geometry.square else geometry.shape
+
+
+def _box_key(geometry: Geometry) -> str | None:
+    return f"{geometry.box[0]}x{geometry.box[1]}" if geometry.box else None
 
 
 def json_grid(values, geometry: Geometry) -> str:
@@ -227,7 +237,7 @@ def puzzle_fields(puzzle) -> dict:
     try:
         form = as_dict(puzzle)
     except ModelError:  # a rule made in Python, unknown to the puzzle file: named only
-        form = {"size": puzzle.size, "rules": [rule.name for rule in puzzle.rules]}
+        form = {"size": size_key(geometry), "rules": [rule.name for rule in puzzle.rules]}
     fields.update((key, value) for key, value in form.items()
                   if key not in ("name", "grid", "solution"))
     return fields
@@ -242,9 +252,9 @@ def result_record(result: Result, index: int | None = None, *, trace: bool = Fal
     if result.puzzle is not None:
         record.update(puzzle_fields(result.puzzle))
     if trace and result.trace is not None:
-        size = result.puzzle.size if result.puzzle is not None else _geometry_of(result).size
-        first = result.puzzle.geometry.first if result.puzzle is not None else 1
-        record["trace"] = [event.describe(size, first).strip() for event in result.trace]
+        geometry = _geometry_of(result)
+        record["trace"] = [event.describe(geometry.width, geometry.first).strip()
+                           for event in result.trace]
     record.update(extra or {})
     return record
 
@@ -266,8 +276,8 @@ def render_result(result: Result, fmt: str, index: int | None = None,
     geometry = _geometry_of(result)
     if fmt == "json":
         obj = result_record(result, index, trace=trace, extra=extra)
-        obj["size"] = geometry.size
-        obj["box"] = f"{geometry.box[0]}x{geometry.box[1]}" if geometry.box else None
+        obj["size"] = size_key(geometry)
+        obj["box"] = _box_key(geometry)
         obj["grids"] = [grid_object(s, geometry)["grid"] for s in result.solutions]
         return _dump(obj)
     if fmt not in RESULT_FORMATS:
@@ -275,7 +285,7 @@ def render_result(result: Result, fmt: str, index: int | None = None,
     out = []
     if trace and result.trace is not None:
         from .trace import render_trace
-        out.append(render_trace(result.trace, geometry.size, prefix="# ",  # comments
+        out.append(render_trace(result.trace, geometry.width, prefix="# ",  # comments
                                 first=geometry.first))
     if fmt == "line":
         out += [line(s, first=geometry.first) for s in result.solutions]

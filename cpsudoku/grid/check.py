@@ -34,8 +34,9 @@ def conflicts(puzzle: Puzzle, values: Sequence[int] | None = None) -> list[Confl
     once all their cells are filled.
     """
     _check_puzzle(puzzle)
-    n, most, first = puzzle.size, puzzle.geometry.values, puzzle.geometry.first
-    grid = puzzle.givens if values is None else validate.cells(values, "values", n * n, most)
+    most, first = puzzle.geometry.values, puzzle.geometry.first
+    grid = puzzle.givens if values is None else validate.cells(values, "values",
+                                                                puzzle.geometry.ncells, most)
     # auxiliary variables (grid.variables) are not part of a grid: blank, never judged
     grid = tuple(grid) + (0,) * puzzle.variables.count
     name = puzzle.geometry.cell_name
@@ -72,13 +73,12 @@ def is_solution(puzzle: Puzzle, values: Sequence[int]) -> bool:
     auxiliary variables (a chaos construction's regions) are not judged from
     the digits alone: the backends that search them check their own answers."""
     _check_puzzle(puzzle)
-    n, most = puzzle.size, puzzle.geometry.values
+    ncells, most = puzzle.geometry.ncells, puzzle.geometry.values
     # A value outside 1..V is an answer (not a solution); a non-number is a wrong call.
-    values = validate.cells(values, "values", n * n, most=MAX_SIZE)
+    values = validate.cells(values, "values", ncells, most=MAX_SIZE)
     if not all(1 <= v <= most for v in values):
         return False
     if any(g and g != v for g, v in zip(puzzle.givens, values)):
         return False
-    n2 = n * n
     return all(con.check(values) for con in puzzle.constraints()
-               if max(con.cells, default=0) < n2)
+               if max(con.cells, default=0) < ncells)

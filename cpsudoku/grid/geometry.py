@@ -1,9 +1,13 @@
 """Grid geometry: size, regions (boxes by default, any partition for jigsaw), units,
 and the digits the cells hold.
 
-Cells are numbered 0 .. N*N-1 in row-major order. A region is a tuple of cells;
-rectangular boxes are only the default regions, so irregular (jigsaw) regions
-fit the same structure.
+Cells are numbered 0 .. R*C-1 in row-major order: a grid has `size` rows (R) of
+`width` cells (C), square (N x N) unless a puzzle says otherwise. A region is a tuple
+of cells; rectangular boxes are only the default regions, so irregular (jigsaw)
+regions fit the same structure.
+
+A non-square grid (6x8, 4x7) holds max(R, C) digits unless said: the longer lines
+hold each digit once, the shorter ones only differ, as ISS reads them.
 
 The digits are 1..N unless a puzzle says otherwise: V >= N of them from `first` (0 or
 1), as "0-indexed" puzzles (0..8 on 9x9) and grids with more digits than a row has
@@ -51,11 +55,12 @@ def has_box(size: int) -> bool:
 
 @dataclass(frozen=True)
 class Geometry:
-    size: int
+    size: int  # rows: the side of a square grid
     regions: tuple[Cells, ...]
     box: tuple[int, int] | None = None  # rectangular box shape, None for irregular regions
-    values: int = 0  # how many digits (V): 0 means N
+    values: int = 0  # how many digits (V): 0 means the longer side
     first: int = 1  # the lowest digit: 1, or 0 for 0-indexed puzzles
+    width: int = 0  # columns: 0 means `size` (a square grid)
 
     def __post_init__(self):
         n = self.size
@@ -63,18 +68,23 @@ class Geometry:
             validate.whole(n, "size")
         if not 1 <= n <= MAX_SIZE:
             raise ModelError(f"size {n} is outside 1..{MAX_SIZE}")
+        if self.width == 0:
+            object.__setattr__(self, "width", n)
+        if type(self.width) is not int or not 1 <= self.width <= MAX_SIZE:
+            raise ModelError(f"width {self.width!r} is outside 1..{MAX_SIZE}")
+        line = max(n, self.width)
         if self.values == 0:
-            object.__setattr__(self, "values", n)
-        if type(self.values) is not int or not n <= self.values <= MAX_SIZE:
-            raise ModelError(f"{self.values!r} digits on a {n}x{n} grid: a row needs {n} "
-                             f"different digits, and there are at most {MAX_SIZE}")
+            object.__setattr__(self, "values", line)
+        if type(self.values) is not int or not line <= self.values <= MAX_SIZE:
+            raise ModelError(f"{self.values!r} digits on a {self.shape} grid: a line needs "
+                             f"{line} different digits, and there are at most {MAX_SIZE}")
         if self.first not in (0, 1):
             raise ModelError(f"digits start at 0 or 1, not {self.first!r}")
         if not isinstance(self.regions, tuple) or not all(
                 isinstance(r, tuple) and all(type(c) is int for c in r) for r in self.regions):
             raise ArgumentError("regions must be a tuple of tuples of cell indices "
                                 "(cpsudoku.irregular converts lists)")
-        if self.values != n:
+        if self.values != n or not self.square:
             self._check_partition()
             return
         seen: dict[int, int] = {}
@@ -92,17 +102,36 @@ class Geometry:
             raise ModelError(f"{len(self.regions)} regions given, expected {n}")
 
     def _check_partition(self) -> None:
-        """With more digits than a row has cells, regions are any equal-sized partition
-        of the grid, each at most V cells (a grid without boxes takes its rows)."""
-        n, sizes = self.size, {len(r) for r in self.regions}
+        """With more digits than a row has cells, or a grid that is not square, regions
+        are any equal-sized partition of the grid, each at most V cells (a grid without
+        boxes takes its rows)."""
+        sizes = {len(r) for r in self.regions}
         cells = sorted(c for r in self.regions for c in r)
-        if cells != list(range(n * n)) or len(sizes) != 1 or sizes.pop() > self.values:
-            raise ModelError(f"regions must split the {n}x{n} grid into regions of one size, "
-                             f"at most {self.values} cells (the digits)")
+        if cells != list(range(self.ncells)) or len(sizes) != 1 or sizes.pop() > self.values:
+            raise ModelError(f"regions must split the {self.shape} grid into regions of one "
+                             f"size, at most {self.values} cells (the digits)")
 
     @property
     def ncells(self) -> int:
-        return self.size * self.size
+        return self.size * self.width
+
+    @property
+    def height(self) -> int:
+        return self.size
+
+    @property
+    def square(self) -> bool:
+        return self.size == self.width
+
+    @property
+    def shape(self) -> str:
+        """"9x9", "6x8": rows x columns."""
+        return f"{self.size}x{self.width}"
+
+    def require_square(self, what: str) -> None:
+        """Refuse, by name, what is only written for square grids."""
+        if not self.square:
+            raise ModelError(f"{what} is only available on square grids, not {self.shape}")
 
     @property
     def digits(self) -> range:
@@ -111,8 +140,8 @@ class Geometry:
 
     @property
     def standard(self) -> bool:
-        """Whether the digits are 1..N (every row holds each of them)."""
-        return self.first == 1 and self.values == self.size
+        """Whether the grid is square with digits 1..N (every row holds each of them)."""
+        return self.first == 1 and self.values == self.size and self.square
 
     def with_digits(self, values: int, first: int = 1) -> Geometry:
         """The same grid holding `values` digits from `first`."""
@@ -120,13 +149,13 @@ class Geometry:
 
     @cached_property
     def rows(self) -> tuple[Cells, ...]:
-        n = self.size
-        return tuple(tuple(range(r * n, r * n + n)) for r in range(n))
+        w = self.width
+        return tuple(tuple(range(r * w, r * w + w)) for r in range(self.size))
 
     @cached_property
     def cols(self) -> tuple[Cells, ...]:
-        n = self.size
-        return tuple(tuple(range(c, n * n, n)) for c in range(n))
+        w = self.width
+        return tuple(tuple(range(c, self.ncells, w)) for c in range(w))
 
     @cached_property
     def units(self) -> tuple[Cells, ...]:
@@ -143,63 +172,106 @@ class Geometry:
         return tuple(owner)
 
     def cell_name(self, cell: int) -> str:
-        return cell_name(cell, self.size)
+        return cell_name(cell, self.width)
 
     def describe(self) -> str:
-        shape = f"{self.box[0]}x{self.box[1]} boxes" if self.box else "irregular regions"
-        digits = "" if self.standard else f", digits {self.first}..{self.digits[-1]}"
-        return f"{self.size}x{self.size}, {shape}{digits}"
+        shape = (f"{self.box[0]}x{self.box[1]} boxes" if self.box else
+                 "no boxes" if self.regions == self.rows else "irregular regions")
+        digits = ("" if self.first == 1 and self.values == max(self.size, self.width)
+                  else f", digits {self.first}..{self.digits[-1]}")
+        return f"{self.shape}, {shape}{digits}"
 
 
-def cell_name(cell: int, size: int) -> str:
-    """r1c1-style name of a cell (1-based), the notation of the variant community."""
-    if not (type(cell) is int and type(size) is int and cell >= 0 and size >= 1):
-        cell, size = validate.whole(cell, "cell", 0), validate.whole(size, "size", 1)
-    return f"r{cell // size + 1}c{cell % size + 1}"
+def cell_name(cell: int, width: int) -> str:
+    """r1c1-style name of a cell (1-based) in rows of `width` cells, the notation of the
+    variant community."""
+    if not (type(cell) is int and type(width) is int and cell >= 0 and width >= 1):
+        cell, width = validate.whole(cell, "cell", 0), validate.whole(width, "width", 1)
+    return f"r{cell // width + 1}c{cell % width + 1}"
 
 
 def boxed(size: int, box: tuple[int, int] | str | None = None, *, values: int = 0,
-          first: int = 1) -> Geometry:
+          first: int = 1, width: int = 0) -> Geometry:
     """The standard geometry of a size with rectangular boxes (inferred if not given;
     "RxC" or a (rows, columns) pair), holding `values` digits from `first` (N from 1
-    unless said; with more digits than N a box may hold more than N cells)."""
-    return _boxed(validate.whole(size, "size", 1, MAX_SIZE), validate.box(box), values, first)
+    unless said; with more digits than N a box may hold more than N cells). With a
+    `width` other than `size` the grid has `size` rows of `width` cells; its boxes, if
+    not given, are ISS's: of max(R, C) cells when such boxes tile it, else none (its
+    rows stand as regions)."""
+    size = validate.whole(size, "size", 1, MAX_SIZE)
+    width = validate.whole(width, "width", 0, MAX_SIZE) or size
+    return _boxed(size, validate.box(box), values, first, width)
+
+
+def box_for(rows: int, cols: int, cells: int) -> tuple[int, int] | None:
+    """Boxes of `cells` cells tiling a rows x cols grid, the most nearly square first,
+    fewer rows than columns first (ISS's `boxDimsForSize`); None when none tile it."""
+    for small in range(math.isqrt(cells), 1, -1):
+        if cells % small:
+            continue
+        large = cells // small
+        if rows % small == 0 and cols % large == 0:
+            return small, large
+        if rows % large == 0 and cols % small == 0:
+            return large, small
+    return None
 
 
 @cache
-def _boxed(size: int, box: tuple[int, int] | None, values: int, first: int) -> Geometry:
+def _boxed(size: int, box: tuple[int, int] | None, values: int, first: int,
+           width: int) -> Geometry:
+    if width != size:
+        return _oblong(size, width, box, values, first)
     br, bc = box if box is not None else infer_box(size)
     if br * bc != size and (values in (0, size) or size % br or size % bc):
         raise ModelError(f"box {br}x{bc} does not tile a {size}x{size} grid ({br}*{bc} != {size})")
-    regions = []
-    for top in range(0, size, br):
-        for left in range(0, size, bc):
-            regions.append(tuple((top + r) * size + left + c for r in range(br) for c in range(bc)))
-    return Geometry(size, tuple(regions), (br, bc), values, first)
+    return Geometry(size, _tiles(size, size, br, bc), (br, bc), values, first)
 
 
-def irregular(size: int, regions, *, values: int = 0, first: int = 1) -> Geometry:
+def _oblong(rows: int, cols: int, box: tuple[int, int] | None, values: int,
+            first: int) -> Geometry:
+    if box is None:
+        box = box_for(rows, cols, values or max(rows, cols))
+    elif rows % box[0] or cols % box[1]:
+        raise ModelError(f"box {box[0]}x{box[1]} does not tile a {rows}x{cols} grid")
+    if box is None:  # no boxes: the rows stand as regions (they differ anyway)
+        lines = tuple(tuple(range(r * cols, r * cols + cols)) for r in range(rows))
+        return Geometry(rows, lines, None, values, first, cols)
+    return Geometry(rows, _tiles(rows, cols, *box), box, values, first, cols)
+
+
+def _tiles(rows: int, cols: int, br: int, bc: int) -> tuple[Cells, ...]:
+    """Boxes of br x bc cells, left to right, then top to bottom."""
+    return tuple(tuple((top + r) * cols + left + c for r in range(br) for c in range(bc))
+                 for top in range(0, rows, br) for left in range(0, cols, bc))
+
+
+def irregular(size: int, regions, *, values: int = 0, first: int = 1,
+              width: int = 0) -> Geometry:
     """A jigsaw geometry from explicit regions (validated: partition of the grid)."""
     size = validate.whole(size, "size", 1, MAX_SIZE)
+    width = validate.whole(width, "width", 0, MAX_SIZE) or size
     if isinstance(regions, (str, bytes)) or not isinstance(regions, Iterable):
         raise ArgumentError(f"regions must be a list of regions (lists of cell indices), not "
                             f"{type(regions).__name__}")
-    return Geometry(size, tuple(validate.cells(r, f"regions[{i}]", most=size * size - 1)
-                                for i, r in enumerate(regions)), None, values, first)
+    return Geometry(size, tuple(validate.cells(r, f"regions[{i}]", most=size * width - 1)
+                                for i, r in enumerate(regions)), None, values, first, width)
 
 
-def regions_from_labels(labels, size: int, *, values: int = 0, first: int = 1) -> Geometry:
+def regions_from_labels(labels, size: int, *, values: int = 0, first: int = 1,
+                        width: int = 0) -> Geometry:
     """Regions from a per-cell label sequence (e.g. a jigsaw layout string)."""
     size = validate.whole(size, "size", 1, MAX_SIZE)
+    width = validate.whole(width, "width", 0, MAX_SIZE) or size
     if not isinstance(labels, (str, list, tuple)):
         raise ArgumentError(f"labels must be a string or a list, one label a cell, not "
                             f"{type(labels).__name__}")
-    if len(labels) != size * size:
-        raise ModelError(f"region layout has {len(labels)} cells, expected {size * size}")
+    if len(labels) != size * width:
+        raise ModelError(f"region layout has {len(labels)} cells, expected {size * width}")
     groups: dict[object, list[int]] = {}
     for cell, label in enumerate(labels):
         if not isinstance(label, (str, int)) or isinstance(label, bool):
             raise ArgumentError(f"labels[{cell}] must be a str or an int, not "
                                 f"{type(label).__name__}")
         groups.setdefault(label, []).append(cell)
-    return irregular(size, groups.values(), values=values, first=first)
+    return irregular(size, groups.values(), values=values, first=first, width=width)

@@ -37,8 +37,8 @@ class Rule(Protocol):
 def unit_constraints(geometry: Geometry) -> tuple[Constraint, ...]:
     """The classic rule: the digits of every row, column and region differ (each one
     appears once where a group has as many cells as there are digits)."""
-    n = geometry.size
-    labels = ([f"row {i + 1}" for i in range(n)] + [f"column {i + 1}" for i in range(n)]
+    labels = ([f"row {i + 1}" for i in range(geometry.size)]
+              + [f"column {i + 1}" for i in range(geometry.width)]
               + [f"{'box' if geometry.box else 'region'} {i + 1}"
                  for i in range(len(geometry.regions))])
     return tuple(AllDifferent(unit, label=lab) for unit, lab in zip(geometry.units, labels))
@@ -71,7 +71,7 @@ def _rule_constraints(rule, geometry: Geometry, layout: Layout) -> list[Constrai
         bad = [c for c in cells if not (isinstance(c, int) and 0 <= c < known)]
         if bad:
             raise ModelError(f"rule {rule.name!r}: {item.describe()} names cell {bad[0]!r}, "
-                             f"outside the {geometry.size}x{geometry.size} grid")
+                             f"outside the {geometry.shape} grid")
     return made
 
 
@@ -102,14 +102,16 @@ class Puzzle:
                                 "Puzzle.from_values converts other sequences")
         if self.rules:
             object.__setattr__(self, "rules", _rules(self.rules))
-        n, most = self.geometry.size, self.geometry.values
-        if len(self.givens) != n * n:
-            raise ModelError(f"{len(self.givens)} cells given for a {n}x{n} grid")
+        most = self.geometry.values
+        if len(self.givens) != self.geometry.ncells:
+            raise ModelError(f"{len(self.givens)} cells given for a {self.geometry.shape} grid")
         if self.givens and not 0 <= min(self.givens) <= max(self.givens) <= most:
             cell = next(c for c, v in enumerate(self.givens) if not 0 <= v <= most)
             raise ModelError(f"value {self.givens[cell]} at {self.geometry.cell_name(cell)} "
                              f"is outside 1..{most}")
         for rule in self.rules:
+            if not self.geometry.square and not getattr(rule, "any_shape", False):
+                self.geometry.require_square(f"rule {getattr(rule, 'name', rule)}")
             check = getattr(rule, "validate", None)
             if check is not None:
                 _guarded(rule, "validate", lambda check=check: check(self.geometry))

@@ -56,6 +56,7 @@ class Solver:
         self.puzzle: Puzzle = as_puzzle(puzzle)
         geometry = self.puzzle.geometry
         if not geometry.standard:  # its techniques count on every house holding every digit
+            geometry.require_square(f"{self.puzzle.label()}: the logical solver")
             raise ModelError(f"{self.puzzle.label()}: the logical solver reads the digits "
                              f"1..{geometry.size}, not {geometry.first}..{geometry.digits[-1]}")
         self.model = build_model(self.puzzle)  # built once: conflicts, solution, candidates

@@ -48,12 +48,12 @@ def names(cells) -> list[str]:
 def resolve(cells: Sequence[Ref], geometry: Geometry, what: str, *,
             repeats: bool = False) -> tuple[int, ...]:
     """Cell indices of `cells`, or a ModelError naming `what` and the bad cell."""
-    n = geometry.size
+    rows, cols = geometry.size, geometry.width
     out = []
     for r, c in cells:
-        if not (1 <= r <= n and 1 <= c <= n):
-            raise ModelError(f"{what}: cell {name((r, c))} is outside the {n}x{n} grid")
-        out.append((r - 1) * n + (c - 1))
+        if not (1 <= r <= rows and 1 <= c <= cols):
+            raise ModelError(f"{what}: cell {name((r, c))} is outside the {geometry.shape} grid")
+        out.append((r - 1) * cols + (c - 1))
     if not repeats and len(set(out)) != len(out):
         twice = next(name(x) for i, x in enumerate(cells) if x in cells[:i])
         raise ModelError(f"{what}: cell {twice} is listed twice")
@@ -77,15 +77,15 @@ def require_chain(cells: Sequence[Ref], what: str) -> None:
 
 def orthogonal_pairs(geometry: Geometry) -> list[tuple[int, int]]:
     """Every pair of orthogonally adjacent cells, each once (left-right, then top-bottom)."""
-    n = geometry.size
+    rows, cols = geometry.size, geometry.width
     pairs = []
-    for r in range(n):
-        for c in range(n):
-            cell = r * n + c
-            if c + 1 < n:
+    for r in range(rows):
+        for c in range(cols):
+            cell = r * cols + c
+            if c + 1 < cols:
                 pairs.append((cell, cell + 1))
-            if r + 1 < n:
-                pairs.append((cell, cell + n))
+            if r + 1 < rows:
+                pairs.append((cell, cell + cols))
     return pairs
 
 

@@ -59,6 +59,7 @@ def _holds(mark: Mark):
 
 class _PairMarks(ElementRule):
     """Markings between orthogonal neighbours, with an optional negative rule."""
+    any_shape: ClassVar[bool] = True  # its cells are named: any R x C grid
 
     kinds: ClassVar[tuple[str, ...]]
     negative_names: ClassVar[dict[str, str]]  # negative flag -> the kind it negates
@@ -175,6 +176,7 @@ class XV(_PairMarks):
 
 class GreaterThan(ElementRule):
     """Each sign points from the greater digit to the smaller: pairs (greater, smaller)."""
+    any_shape: ClassVar[bool] = True  # its cells are named: any R x C grid
 
     name: ClassVar[str] = "greater-than"
     noun: ClassVar[str] = "greater-than"

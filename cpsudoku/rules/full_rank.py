@@ -68,8 +68,8 @@ class FullRanks(OutsideRule):
             out[TIES_KEY] = self.ties
         return out
 
-    def most(self, geometry: Geometry) -> int:
-        return 4 * geometry.size
+    def most(self, geometry: Geometry, length: int) -> int:
+        return 4 * geometry.size  # a rank among the grid's 4N readings
 
     def automaton(self, clue, geometry, length):
         """What the clue says of its own reading alone: its first digit."""

@@ -42,7 +42,7 @@ def _tiling_box(geometry: Geometry) -> bool:
     if geometry.box is None:
         return False
     h, w = geometry.box
-    return geometry.size % h == 0 and geometry.size % w == 0
+    return geometry.size % h == 0 and geometry.width % w == 0
 
 
 @dataclass(frozen=True)
@@ -56,12 +56,12 @@ class Indexers:
 def _places(kind: str, cell: int, geometry: Geometry) -> tuple[int, list[int]]:
     """The indexer's own position (1-based) on the line it indexes, and that line's cells
     in position order."""
-    n = geometry.size
+    n = geometry.width  # cells per row
     row, col = divmod(cell, n)
     if kind == "column":
-        return col + 1, [row * n + k for k in range(n)]
+        return col + 1, list(geometry.rows[row])
     if kind == "row":
-        return row + 1, [k * n + col for k in range(n)]
+        return row + 1, list(geometry.cols[col])
     assert geometry.box is not None  # checked before
     h, w = geometry.box
     top, left = row - row % h, col - col % w
@@ -96,6 +96,7 @@ def indexing_constraints(kind: str, cell: int, geometry: Geometry,
 
 
 class Indexing(ElementRule):
+    any_shape: ClassVar[bool] = True  # its cells are named: any R x C grid
     name: ClassVar[str] = "indexing"
     noun: ClassVar[str] = "indexer"
     key: ClassVar[str] = "indexing"

@@ -44,6 +44,7 @@ class Cage:
 
 class Killer(ElementRule):
     """Killer cages: each cage's digits sum to its total and (by default) never repeat."""
+    any_shape: ClassVar[bool] = True  # its cells are named: any R x C grid
 
     name: ClassVar[str] = "killer"
     noun: ClassVar[str] = "cage"

@@ -37,6 +37,7 @@ class Line:
 
 
 class LineRule(ElementRule):
+    any_shape: ClassVar[bool] = True  # its cells are named: any R x C grid
     key: ClassVar[str]  # the puzzle-file key
     meaning: ClassVar[str]  # one line, for listings
     parameter: ClassVar[str | None] = None  # the name of the line's parameter, if it has one

@@ -15,6 +15,7 @@ from .element import ElementRule
 
 class Thermometers(ElementRule):
     """Digits strictly increase along each thermometer, starting from its bulb."""
+    any_shape: ClassVar[bool] = True  # its cells are named: any R x C grid
 
     name: ClassVar[str] = "thermometer"
     noun: ClassVar[str] = "thermometer"
@@ -68,6 +69,7 @@ class Arrow:
 
 
 class Arrows(ElementRule):
+    any_shape: ClassVar[bool] = True  # its cells are named: any R x C grid
     name: ClassVar[str] = "arrow"
     noun: ClassVar[str] = "arrow"
 

@@ -66,10 +66,10 @@ class OutsideClue:
         return {self.line: self.index, "side": self.side, "value": self.value}
 
 
-def line_cells(line: str, index: int, side: str, size: int) -> list[C.Ref]:
+def line_cells(line: str, index: int, side: str, geometry: Geometry) -> list[C.Ref]:
     """The cells of a row or column, read from the clue's side."""
-    along = [(index, k) for k in range(1, size + 1)] if line == "row" else [
-        (k, index) for k in range(1, size + 1)]
+    along = [(index, k) for k in range(1, geometry.width + 1)] if line == "row" else [
+        (k, index) for k in range(1, geometry.size + 1)]
     return along if side == "start" else along[::-1]
 
 
@@ -93,16 +93,15 @@ class OutsideRule(ElementRule):
     def label(self, i: int, clue: OutsideClue) -> str:
         return f"{self.noun} {i} ({clue.value}) {clue.where()}"
 
-    def most(self, geometry: Geometry) -> int:
-        """The largest clue that can make sense on this grid."""
-        return geometry.size
+    def most(self, geometry: Geometry, length: int) -> int:
+        """The largest clue that can make sense on a line of `length` cells."""
+        return length
 
-    def clue_range(self, geometry: Geometry) -> tuple[int, int]:
-        """The smallest and largest clue that can make sense on this grid."""
-        return self.least, self.most(geometry)
+    def clue_range(self, geometry: Geometry, length: int) -> tuple[int, int]:
+        """The smallest and largest clue that can make sense on a line of `length` cells."""
+        return self.least, self.most(geometry, length)
 
     def check_element(self, i, clue, geometry):
-        n = geometry.size
         what = self.label(i, clue)
         if isinstance(clue.value, bool) or not isinstance(clue.value, int):
             raise ModelError(f"{self.noun} {i}: its value must be a whole number, "
@@ -114,14 +113,16 @@ class OutsideRule(ElementRule):
                              f"not {clue.line!r}")
         if clue.side not in SIDES:
             raise ModelError(f"{what}: side must be start or end, not {clue.side!r}")
-        if not 1 <= clue.index <= n:
-            raise ModelError(f"{what}: {clue.line} {clue.index} is outside the {n}x{n} grid")
-        least, most = self.clue_range(geometry)
+        lines = geometry.size if clue.line == "row" else geometry.width
+        if not 1 <= clue.index <= lines:
+            raise ModelError(f"{what}: {clue.line} {clue.index} is outside the "
+                             f"{geometry.shape} grid")
+        side = "start" if self.reads_both_ways else clue.side
+        cells = C.resolve(line_cells(clue.line, clue.index, side, geometry), geometry, what)
+        least, most = self.clue_range(geometry, len(cells))
         if not least <= clue.value <= most:
             raise ModelError(f"{what}: the clue {clue.value} is outside "
-                             f"{least}..{most} on {n}x{n}")
-        side = "start" if self.reads_both_ways else clue.side
-        cells = C.resolve(line_cells(clue.line, clue.index, side, n), geometry, what)
+                             f"{least}..{most} on {geometry.shape}")
         self.check_fits(self.automaton(clue, geometry, len(cells)), cells, geometry.digits,
                         what)
         return cells
@@ -144,11 +145,11 @@ class OutsideRule(ElementRule):
                       label=label)
 
 
-def _between_most(geometry: Geometry) -> int:
-    """The largest sum between the two ends of a row: its other N-2 digits, the largest
-    below the largest digit (every other digit when the row holds them all)."""
+def _between_most(geometry: Geometry, length: int) -> int:
+    """The largest sum between the two ends of a line: its other length-2 digits, the
+    largest below the largest digit (every other digit when the line holds them all)."""
     below = geometry.digits[:-1]
-    return sum(below[len(below) - (geometry.size - 2):]) if geometry.size > 2 else 0
+    return sum(below[len(below) - (length - 2):]) if length > 2 else 0
 
 
 def _digit_counts(geometry: Geometry) -> tuple[int, int]:
@@ -165,8 +166,8 @@ class Sandwiches(OutsideRule):
     meaning: ClassVar[str] = ("the digits between the smallest and the largest digit of the "
                               "row or column sum to the clue (0: they are neighbours)")
 
-    def most(self, geometry):
-        return _between_most(geometry)
+    def most(self, geometry, length):
+        return _between_most(geometry, length)
 
     def automaton(self, clue, geometry, length):
         if one_per_cell(geometry):
@@ -175,23 +176,25 @@ class Sandwiches(OutsideRule):
 
 
 class XSums(OutsideRule):
+    any_shape: ClassVar[bool] = True  # its cells are named: any R x C grid
     name: ClassVar[str] = "x-sum"
     noun: ClassVar[str] = "x-sum"
     key: ClassVar[str] = "x_sums"
     meaning: ClassVar[str] = ("the first X digits from the clue's side sum to the clue, X "
                               "being the first digit (it counts itself)")
 
-    def most(self, geometry):
-        # X (1..N) and the X-1 largest other digits
+    def most(self, geometry, length):
+        # X (1..length) and the X-1 largest other digits
         digits = geometry.digits
         return max((x + sum(sorted(set(digits) - {x})[len(digits) - x:])
-                    for x in digits if 1 <= x <= geometry.size), default=0)
+                    for x in digits if 1 <= x <= length), default=0)
 
     def automaton(self, clue, geometry, length):
         return automata.x_sum(geometry.digits, clue.value)
 
 
 class Skyscrapers(OutsideRule):
+    any_shape: ClassVar[bool] = True  # its cells are named: any R x C grid
     name: ClassVar[str] = "skyscraper"
     noun: ClassVar[str] = "skyscraper"
     key: ClassVar[str] = "skyscrapers"
@@ -203,13 +206,14 @@ class Skyscrapers(OutsideRule):
 
 
 class NumberedRooms(OutsideRule):
+    any_shape: ClassVar[bool] = True  # its cells are named: any R x C grid
     name: ClassVar[str] = "numbered-room"
     noun: ClassVar[str] = "numbered room"
     key: ClassVar[str] = "numbered_rooms"
     meaning: ClassVar[str] = ("the clue is the digit in the Xth cell from its side, X being "
                               "the first digit")
 
-    def clue_range(self, geometry):
+    def clue_range(self, geometry, length):
         return _digit_counts(geometry)
 
     def automaton(self, clue, geometry, length):
@@ -217,13 +221,14 @@ class NumberedRooms(OutsideRule):
 
 
 class HiddenSkyscrapers(OutsideRule):
+    any_shape: ClassVar[bool] = True  # its cells are named: any R x C grid
     name: ClassVar[str] = "hidden-skyscraper"
     noun: ClassVar[str] = "hidden skyscraper"
     key: ClassVar[str] = "hidden_skyscrapers"
     meaning: ClassVar[str] = ("the clue is the first digit from its side lower than a digit "
                               "before it (the first hidden skyscraper)")
 
-    def clue_range(self, geometry):
+    def clue_range(self, geometry, length):
         return _digit_counts(geometry)
 
     def automaton(self, clue, geometry, length):
@@ -239,8 +244,8 @@ class Lunchboxes(OutsideRule):
     meaning: ClassVar[str] = ("the digits between the smallest and the largest digit of the "
                               "row, column or listed cells (which differ) sum to the clue")
 
-    def most(self, geometry):
-        return _between_most(geometry)
+    def most(self, geometry, length):
+        return _between_most(geometry, length)
 
     def check_cells(self, clue, geometry, what):
         digits = geometry.digits
@@ -273,6 +278,7 @@ OUTSIDE_RULES: tuple[type[OutsideRule], ...] = (
 
 
 class ValueIndexing(ElementRule):
+    any_shape: ClassVar[bool] = True  # its cells are named: any R x C grid
     name: ClassVar[str] = "value-indexing"
     noun: ClassVar[str] = "value-indexing arrow"
     key: ClassVar[str] = "value_indexing"

@@ -11,6 +11,7 @@ from .element import ElementRule
 
 class Parity(ElementRule):
     """Marked cells hold odd (or even) digits."""
+    any_shape: ClassVar[bool] = True  # its cells are named: any R x C grid
 
     name: ClassVar[str] = "parity"
     noun: ClassVar[str] = "cell"

@@ -92,6 +92,8 @@ class Pattern:
 
     def check(self, geometry: Geometry, rule: str) -> None:
         n = geometry.size
+        if self.kind != "offsets":  # lines, windows and groups are drawn on N x N
+            geometry.require_square(f"rule {rule}")
         if self.kind in ("rectangles", "groups") and n not in self.by_size:
             sizes = ", ".join(f"{s}x{s}" for s in sorted(self.by_size))
             raise ModelError(f"rule {rule} is defined for {sizes} grids only, "
@@ -144,18 +146,18 @@ class Pattern:
 
     def pairs(self, geometry: Geometry) -> list[tuple[int, int]]:
         """Each unordered pair of cells one of the offsets apart, once."""
-        n = geometry.size
+        rows, cols = geometry.size, geometry.width
         moves = set()
         for dr, dc in self.offsets:
             moves.update({(dr, dc), (-dr, -dc), (dr, -dc), (-dr, dc),
                           (dc, dr), (-dc, -dr), (dc, -dr), (-dc, dr)})
         found = set()
-        for r in range(n):
-            for c in range(n):
+        for r in range(rows):
+            for c in range(cols):
                 for dr, dc in moves:
                     rr, cc = r + dr, c + dc
-                    if (dr, dc) != (0, 0) and 0 <= rr < n and 0 <= cc < n:
-                        a, b = r * n + c, rr * n + cc
+                    if (dr, dc) != (0, 0) and 0 <= rr < rows and 0 <= cc < cols:
+                        a, b = r * cols + c, rr * cols + cc
                         found.add((min(a, b), max(a, b)))
         return sorted(found)
 
@@ -189,6 +191,12 @@ class PatternRule:
 
     def describe(self) -> str:
         return self.description
+
+    @property
+    def any_shape(self) -> bool:
+        """Offsets (anti-knight, anti-king) fit any R x C grid; lines, windows and
+        groups are drawn on square ones."""
+        return all(p.kind == "offsets" for p in self.patterns)
 
     def validate(self, geometry: Geometry) -> None:
         for p in self.patterns:

@@ -12,6 +12,7 @@ from .element import ElementRule
 
 
 class ExtraRegions(ElementRule):
+    any_shape: ClassVar[bool] = True  # its cells are named: any R x C grid
     name: ClassVar[str] = "extra-region"
     noun: ClassVar[str] = "extra region"
 

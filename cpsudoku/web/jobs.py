@@ -33,6 +33,8 @@ def load(body: PuzzleIn) -> Puzzle:
     from ..formats.read import parse_one
     puzzle = parse_one(body.puzzle, size=body.size, box=body.box, source="puzzle")
     g = puzzle.geometry
+    if not g.square:  # the page draws N x N grids
+        raise UsageError(f"puzzle: the play page draws square grids, not {g.shape}")
     if not g.standard:  # the page's keys, grids and drawings speak the digits 1..N
         raise UsageError(f"puzzle: the play page takes the digits 1..{g.size}, not "
                          f"{g.first}..{g.digits[-1]}")

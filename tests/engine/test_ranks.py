@@ -28,7 +28,7 @@ def random_rule(rng: random.Random, ties: str) -> FullRanks:
     """One to four clues read off a random grid (their true ranks), one of them now and
     then moved by one: clues that hold, and some that do not."""
     grid = rng.choice(GRIDS)
-    readings = {place: tuple(grid[(r - 1) * 4 + c - 1] for r, c in line_cells(*place, 4))
+    readings = {place: tuple(grid[(r - 1) * 4 + c - 1] for r, c in line_cells(*place, FOUR))
                 for place in PLACES}
     clues = []
     for place in rng.sample(PLACES, rng.randint(1, 4)):

@@ -79,7 +79,7 @@ def test_the_shared_parser_and_links():
     (".~R1C1_5.SameValues~3~R1C1~R1C2", 9, "do not split into 3 sets"),
     (".~R1C1_5.Thermo~R1C1~RzC2", 9, "'RzC2' is not an ISS cell id"),
     (".Foo~R1C1", 1, "unknown ISS type 'Foo'"),
-    (".Shape~6x9", 1, "only square grids"),
+    (".Shape~6x17", 1, "expects the grid's rows x columns, 1 to 16 each"),
     (".~R1C1_10", 1, "values must be 1..9"),
     (".Diagonal~2", 1, "direction must be 1 or -1"),
     (".Cage~x~R1C1~R1C2", 1, "sum must be a whole number"),

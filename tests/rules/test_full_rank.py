@@ -21,7 +21,7 @@ FOUR = boxed(4)
 def readings(grid, n: int) -> dict[tuple, tuple[int, ...]]:
     """Every row and column read from both ends, by (line, index, side)."""
     return {(line, i, side): tuple(grid[(r - 1) * n + c - 1]
-                                   for r, c in line_cells(line, i, side, n))
+                                   for r, c in line_cells(line, i, side, boxed(n)))
             for line, side in EDGES for i in range(1, n + 1)}
 
 
