@@ -737,13 +737,14 @@ ISS_TYPES: dict[str, tuple[str, Callable[[Reading, Item], None]]] = {
     **{kind: (name, _rule(name)) for kind, name in RULE_TYPES.items()},
 }
 
-# Composites: `.Or` (the `either` key: each item, or `.And` group, one alternative) and
-# `.And` (its items together), each closed by `.End`.
-COMPOSITES = {"Or": "either", "And": "either"}
+# Composites: `.Or` (the `either` key: each item, or `.And` group, one alternative),
+# `.And` (its items together) and `.Replicate` (its items copied onto target cells), each
+# closed by `.End`.
+COMPOSITES = {"Or": "either", "And": "either", "Replicate": "copies"}
 
 # ISS types with no cpsudoku counterpart, and why (the types ISS knows besides ISS_TYPES).
 REFUSED = {
-    "Replicate": "a composite constraint group", "Container": "a composite constraint group",
+    "Container": "a composite constraint group",
     "RegionSameValues": "regions of equal sets",
     "Doppelganger": "digits 0..N with var cells",
     "ConnectedValues": "connected values",
@@ -833,7 +834,7 @@ class Group:
 def _nest(found: list[Item]) -> list[Item | Group]:
     stack: list[tuple[Item | None, list]] = [(None, [])]
     for item in found:
-        if item.kind in ("Replicate", "Container"):  # composites closed by End: named first
+        if item.kind == "Container":  # a composite closed by End: named first
             raise _Refusal(f"ISS type {item.kind!r} ({REFUSED[item.kind]}) has no cpsudoku "
                            f"counterpart", item)
         if item.kind in COMPOSITES:
@@ -855,6 +856,9 @@ def _read(r: Reading, parts) -> None:
         if isinstance(part, Group):
             if part.item.kind == "And":  # all of them: as if written without the group
                 _read(r, part.parts)
+            elif part.item.kind == "Replicate":
+                for dr, dc in _replica_shifts(r, part.item):
+                    _read(r, [_shifted(p, dr, dc, r) for p in part.parts])
             elif not part.parts:
                 raise _Refusal("holds no alternatives", part.item)
             else:
@@ -866,6 +870,52 @@ def _read(r: Reading, parts) -> None:
         if part.kind not in ISS_TYPES:
             raise _Refusal(f"unknown ISS type {part.kind!r}", part)
         ISS_TYPES[part.kind][1](r, part)
+
+
+_BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+_SHIFTABLE = re.compile(r"R([1-9a-g])C([1-9a-g])((?:_.*)?)", re.IGNORECASE)
+
+
+def _replica_shifts(r: Reading, item: Item) -> list[tuple[int, int]]:
+    """`.Replicate~targets[~origin]`: the (rows, columns) moving the origin (R1C1 unless
+    named) onto each target. ISS writes the targets as base-64 words of six bits, bit i
+    the cell i places after the origin in reading order."""
+    if not 1 <= len(item.args) <= 2 or any(ch not in _BASE64 for ch in item.args[0]):
+        raise _Refusal("expects its targets (base-64 bits) and an optional origin cell", item)
+    origin = r.cell(item.args[1] if len(item.args) > 1 else "R1C1", item)
+    row, col = (int(x) - 1 for x in re.findall(r"\d+", origin))
+    start = row * r.width + col
+    shifts = []
+    for k, ch in enumerate(item.args[0]):
+        for bit in range(6):
+            if _BASE64.index(ch) >> bit & 1:
+                target = start + 6 * k + bit
+                if target >= r.ncells:
+                    raise _Refusal(f"a target lies {target - start} cells after {origin}, "
+                                   f"outside the grid", item)
+                shifts.append((target // r.width - row, target % r.width - col))
+    return shifts
+
+
+def _shifted(part: Item | Group, dr: int, dc: int, r: Reading) -> Item | Group:
+    """The item (or group) with every cell it names moved by dr rows and dc columns."""
+    if isinstance(part, Group):
+        if part.item.kind == "Replicate":
+            raise _Refusal("a Replicate inside a Replicate has no cpsudoku counterpart",
+                           part.item)
+        return Group(part.item, tuple(_shifted(p, dr, dc, r) for p in part.parts))
+
+    def move(arg: str) -> str:
+        cell = _SHIFTABLE.fullmatch(arg)
+        if cell is None:
+            return arg
+        row = _DIGITS.index(cell[1].lower()) + dr
+        col = _DIGITS.index(cell[2].lower()) + dc
+        if not (0 <= row < r.size and 0 <= col < r.width):
+            raise _Refusal(f"{cell[0].split('_')[0]} copied {dr} rows and {dc} columns "
+                           f"on lies outside the grid", part)
+        return f"R{_DIGITS[row]}C{_DIGITS[col]}{cell[3]}"
+    return Item(part.kind, tuple(map(move, part.args)), part.number, part.column)
 
 
 def _alternative(r: Reading, part: Item | Group) -> dict:

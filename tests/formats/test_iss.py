@@ -85,8 +85,11 @@ def test_the_shared_parser_and_links():
     (".Cage~x~R1C1~R1C2", 1, "sum must be a whole number"),
     (".Thermo~R1C1~R1C2~R2C2~R2C1~LOOP", 1, "looped line"),
     (".Or.~R1C1_1.~R1C2_1", 1, "has no matching End"),
-    (".Thermo~R1C1~R1C2.Replicate~AwDi.Thermo~R3C1~R3C2.End", 18,
-     "ISS type 'Replicate' (a composite constraint group) has no cpsudoku counterpart"),
+    (".Thermo~R1C1~R1C2.Replicate~AAAAAAAAAAAAAAB.Thermo~R3C1~R3C2.End", 18,
+     "a target lies 84 cells after r1c1, outside the grid"),
+    (".Replicate~C.Thermo~R3C8~R3C9.End", 13, "R3C9 copied 0 rows and 1 columns on lies outside"),
+    (".Replicate~B.Replicate~B.~R1C1_1.End.End", 13, "a Replicate inside a Replicate"),
+    (".Container~A.End", 1, "ISS type 'Container' (a composite constraint group)"),
     (".Thermo~R1C1~R1C2.Sum~5_=_1~R1C1~R1C2", 18, "1 coefficients for 2 cells"),
     (".Sum~5_+_1~R1C1", 1, "then _=_ and coefficients"),
 ])
@@ -262,3 +265,12 @@ def test_an_alternative_that_can_never_hold_is_false_not_an_error():
     assert next(con for con in made if con.kind == "sum").total == 6
     with pytest.raises(ModelError, match="sum to 6..24, not 3"):
         iss.from_string(".Or.Cage~3~R1C1~R1C2~R1C3.Cage~4~R1C1~R1C2~R1C3.End").constraints()
+
+
+def test_replicate_copies_its_items_onto_each_target():
+    """`D` is bits 0 and 1: the origin itself and the cell after it; `C` from R2C2 is
+    the cell after R2C2, one column on; candidates move with their cells."""
+    copied = iss.from_string(".Replicate~D.Thermo~R1C1~R1C2.End"
+                             ".Replicate~C~R2C2.~R2C2_1_2.End")
+    written = iss.from_string(".Thermo~R1C1~R1C2.Thermo~R1C2~R1C3.~R2C3_1_2")
+    assert copied.constraints() == written.constraints()
