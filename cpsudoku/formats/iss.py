@@ -26,7 +26,7 @@ from typing import Any
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 from ..errors import CpsudokuError, ModelError, ParseError
-from ..grid.geometry import Geometry, box_for
+from ..grid.geometry import Geometry, box_for, tiles
 from ..grid.puzzle import Puzzle
 from ..grid.symbols import line as symbol_line
 from ..rules.full_rank import TIES, TIES_KEY
@@ -133,6 +133,7 @@ class Reading:
     boxes: bool = True
     region_size: tuple[int, Item] | None = None  # `.RegionSize`: cells a region holds
     jigsaw: tuple[str, Item] | None = None
+    same_regions: Item | None = None  # `.RegionSameValues`
     givens: dict[str, set[int]] = field(default_factory=dict)
     candidates: dict[str, set[int]] = field(default_factory=dict)
     width: int = 0  # columns: 0 means `size`
@@ -533,6 +534,10 @@ def _same_values(r: Reading, item: Item) -> None:
     r.add("same_values", [cells[j * m:(j + 1) * m] for j in range(k)], item)
 
 
+def _region_same(r: Reading, item: Item) -> None:
+    r.same_regions = item  # its sets are the regions, known once the layout is read
+
+
 def _look_and_say(r: Reading, item: Item) -> None:
     if len(item.args) < 2:
         raise _Refusal("expects a clue and cells", item)
@@ -731,6 +736,7 @@ ISS_TYPES: dict[str, tuple[str, Callable[[Reading, Item], None]]] = {
     "ChaosArrow": ("chaos_arrows", _chaos("chaos_arrows")),
     "ChaosCount": ("chaos_counts", _chaos("chaos_counts")),
     "SameValues": ("same_values", _same_values),
+    "RegionSameValues": ("same_values", _region_same),
     "LookAndSay": ("look_and_say", _look_and_say),
     "FullRankTies": (TIES_KEY, _full_rank_ties),
     "CountDistinct": ("distinct_counts", _count_distinct),
@@ -745,7 +751,6 @@ COMPOSITES = {"Or": "either", "And": "either", "Replicate": "copies"}
 # ISS types with no cpsudoku counterpart, and why (the types ISS knows besides ISS_TYPES).
 REFUSED = {
     "Container": "a composite constraint group",
-    "RegionSameValues": "regions of equal sets",
     "Doppelganger": "digits 0..N with var cells",
     "ConnectedValues": "connected values",
     "SearchPriority": "a search-order hint", "Var": "cells outside the grid",
@@ -816,7 +821,9 @@ def to_dict(text: str, source: str = "<string>", line: int | None = None) -> tup
         r.data["digits"] = digits_key(digits)
     try:
         _read(r, _nest(found))
-        _layout(r)
+        regions = _layout(r)
+        if r.same_regions is not None:
+            _region_same_values(r, regions)
     except _Refusal as refusal:
         raise _error(refusal, source, line) from None
     _place_givens(r)
@@ -932,11 +939,11 @@ def _alternative(r: Reading, part: Item | Group) -> dict:
     return alt.data
 
 
-def _layout(r: Reading) -> None:
+def _layout(r: Reading) -> list[list[int]]:
     """The regions: ISS's boxes (of `.RegionSize` cells, else N) unless `.NoBoxes`, and
     jigsaw pieces. Pieces beside boxes, or not tiling the grid (ISS lets one piece of
     another size hold the rest), are extra regions; a grid with neither box nor jigsaw
-    takes its rows as regions."""
+    takes its rows as regions. Returns ISS's regions (boxes and pieces), by cell."""
     n, width, most = r.size, r.width, len(r.digits)
     k, sized = r.region_size or (max(n, width), None)
     box = box_for(n, width, k) if r.boxes else None
@@ -957,14 +964,40 @@ def _layout(r: Reading) -> None:
     if pieces is not None and box is None and sum(map(len, pieces)) == r.ncells:
         layout, _ = r.jigsaw  # type: ignore[misc]
         r.data["regions"] = [layout[row * width:(row + 1) * width] for row in range(n)]
-        return
+        return pieces
     for piece in pieces or []:  # beside boxes, or not covering the grid
         r.add("extra_regions", [f"r{c // width + 1}c{c % width + 1}" for c in piece],
               r.jigsaw[1])  # type: ignore[index]
     if box is None:  # no boxes: rows stand in as the regions
         r.data["regions"] = [_DIGITS[row] * width for row in range(n)]
-    elif k != n or width != n:
+        return pieces or []
+    if k != n or width != n:
         r.data["box"] = f"{box[0]}x{box[1]}"
+    return [list(b) for b in tiles(n, width, *box)] + (pieces or [])
+
+
+def _region_same_values(r: Reading, regions: list[list[int]]) -> None:
+    """ISS's RegionSameValues: the largest of the rows, columns, boxes and jigsaw pieces
+    hold the same digits. Same-value sets must not share cells, and the groups' digits
+    differ, so equal sets along a tree of disjoint pairs say it (rows meet columns, and
+    boxes join them)."""
+    n, width = r.size, r.width
+    groups = ([list(range(row * width, (row + 1) * width)) for row in range(n)]
+              + [list(range(col, r.ncells, width)) for col in range(width)] + regions)
+    most = max(map(len, groups))
+    largest = list({frozenset(g): g for g in groups if len(g) == most}.values())
+    joined, pairs = [largest[0]], []
+    for group in joined:  # grows while it is read: a breadth-first tree
+        for other in largest:
+            if other not in joined and not set(group) & set(other):
+                joined.append(other)
+                pairs.append((group, other))
+    if len(joined) < len(largest):
+        raise _Refusal(f"its regions of {most} cells do not join by disjoint pairs (a "
+                       f"grid without boxes)", r.same_regions)  # type: ignore[arg-type]
+    for pair in pairs:
+        r.add("same_values", [[f"r{c // width + 1}c{c % width + 1}" for c in g] for g in pair],
+              r.same_regions)  # type: ignore[arg-type]
 
 
 def _pieces(r: Reading, k: int) -> list[list[int]] | None:

@@ -225,7 +225,7 @@ def _boxed(size: int, box: tuple[int, int] | None, values: int, first: int,
     br, bc = box if box is not None else infer_box(size)
     if br * bc != size and (values in (0, size) or size % br or size % bc):
         raise ModelError(f"box {br}x{bc} does not tile a {size}x{size} grid ({br}*{bc} != {size})")
-    return Geometry(size, _tiles(size, size, br, bc), (br, bc), values, first)
+    return Geometry(size, tiles(size, size, br, bc), (br, bc), values, first)
 
 
 def _oblong(rows: int, cols: int, box: tuple[int, int] | None, values: int,
@@ -237,11 +237,12 @@ def _oblong(rows: int, cols: int, box: tuple[int, int] | None, values: int,
     if box is None:  # no boxes: the rows stand as regions (they differ anyway)
         lines = tuple(tuple(range(r * cols, r * cols + cols)) for r in range(rows))
         return Geometry(rows, lines, None, values, first, cols)
-    return Geometry(rows, _tiles(rows, cols, *box), box, values, first, cols)
+    return Geometry(rows, tiles(rows, cols, *box), box, values, first, cols)
 
 
-def _tiles(rows: int, cols: int, br: int, bc: int) -> tuple[Cells, ...]:
-    """Boxes of br x bc cells, left to right, then top to bottom."""
+def tiles(rows: int, cols: int, br: int, bc: int) -> tuple[Cells, ...]:
+    """The cells of boxes of br x bc cells on a rows x cols grid, left to right, then
+    top to bottom."""
     return tuple(tuple((top + r) * cols + left + c for r in range(br) for c in range(bc))
                  for top in range(0, rows, br) for left in range(0, cols, bc))
 

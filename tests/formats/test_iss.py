@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cpsudoku import is_solution, parse, parse_one
+from cpsudoku import is_solution, parse, parse_one, solve
 from cpsudoku.bench.iss import DATA, recorded_for
 from cpsudoku.errors import CpsudokuError, ModelError, ParseError
 from cpsudoku.formats import iss, iss_codes, puzzlefile
@@ -140,6 +140,7 @@ def test_every_mapped_type_loads_or_is_refused_clearly():
         "ChaosArrow": ".ChaosConstruction.NoBoxes.ChaosArrow~R1C1",
         "ChaosCount": ".ChaosConstruction.NoBoxes.ChaosCount~R1C1~0~CC1~CC2",
         "SameValues": ".SameValues~2~R1C1~R1C2~R5C5~R6C5",
+        "RegionSameValues": ".Shape~6x6~9.RegionSize~6.RegionSameValues",
         "LookAndSay": ".LookAndSay~1617~R3C1~R2C1~R1C1",
         "FullRank": ".FullRank~C1~10~", "FullRankTies": ".FullRankTies~any",
         "CountDistinct": ".CountDistinct~R3C3~R2C2~R2C3~R2C4",
@@ -274,3 +275,19 @@ def test_replicate_copies_its_items_onto_each_target():
                              ".Replicate~C~R2C2.~R2C2_1_2.End")
     written = iss.from_string(".Thermo~R1C1~R1C2.Thermo~R1C2~R1C3.~R2C3_1_2")
     assert copied.constraints() == written.constraints()
+
+
+def test_region_same_values_gives_every_largest_region_one_set():
+    """4x4 of 1..6 in 2x2 boxes: every row, column and box holds the same four digits."""
+    puzzle = iss.from_string(".Shape~4x4~6.RegionSize~4.RegionSameValues.~R1C1_1~R2C3_5")
+    result = solve(puzzle, "native", max_solutions=200)
+    assert result.solutions
+    g = puzzle.geometry
+    for grid in result.solutions:
+        sets = {frozenset(grid[c] for c in group) for group in g.rows + g.cols + g.regions}
+        assert len(sets) == 1
+    free = solve(iss.from_string(".Shape~4x4~6.RegionSize~4.~R1C1_1~R2C3_5"), "native",
+                 max_solutions=200)
+    assert len(free.solutions) > len(result.solutions)  # the rule removes some
+    with pytest.raises(ParseError, match="do not join by disjoint pairs"):
+        iss.from_string(".Shape~4x4~6.RegionSize~4.NoBoxes.RegionSameValues")
