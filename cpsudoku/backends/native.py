@@ -179,7 +179,12 @@ class NativeBackend(Backend):
 def _compiled(plan):
     """The compiled kernel module that can search the plan, or None."""
     if not plan.structure.others:
-        return kernel if kernel.applicable(plan) is None else None
+        if kernel.applicable(plan) is None:
+            return kernel
+        if not kernel.available():
+            return None  # a build without the classic kernel: the Python engine
+    # the variant kernel also takes what the classic one cannot read (grids that are
+    # not square, more digits than a row has cells)
     return vkernel if vkernel.applicable(plan) is None else None
 
 

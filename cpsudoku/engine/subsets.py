@@ -35,55 +35,61 @@ def make_pairs(plan: Plan, bits):
     units = plan.units
 
     def pairs(cands, grid, placed, propagate):
+        # The same pass as the C kernel's, step for step (the tests compare the two
+        # searches node for node): counts first, then naked pairs, then hidden pairs.
         total = 0
         while True:
             dirty = 0
-            queue = []
+            queue: list[int] = []
+
+            def take(p, x):
+                """Remove x from cell p; False when that empties it."""
+                nonlocal dirty
+                m = cands[p] & ~x
+                cands[p] = m
+                dirty |= bits[p]
+                if not m & (m - 1):
+                    if not m:
+                        return False
+                    queue.append(p)
+                return True
+
             for cells in units:
-                seen = set()
                 o = t = h = 0  # values seen at least once, twice, three times
                 for c in cells:
                     x = cands[c]
-                    if not x:
-                        continue
                     h |= t & x
                     t |= o & x
                     o |= x
+                for i, c in enumerate(cells):
+                    x = cands[c]
                     y = x & (x - 1)
-                    if y & (y - 1):
-                        continue
-                    if x not in seen:
-                        seen.add(x)
-                        continue
-                    for p in cells:  # naked pair: x leaves the other cells
-                        m = cands[p]
-                        if m & x and m != x:
-                            m &= ~x
-                            cands[p] = m
-                            dirty |= bits[p]
-                            if not m & (m - 1):
-                                if not m:
-                                    return -1
-                                queue.append(p)
-                two = t & ~h  # values with exactly two places in this unit
-                if two & (two - 1):
-                    where: dict[tuple[int, ...], int] = {}
-                    while two:
-                        v = two & -two
-                        two ^= v
-                        key = tuple(c for c in cells if cands[c] & v)
-                        if len(key) != 2:
-                            continue  # a naked pair above took v from a cell
-                        w = where.get(key)
-                        if w is None:
-                            where[key] = v
+                    if not y or y & (y - 1):
+                        continue  # not two candidates
+                    for j in range(i + 1, len(cells)):
+                        if cands[cells[j]] != x:
                             continue
-                        keep = w | v  # hidden pair: the two cells hold only w and v
-                        for p in key:
-                            m = cands[p]
-                            if m & ~keep:
-                                cands[p] = m & keep
-                                dirty |= bits[p]
+                        for k, p in enumerate(cells):  # naked pair: x leaves the others
+                            if k != i and k != j and cands[p] & x and not take(p, x):
+                                return -1
+                        break
+                two = t & ~h  # values with exactly two places in this unit
+                if not two & (two - 1):
+                    continue
+                placed_at: list[tuple[tuple[int, int], int]] = []
+                while two:
+                    v = two & -two
+                    two ^= v
+                    key = tuple(c for c in cells if cands[c] & v)
+                    if len(key) != 2:
+                        continue  # a naked pair above took v from a cell
+                    for at, w in placed_at:
+                        if at == key:
+                            keep = w | v  # hidden pair: the two cells hold only w and v
+                            for p in key:
+                                if cands[p] & ~keep and not take(p, ~keep):
+                                    return -1
+                    placed_at.append((key, v))
             if not dirty:
                 return total
             r = propagate(cands, grid, placed, queue, dirty)
