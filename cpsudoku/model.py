@@ -105,13 +105,14 @@ def build_model(puzzle: Puzzle) -> Model:
         # backends' per-structure caches find it by identity
         return Model(puzzle, tuple(domains), everything, aux)
     constraints = []
+    ncells, every = len(domains), domains + list(aux)  # an InSet may name an extra cell
     for con in everything:
         if isinstance(con, InSet):
             for cell in con.cells:
-                domains[cell] = domains[cell] & con.values
+                every[cell] = every[cell] & con.values
         else:
             constraints.append(con)
-    return Model(puzzle, tuple(domains), tuple(constraints), aux)
+    return Model(puzzle, tuple(every[:ncells]), tuple(constraints), tuple(every[ncells:]))
 
 
 def find_conflicts(model: Model) -> list[str]:

@@ -77,6 +77,15 @@ class Result:
         first = self.puzzle.geometry.first if self.puzzle is not None else 1
         return [line(s, first=first) for s in self.solutions]
 
+    def extra_cells(self) -> list[dict[str, int]]:
+        """Per solution, the digit of each of the puzzle's extra cells (cells outside the
+        grid, `Geometry.extra`), by name; empty for a puzzle without them."""
+        geometry = self.puzzle.geometry if self.puzzle is not None else None
+        if geometry is None or not geometry.extra or not self.variables:
+            return []
+        return [{name: geometry.first + v - 1 for name, v in zip(geometry.extra, values)}
+                for values in self.variables]
+
     def as_dict(self, index: int | None = None) -> dict:
         """The machine interface (`--format jsonl`): keep these keys stable."""
         d: dict[str, Any] = {}
@@ -95,6 +104,9 @@ class Result:
                 d["source"] = self.puzzle.source
             if self.puzzle.meta.get("note"):  # the fields after a puzzle on its line
                 d["note"] = self.puzzle.meta["note"]
+        extra = self.extra_cells()
+        if extra:
+            d["extra_digits"] = extra  # ("extra_cells", the names, is a puzzle field)
         if self.reason:
             d["reason"] = self.reason
         return d

@@ -38,22 +38,24 @@ def make_pairs(plan: Plan, bits):
         # The same pass as the C kernel's, step for step (the tests compare the two
         # searches node for node): counts first, then naked pairs, then hidden pairs.
         total = 0
+        queue: list[int] = []  # cells left with one candidate, for `propagate` to place
+        dirty = 0
+
+        def take(p, x):
+            """Remove x from cell p; False when that empties it."""
+            nonlocal dirty
+            m = cands[p] & ~x
+            cands[p] = m
+            dirty |= bits[p]
+            if not m & (m - 1):
+                if not m:
+                    return False
+                queue.append(p)
+            return True
+
         while True:
             dirty = 0
-            queue: list[int] = []
-
-            def take(p, x):
-                """Remove x from cell p; False when that empties it."""
-                nonlocal dirty
-                m = cands[p] & ~x
-                cands[p] = m
-                dirty |= bits[p]
-                if not m & (m - 1):
-                    if not m:
-                        return False
-                    queue.append(p)
-                return True
-
+            queue.clear()
             for cells in units:
                 o = t = h = 0  # values seen at least once, twice, three times
                 for c in cells:

@@ -55,7 +55,7 @@ def _alternative(what: str, part, size: int, read: ReadPart) -> Alternative:
         raise ModelError(f"{what}: {exc}") from None
 
 
-def _givens(table) -> tuple[tuple[cellrefs.Ref, int], ...]:
+def _givens(table) -> tuple[tuple[cellrefs.CellRef, int], ...]:
     if not isinstance(table, dict):
         raise ModelError(f"givens must be a table of cell = digit (givens = {{r1c1 = 5}}), "
                          f"not {table!r}")

@@ -16,7 +16,7 @@ from ..rules import cells as cellrefs
 ELEMENT_KEYS = ("cages", "little_killers", "thermometers", "arrows", "odd", "even",
                 "kropki", "xv", "greater_than", "extra_regions")
 PUZZLE_KEYS = ("name", "title", "size", "digits", "box", "regions", "grid", "rules",
-               "solution")
+               "solution", "extra_cells")
 
 
 def whole(value, what: str) -> int:
@@ -68,7 +68,7 @@ def cell_list(spec, size: int, what: str) -> tuple:
         return cellrefs.refs(spec)
     if not isinstance(spec, (list, tuple)):
         raise ModelError(f"{what}: cells must be a list, not {spec!r}")
-    out = []
+    out: list[cellrefs.CellRef] = []
     for item in spec:
         if isinstance(item, int) and not isinstance(item, bool):
             if item < 0:

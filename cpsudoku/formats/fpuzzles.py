@@ -72,7 +72,7 @@ def _fp_clue(i: int, clue: dict):
     clue's position and direction give the diagonal."""
     what = f"little killer {i}"
     direction = str(clue.get("direction", "")).upper() or None
-    return R.Clue(whole(clue["value"], what), cellrefs.ref(clue["cell"]), direction,
+    return R.Clue(whole(clue["value"], what), cellrefs.place(clue["cell"], what), direction,
                   fp_cells(clue["cells"], what) if clue.get("cells") else ())
 
 

@@ -32,7 +32,7 @@ def fp_cells(spec, what: str) -> tuple[C.Ref, ...]:
     if not isinstance(spec, list):
         raise ModelError(f"{what}: cells must be a list")
     try:
-        return C.refs(spec)
+        return tuple(C.place(name, "an f-puzzles cell") for name in spec)
     except ModelError as exc:
         raise ModelError(f"{what}: {exc}") from None
 

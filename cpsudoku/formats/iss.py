@@ -26,9 +26,10 @@ from typing import Any
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 from ..errors import CpsudokuError, ModelError, ParseError
-from ..grid.geometry import Geometry, box_for, tiles
+from ..grid.geometry import MAX_EXTRA, Geometry, box_for, tiles
 from ..grid.puzzle import Puzzle
 from ..grid.symbols import line as symbol_line
+from ..rules.doppelganger import doppelganger_cells
 from ..rules.full_rank import TIES, TIES_KEY
 from . import iss_codes, iss_shorthand
 from .fields import digits_key
@@ -37,6 +38,8 @@ ISS_URL = "https://sigh.github.io/Interactive-Sudoku-Solver/"
 _DIGITS = "123456789abcdefg"  # ISS writes row and column 10..16 as one base-17 letter
 _CELL = re.compile(r"^[Rr]([1-9a-gA-G])[Cc]([1-9a-gA-G])$")
 _LINK_QUERY = re.compile(r"[?&#]q=")
+_VAR_ID = re.compile(r"V([A-Z]+?)(\d*)")  # a `.Var` group's cell: V<prefix>[<number>]
+_DOPPELGANGER_ID = re.compile(r"DG[RCB]\d+")
 
 
 # ---------------------------------------------------------------- recognising input
@@ -104,7 +107,10 @@ def cell_name(cell: str, size: int, item: Item, width: int = 0) -> str:
 
 
 def iss_cell(name: str) -> str:
-    """A cpsudoku cell name (`r10c16`) as an ISS cell id (`RaCg`)."""
+    """A cpsudoku cell name (`r10c16`) as an ISS cell id (`RaCg`); an extra cell keeps
+    its name, which is ISS's id (`VA1`, `DGR3`)."""
+    if _VAR_ID.fullmatch(name) or _DOPPELGANGER_ID.fullmatch(name):
+        return name
     m = re.fullmatch(r"\s*[rR](\d+)[cC](\d+)\s*", name)
     if not m or not all(1 <= int(x) <= len(_DIGITS) for x in m.groups()):
         raise ModelError(f"cell {name!r} has no ISS id (ISS grids are at most 16x16)")
@@ -137,6 +143,9 @@ class Reading:
     givens: dict[str, set[int]] = field(default_factory=dict)
     candidates: dict[str, set[int]] = field(default_factory=dict)
     width: int = 0  # columns: 0 means `size`
+    extra: tuple[str, ...] = ()  # the ids of the cells outside the grid (`Var`, Doppelganger)
+    # where ISS lays out an extra cell of a group with columns: (group, row, column)
+    places: dict[str, tuple[int, int, int]] = field(default_factory=dict)
 
     def __post_init__(self):
         self.width = self.width or self.size
@@ -147,7 +156,17 @@ class Reading:
         return self.size * self.width
 
     def cell(self, arg: str, item: Item) -> str:
+        if arg in self.extra:
+            return arg  # an extra cell keeps ISS's id as its name
         return cell_name(arg, self.size, item, self.width)
+
+    def place(self, name: str) -> tuple[int, int, int] | None:
+        """Where a cell sits: (0, row, column) on the grid, (group, row, column) for an
+        extra cell of a group laid out in columns, None for any other extra cell."""
+        if name in self.extra:
+            return self.places.get(name)
+        row, col = map(int, re.findall(r"\d+", name))
+        return 0, row, col
 
     def cells(self, args, item: Item, least: int = 1) -> list[str]:
         if args and args[-1] == "LOOP":
@@ -251,8 +270,9 @@ def _rellik(r: Reading, item: Item) -> None:
 
 def _arrow(r: Reading, item: Item) -> None:
     cells = r.cells(item.args, item, 2)
-    at = [tuple(map(int, re.findall(r"\d+", c))) for c in cells]
-    if all(max(abs(a[0] - b[0]), abs(a[1] - b[1])) == 1 for a, b in zip(at, at[1:])):
+    at = [r.place(c) for c in cells]
+    if all(a is not None and b is not None and a[0] == b[0] == 0
+           and max(abs(a[1] - b[1]), abs(a[2] - b[2])) == 1 for a, b in zip(at, at[1:])):
         r.add("arrows", {"circle": cells[:1], "cells": cells[1:]}, item)
     else:  # ISS lets an arrow jump: then it is only a sum, the circle's digit subtracted
         entry = _weighted(r, item.args, item, [-1] + [1] * (len(cells) - 1))
@@ -267,17 +287,22 @@ def _pill_arrow(r: Reading, item: Item) -> None:
     r.add("arrows", {"circle": pill, "cells": cells[k:]}, item)
 
 
-def _pairs(cells: list[str]) -> list[list[str]]:
+def _pairs(r: Reading, cells: list[str]) -> list[list[str]]:
     """The orthogonally adjacent pairs among a dot's cells (ISS lets one item mark
-    several), in list order."""
-    at = [tuple(map(int, re.findall(r"\d+", c))) for c in cells]
+    several), in list order; extra cells touch within their group's layout."""
+    at = [r.place(c) for c in cells]
+
+    def touch(a, b) -> bool:
+        return (a is not None and b is not None and a[0] == b[0]
+                and abs(a[1] - b[1]) + abs(a[2] - b[2]) == 1)
+
     return [[cells[i], cells[j]] for i in range(len(cells)) for j in range(i + 1, len(cells))
-            if abs(at[i][0] - at[j][0]) + abs(at[i][1] - at[j][1]) == 1]
+            if touch(at[i], at[j])]
 
 
 def _mark(table: str, kind: str) -> Callable:
     def read(r: Reading, item: Item) -> None:
-        pairs = _pairs(r.cells(item.args, item, 2))
+        pairs = _pairs(r, r.cells(item.args, item, 2))
         if not pairs:
             raise _Refusal("its cells are not adjacent", item)
         marks = r.table(table, item)
@@ -287,7 +312,7 @@ def _mark(table: str, kind: str) -> Callable:
 
 
 def _greater(r: Reading, item: Item) -> None:
-    pairs = _pairs(r.cells(item.args, item, 2))
+    pairs = _pairs(r, r.cells(item.args, item, 2))
     if not pairs:
         raise _Refusal("its cells are not adjacent", item)
     for pair in pairs:  # ISS: each cell is greater than the later adjacent ones
@@ -675,6 +700,10 @@ def _nfa(r: Reading, item: Item) -> None:
               | ({"name": name} if name else {}), item)
 
 
+def _var(r: Reading, item: Item) -> None:
+    pass  # read first, by `_extra_cells`
+
+
 # ISS types that are plain lines of cells, lines with a number first, global rules by
 # name and clues at the ends of rows and columns; the writer reads these backwards.
 LINE_TYPES = {"ValueIndexing": "value_indexing",
@@ -688,7 +717,8 @@ RULE_TYPES = {"AntiKnight": "anti-knight", "AntiKing": "anti-king",
               "AntiConsecutive": "non-consecutive", "Windoku": "windoku",
               "DisjointSets": "disjoint-groups", "AntiTaxicab": "anti-taxicab",
               "GlobalEntropy": "global-entropy", "GlobalMod": "global-mod",
-              "DutchFlatmates": "dutch-flatmates", "ChaosConstruction": "chaos"}
+              "DutchFlatmates": "dutch-flatmates", "ChaosConstruction": "chaos",
+              "Doppelganger": "doppelganger"}  # its extra cells are read first
 OUTSIDE_TYPES = {"XSum": "x_sums", "Skyscraper": "skyscrapers",
                  "HiddenSkyscraper": "hidden_skyscrapers",
                  "NumberedRoom": "numbered_rooms", "FullRank": "full_ranks"}
@@ -740,6 +770,7 @@ ISS_TYPES: dict[str, tuple[str, Callable[[Reading, Item], None]]] = {
     "LookAndSay": ("look_and_say", _look_and_say),
     "FullRankTies": (TIES_KEY, _full_rank_ties),
     "CountDistinct": ("distinct_counts", _count_distinct),
+    "Var": ("extra_cells", _var),
     **{kind: (name, _rule(name)) for kind, name in RULE_TYPES.items()},
 }
 
@@ -751,9 +782,8 @@ COMPOSITES = {"Or": "either", "And": "either", "Replicate": "copies"}
 # ISS types with no cpsudoku counterpart, and why (the types ISS knows besides ISS_TYPES).
 REFUSED = {
     "Container": "a composite constraint group",
-    "Doppelganger": "digits 0..N with var cells",
     "ConnectedValues": "connected values",
-    "SearchPriority": "a search-order hint", "Var": "cells outside the grid",
+    "SearchPriority": "a search-order hint",
 }
 
 
@@ -805,6 +835,55 @@ def _shape_spec(item: Item) -> tuple[int, int, range]:
     return rows, cols, digits
 
 
+def _extra_cells(found: list[Item], r: Reading) -> tuple[str, ...]:
+    """The ids of the cells outside the grid, read before any item names one: each
+    `.Var~PREFIX~label~size` declares `V<PREFIX>` (one cell) or `V<PREFIX>1..k`, and
+    `.Doppelganger` its missing digits (the doppelganger rule's extra cells)."""
+    out: list[str] = []
+    for item in found:
+        if item.kind == "Var":
+            ids, columns = _var_ids(item)
+        elif item.kind == "Doppelganger":
+            ids = doppelganger_cells(r.size, r.width)
+            boxes = [x for x in ids if x.startswith("DGB")]
+            box = box_for(r.size, r.width, max(r.size, r.width)) if boxes else None
+            _lay_out(r, boxes, box[1] if box else 0)  # ISS draws the box cells as boxes
+            ids, columns = [x for x in ids if x not in boxes] + boxes, 0
+        else:
+            continue
+        _lay_out(r, ids, columns)
+        out.extend(ids)
+    if len(set(out)) != len(out):
+        twice = next(x for i, x in enumerate(out) if x in out[:i])
+        raise _Refusal(f"cell {twice} is declared twice",
+                       next(i for i in found if i.kind in ("Var", "Doppelganger")))
+    return tuple(out)
+
+
+def _lay_out(r: Reading, ids: list[str], columns: int) -> None:
+    """Places for a group of extra cells that ISS lays out in rows of `columns`."""
+    if columns:
+        group = len({g for g, _, _ in r.places.values()}) + 1
+        for i, name in enumerate(ids):
+            r.places.setdefault(name, (group, i // columns, i % columns))
+
+
+def _var_ids(item: Item) -> tuple[list[str], int]:
+    """ISS's ids of a `.Var` group's cells (its `cells()`: a count or RxC dimensions),
+    and its columns (0: not laid out)."""
+    prefix = item.args[0] if item.args else ""
+    if not re.fullmatch(r"[A-Z]+", prefix):
+        raise _Refusal(f"a Var prefix is capital letters A-Z, not {prefix!r}", item)
+    size = item.args[2] if len(item.args) > 2 else "1"
+    m = re.fullmatch(r"(?:([1-9]\d*)x)?([1-9]\d*)", size)
+    count = (int(m[1] or 1) * int(m[2])) if m else 1
+    if count > MAX_EXTRA:
+        raise _Refusal(f"{count} cells: at most {MAX_EXTRA} cells outside the grid", item)
+    columns = int(m[2]) if m and m[1] else 0
+    ids = [f"V{prefix}"] if count == 1 else [f"V{prefix}{i}" for i in range(1, count + 1)]
+    return ids, columns
+
+
 def _error(refusal: _Refusal, source: str, line: int | None) -> ParseError:
     item = refusal.item
     return ParseError(f"{item.where()}: {refusal}", source, line, item.column)
@@ -820,6 +899,9 @@ def to_dict(text: str, source: str = "<string>", line: int | None = None) -> tup
     if digits != range(1, max(size, width) + 1):
         r.data["digits"] = digits_key(digits)
     try:
+        r.extra = _extra_cells(found, r)
+        if r.extra:
+            r.data["extra_cells"] = list(r.extra)
         _read(r, _nest(found))
         regions = _layout(r)
         if r.same_regions is not None:
@@ -1025,7 +1107,7 @@ def _place_candidates(r: Reading) -> None:
     odd = {d for d in r.digits if d % 2}
     even = set(r.digits) - odd
     for name, values in r.candidates.items():
-        if values in (odd, even):
+        if values in (odd, even) and name not in r.extra:
             r.data.setdefault("odd" if values == odd else "even", []).append(name)
         else:
             r.add("given_candidates", {"cell": name, "values": sorted(values)},
@@ -1036,6 +1118,9 @@ def _place_givens(r: Reading) -> None:
     first = r.digits[0]
     grid = [[0] * r.width for _ in range(r.size)]  # values, 0 blank
     for name, digits in r.givens.items():
+        if name in r.extra:  # no place in the grid: a one-digit candidate set
+            r.candidates[name] = r.candidates.get(name, digits) & digits
+            continue
         row, col = map(int, re.findall(r"\d+", name))
         grid[row - 1][col - 1] = min(digits) - first + 1
     _place_candidates(r)
@@ -1121,10 +1206,37 @@ def dumps(puzzle: Puzzle) -> str:
         raise ModelError(f"{len(digits)} digits have no ISS form (ISS holds at most "
                          f"{MAX_DIGITS})")
     out = _shape_items(puzzle.geometry)
+    out.extend(_var_items(geometry, data.get("rules", [])))
     out.extend(_layout_items(puzzle))
     givens = {geometry.cell_name(c): digits[v - 1] for c, v in enumerate(puzzle.givens) if v}
     out.extend(_element_items(data | {"givens": givens}, n, digits))
     return "".join(out) or "."
+
+
+def _var_items(geometry: Geometry, rules: list[str]) -> list[str]:
+    """`.Var` items declaring the extra cells (a Doppelganger's come with its rule):
+    each group `V<prefix>` (one cell) or `V<prefix>1..k`, in that order."""
+    own = set(doppelganger_cells(geometry.size, geometry.width)) if "doppelganger" in rules \
+        else set()
+    groups: dict[str, list[str]] = {}
+    for name in geometry.extra:
+        if name in own:
+            continue
+        m = _VAR_ID.fullmatch(name)
+        if m is None:
+            raise ModelError(f"extra cell {name} has no ISS form (ISS names its cells "
+                             f"outside the grid V<letters><number>, such as VA1)")
+        groups.setdefault(m[1], []).append(m[2])
+    out = []
+    for prefix, numbers in groups.items():
+        if numbers == [""]:
+            out.append(_item("Var", prefix))
+        elif numbers != [str(i) for i in range(1, len(numbers) + 1)]:
+            raise ModelError(f"extra cells V{prefix}{numbers[0]} ...: ISS numbers a group's "
+                             f"cells V{prefix}1, V{prefix}2 ... in order")
+        else:
+            out.append(_item("Var", prefix, "", str(len(numbers))))
+    return out
 
 
 def _shape_items(geometry: Geometry) -> list[str]:
@@ -1178,7 +1290,8 @@ def link(puzzle: Puzzle) -> str:
     return ISS_URL + "?q=" + quote(dumps(puzzle), safe=".~_-")
 
 
-_NOT_ELEMENTS = {"name", "title", "size", "digits", "box", "regions", "grid", "solution", "odd",
+_NOT_ELEMENTS = {"name", "title", "size", "digits", "box", "regions", "grid", "solution",
+                 "extra_cells", "odd",
                  "even", "given_candidates", "givens"}
 
 

@@ -117,7 +117,7 @@ def from_fpuzzles(data: dict, size: int) -> list[ElementRule]:
 
 def _fp_clue(cls: type[OutsideRule], i: int, entry: dict, size: int) -> OutsideClue:
     what = f"{cls.noun} {i}"
-    row, col = cellrefs.ref(entry.get("cell"))
+    row, col = cellrefs.place(entry.get("cell"), what)
     value = whole(entry["value"], f"{what} value")
     if 1 <= col <= size and row in (0, size + 1):
         return OutsideClue(value, "column", col, "start" if row == 0 else "end")

@@ -24,6 +24,9 @@ one string: `"r1c1 r1c2 r2c2"`.
     '''                                     # blank, and rows of numbers are refused)
     rules = ["diagonal", "anti-knight"]     # global rules, see `cpsudoku variants`
     solution = "534678912..."               # optional: the known solution (checked by tests)
+    extra_cells = ["VA1", "VA2"]            # optional: cells outside the grid, each holding
+                                            # a digit, in no row, column or region; elements
+                                            # name them like grid cells
     thermometers = [["r1c1", "r2c2", "r3c3"]]   # bulb first; digits strictly increase
     odd = ["r1c1", "r9c9"]
     even = ["r5c5"]
@@ -263,12 +266,26 @@ def _from_dict(data: dict, source: str, form: str = "cpsudoku") -> Puzzle:
     size, box, geometry = _geometry(data)
     givens = _givens(data.get("grid"), geometry, source)
     rules = list(R.by_names(_rule_names(data.get("rules", []))))
+    geometry = _with_extra_cells(geometry, data.get("extra_cells", []), rules)
     rules.extend(_elements(data, geometry.width))
     solution = data.get("solution")
     if solution:
         meta["solution"] = _givens(solution, geometry, source)
     return Puzzle(geometry, givens, tuple(rules), source=source,
                   name=None if name is None else str(name), meta=meta)
+
+
+def _with_extra_cells(geometry: Geometry, names, rules) -> Geometry:
+    """The geometry with the file's extra cells, and those its rules name (a
+    Doppelganger's missing digits) when the file does not list them."""
+    if isinstance(names, str):
+        names = names.split()
+    listed_names = [str(x).strip() for x in listed(names, "extra_cells")]
+    for rule in rules:
+        for name in getattr(rule, "extra_cells", lambda g: ())(geometry):
+            if name not in listed_names:
+                listed_names.append(name)
+    return geometry.with_extra(listed_names) if listed_names else geometry
 
 
 def _rule_names(value) -> list[str]:
@@ -408,7 +425,7 @@ def _elements(data: dict, size: int) -> list:
             c = _table(c, f"little killer {i}", ("sum", "total", "clue", "direction", "cells"))
             what = f"little killer {i}"
             clues.append(R.Clue(whole(c.get("sum", c.get("total")), f"{what} sum"),
-                                cellrefs.ref(c["clue"]) if "clue" in c else None,
+                                cellrefs.place(c["clue"], what) if "clue" in c else None,
                                 str(c["direction"]).upper() if "direction" in c else None,
                                 cell_list(c.get("cells", []), size, what)))
         out.append(R.LittleKiller(clues))
@@ -507,6 +524,8 @@ def as_dict(puzzle: Puzzle) -> dict[str, Any]:
             raise ModelError(f"rule {rule.name} is neither registered nor a puzzle-file element")
     if names:
         out["rules"] = names
+    if geometry.extra:
+        out["extra_cells"] = list(geometry.extra)
     first = geometry.first
     out["grid"] = "\n".join(line(puzzle.givens[r * width:(r + 1) * width], first=first)
                             for r in range(n))

@@ -120,6 +120,9 @@ def outlines(puzzle) -> str | None:
     group = 0
     for rule in puzzle.rules:
         for cells, label in getattr(rule, "outlines", lambda g: ())(puzzle.geometry):
+            cells = [cell for cell in cells if cell < ncells]  # extra cells are not drawn
+            if not cells:
+                continue
             for cell in cells:
                 owner[cell] = group
             clue[min(cells)] = f"{label:>2}"[:2] if label else "  "
@@ -306,6 +309,9 @@ def render_result(result: Result, fmt: str, index: int | None = None,
             if several:
                 out.append(f"solution {i}:")
             out.append(pretty(solution, geometry, givens=givens, color=color))
+            if extra_cells := result.extra_cells():
+                out.append("extra cells: " + "  ".join(
+                    f"{name}={digit}" for name, digit in extra_cells[i - 1].items()))
         if result.puzzle is not None and result.puzzle.rules:
             from ..rules import describe
             out.append("rules: " + "; ".join(describe(r) for r in result.puzzle.rules))

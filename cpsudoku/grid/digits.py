@@ -4,8 +4,8 @@ A rule states its constraints over the digits a cell may hold (`Geometry.digits`
 killer cage's total is a sum of digits, a whisper compares digits). Every engine
 below counts in values 1..V, value v standing for digit `first + v - 1`. With digits
 from 1 the two agree and nothing is done; for a 0-indexed puzzle each constraint is
-restated here, shifting what it says about grid cells (never about a rule's
-auxiliary variables, which hold counts or labels, not digits).
+restated here, shifting what it says about grid cells and extra cells (never about a
+rule's auxiliary variables, which hold counts or labels, not digits).
 """
 
 from __future__ import annotations
@@ -27,7 +27,25 @@ def in_values(constraints: Iterable[Constraint], geometry: Geometry) -> list[Con
     shift = geometry.first - 1  # digit = value + shift
     if not shift:
         return list(constraints)
-    return [_restated(con, shift, geometry.ncells) for con in constraints]
+    holding_digits = geometry.ncells + len(geometry.extra)  # the grid's cells, then extra cells
+    return [_restated(con, shift, holding_digits) for con in constraints]
+
+
+_SHIFTED: dict[tuple[int, int], tuple[Automaton, Automaton]] = {}
+
+
+def _shifted(a: Automaton, shift: int) -> Automaton:
+    """The automaton reading values for digits: once per automaton, since a rule shares
+    one among its constraints (a Doppelganger's 81) and the engines find what they
+    build from it by identity. An entry holds its automaton, so no other takes its id."""
+    hit = _SHIFTED.get((id(a), shift))
+    if hit is None or hit[0] is not a:
+        if len(_SHIFTED) > 256:
+            _SHIFTED.clear()
+        moved = Automaton(a.start, a.accepting,
+                          tuple((s, v - shift, t) for s, v, t in a.transitions), a.window)
+        hit = _SHIFTED[id(a), shift] = (a, moved)
+    return hit[1]
 
 
 def _restated(con: Constraint, shift: int, ncells: int) -> Constraint:
@@ -44,10 +62,7 @@ def _restated(con: Constraint, shift: int, ncells: int) -> Constraint:
     if isinstance(con, InSet) and all(grid):
         return InSet(con.cells, frozenset(v - shift for v in con.values), label=con.label)
     if type(con) is Regular and all(grid):
-        a = con.automaton
-        return Regular(con.cells, automaton=Automaton(
-            a.start, a.accepting, tuple((s, v - shift, t) for s, v, t in a.transitions),
-            a.window), label=con.label)
+        return Regular(con.cells, automaton=_shifted(con.automaton, shift), label=con.label)
     if isinstance(con, AnyOf):
         return AnyOf(con.cells, alternatives=tuple(
             tuple(_restated(part, shift, ncells) for part in group)

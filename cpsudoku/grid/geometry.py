@@ -15,11 +15,17 @@ cells (1..9 on 6x6) do. Rows and columns then hold N different digits of the V, 
 regions (of equal size, at most V cells) hold different digits too. Everything below
 the rules counts in *values*, the digits' places 1..V: a cell holding value v holds
 digit `first + v - 1`. Rules speak digits (see `grid/digits.py`).
+
+A puzzle may also have *extra cells*: named cells outside the grid (ISS's `Var`
+cells, a Doppelganger's missing digits), each holding one of the digits, in no row,
+column or region. They follow the grid's cells, numbered R*C onward in the order
+named, so that a rule's constraints can name them as they name grid cells.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from functools import cache, cached_property
@@ -28,7 +34,13 @@ from .. import validate
 from ..errors import ArgumentError, ModelError
 from .symbols import MAX_SIZE
 
+MAX_EXTRA = 256  # extra cells a puzzle may name (ISS's var cells are a few dozen)
+
 Cells = tuple[int, ...]
+
+# An extra cell's name: capitals and digits, never a grid cell's r<row>c<column>.
+EXTRA_NAME = re.compile(r"[A-Z][A-Z0-9]*")
+_GRID_NAME = re.compile(r"R\d+C\d+")
 
 
 def infer_box(size: int) -> tuple[int, int]:
@@ -61,6 +73,7 @@ class Geometry:
     values: int = 0  # how many digits (V): 0 means the longer side
     first: int = 1  # the lowest digit: 1, or 0 for 0-indexed puzzles
     width: int = 0  # columns: 0 means `size` (a square grid)
+    extra: tuple[str, ...] = ()  # names of the cells outside the grid, in order
 
     def __post_init__(self):
         n = self.size
@@ -80,6 +93,8 @@ class Geometry:
                              f"{line} different digits, and there are at most {MAX_SIZE}")
         if self.first not in (0, 1):
             raise ModelError(f"digits start at 0 or 1, not {self.first!r}")
+        if self.extra:
+            self._check_extra()
         if not isinstance(self.regions, tuple) or not all(
                 isinstance(r, tuple) and all(type(c) is int for c in r) for r in self.regions):
             raise ArgumentError("regions must be a tuple of tuples of cell indices "
@@ -101,6 +116,19 @@ class Geometry:
         if len(self.regions) != n:
             raise ModelError(f"{len(self.regions)} regions given, expected {n}")
 
+    def _check_extra(self) -> None:
+        if not isinstance(self.extra, tuple) or not all(isinstance(x, str) for x in self.extra):
+            raise ArgumentError("extra cells must be a tuple of names")
+        for name in self.extra:
+            if not EXTRA_NAME.fullmatch(name) or _GRID_NAME.fullmatch(name):
+                raise ModelError(f"extra cell name {name!r}: capitals and digits, starting "
+                                 f"with a capital, and not a grid cell's name (such as VA1)")
+        if len(set(self.extra)) != len(self.extra):
+            twice = next(x for i, x in enumerate(self.extra) if x in self.extra[:i])
+            raise ModelError(f"extra cell {twice} is named twice")
+        if len(self.extra) > MAX_EXTRA:
+            raise ModelError(f"{len(self.extra)} extra cells: at most {MAX_EXTRA}")
+
     def _check_partition(self) -> None:
         """With more digits than a row has cells, or a grid that is not square, regions
         are any equal-sized partition of the grid, each at most V cells (a grid without
@@ -113,7 +141,26 @@ class Geometry:
 
     @property
     def ncells(self) -> int:
+        """The grid's cells (extra cells not counted)."""
         return self.size * self.width
+
+    def with_extra(self, names: Iterable[str]) -> Geometry:
+        """The same grid with these extra cells (named cells outside it)."""
+        return replace(self, extra=tuple(names))
+
+    def extra_index(self, name: str) -> int | None:
+        """The cell number of the extra cell `name`, or None when there is none."""
+        try:
+            return self.ncells + self.extra.index(name)
+        except ValueError:
+            return None
+
+    def require_grid_only(self, what: str) -> None:
+        """Refuse, by name, what only reads the grid's own cells."""
+        if self.extra:
+            shown = ", ".join(self.extra[:3]) + (" ..." if len(self.extra) > 3 else "")
+            raise ModelError(f"{what} reads the grid's cells only, not cells outside it "
+                             f"({shown})")
 
     @property
     def height(self) -> int:
@@ -172,6 +219,10 @@ class Geometry:
         return tuple(owner)
 
     def cell_name(self, cell: int) -> str:
+        if self.extra and type(cell) is int and cell >= self.ncells:
+            at = cell - self.ncells
+            if at < len(self.extra):
+                return self.extra[at]
         return cell_name(cell, self.width)
 
     def describe(self) -> str:
@@ -179,7 +230,8 @@ class Geometry:
                  "no boxes" if self.regions == self.rows else "irregular regions")
         digits = ("" if self.first == 1 and self.values == max(self.size, self.width)
                   else f", digits {self.first}..{self.digits[-1]}")
-        return f"{self.shape}, {shape}{digits}"
+        extra = f", {len(self.extra)} extra cells" if self.extra else ""
+        return f"{self.shape}, {shape}{digits}{extra}"
 
 
 def cell_name(cell: int, width: int) -> str:

@@ -14,7 +14,7 @@ from .constraints import AllDifferent, Constraint
 from .digits import in_values
 from .geometry import Geometry, boxed
 from .symbols import MAX_SIZE, line
-from .variables import Layout, layout
+from .variables import Layout, grid_layout
 
 
 class Rule(Protocol):
@@ -153,7 +153,7 @@ class Puzzle:
         declared = [group for rule in self.rules if hasattr(rule, "variables")
                     for group in _guarded(rule, "variables",
                                           lambda rule=rule: list(rule.variables(self.geometry)))]
-        return layout(self.geometry.ncells, declared)
+        return grid_layout(self.geometry, declared)
 
     def with_rules(self, rules: Sequence) -> Puzzle:
         """The puzzle with more rules: rule objects, or registered rules' names."""

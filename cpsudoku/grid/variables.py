@@ -6,7 +6,9 @@ variables as named groups (`Variables`); the puzzle lays every group out after t
 grid cells (`Layout`), so constraints name them by index like cells: index
 `ncells + i` is the i-th auxiliary variable. Groups of one name are one group
 (two rules that read the chaos labels share them); groups are laid out in name
-order, so the indices do not depend on the order the rules were given in.
+order, so the indices do not depend on the order the rules were given in. A
+puzzle's extra cells (cells outside the grid, `Geometry.extra`) come first, ahead of
+every group, so that their numbers are known before any rule is read.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from ..errors import ModelError
+from .geometry import Geometry
 
 
 @dataclass(frozen=True)
@@ -69,12 +72,32 @@ class Layout:
         return ", ".join(group.meaning or group.name for group in self.groups)
 
 
-def layout(ncells: int, declared: Iterable[Variables]) -> Layout:
-    """The layout of every declared group, one group per name, in name order."""
+EXTRA = "extra cells"  # the group of a puzzle's cells outside the grid
+
+
+def extra_cells(count: int, values: int) -> Variables:
+    """The group of a puzzle's `count` extra cells, each holding one of the V digits."""
+    return Variables(EXTRA, count, frozenset(range(1, values + 1)), "cells outside the grid")
+
+
+def layout(ncells: int, declared: Iterable[Variables],
+           extra: Variables | None = None) -> Layout:
+    """The layout of every declared group, one group per name, in name order, after
+    the `extra` cells (if any)."""
     by_name: dict[str, Variables] = {}
     for group in declared:
         known = by_name.setdefault(group.name, group)
         if (known.count, known.values) != (group.count, group.values):
             raise ModelError(f"auxiliary variables {group.name!r} declared twice, differently "
                              f"({known.count} and {group.count} variables)")
-    return Layout(ncells, tuple(by_name[name] for name in sorted(by_name)))
+    if extra is not None and extra.name in by_name:
+        raise ModelError(f"auxiliary variables may not be named {extra.name!r}")
+    ordered = tuple(by_name[name] for name in sorted(by_name))
+    return Layout(ncells, ((extra,) if extra is not None and extra.count else ()) + ordered)
+
+
+def grid_layout(geometry: Geometry, declared: Iterable[Variables]) -> Layout:
+    """The auxiliary variables of a puzzle of this geometry: its extra cells first (each
+    holding a digit), then the groups its rules declare."""
+    extra = extra_cells(len(geometry.extra), geometry.values) if geometry.extra else None
+    return layout(geometry.ncells, declared, extra)

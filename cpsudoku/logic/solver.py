@@ -55,6 +55,7 @@ class Solver:
                  allow_multiple: bool = False):
         self.puzzle: Puzzle = as_puzzle(puzzle)
         geometry = self.puzzle.geometry
+        geometry.require_grid_only(f"{self.puzzle.label()}: the logical solver")
         if not geometry.standard:  # its techniques count on every house holding every digit
             geometry.require_square(f"{self.puzzle.label()}: the logical solver")
             raise ModelError(f"{self.puzzle.label()}: the logical solver reads the digits "

@@ -29,6 +29,7 @@ from .cellrules import CELL_RULES, CellRule, Group, Parts
 from .chaos import CHAOS_RULES, Chaos
 from .custom import CUSTOM_RULES
 from .distinct import DISTINCT_RULES
+from .doppelganger import Doppelganger
 from .dots import XV, GreaterThan, Kropki, Mark
 from .either import Either
 from .full_rank import TIES, TIES_KEY, FullRanks
@@ -93,7 +94,7 @@ def _load() -> None:
     if _LOADED:
         return
     _LOADED = True
-    for rule in (*GLOBAL_RULES, Indexing159(), Chaos()):
+    for rule in (*GLOBAL_RULES, Indexing159(), Chaos(), Doppelganger()):
         register(rule)
     for f in _model_files():
         try:

@@ -35,7 +35,7 @@ from .element import ElementRule
 class Group:
     """Cells, with the digits (`values`) or the total (`total`) the rule reads, if any."""
 
-    cells: tuple[C.Ref, ...]
+    cells: tuple[C.CellRef, ...]
     values: tuple[int, ...] = ()
     total: int | None = None
 
@@ -44,7 +44,7 @@ class Group:
 class Parts:
     """Two or more groups of cells the rule ties together (clones, equal-sum segments)."""
 
-    parts: tuple[tuple[C.Ref, ...], ...]
+    parts: tuple[tuple[C.CellRef, ...], ...]
 
 
 # ---------------------------------------------------------------- automata

@@ -27,7 +27,7 @@ from typing import ClassVar, NamedTuple
 from ..errors import ModelError
 from ..grid.constraints import Constraint, RegionRuns, Regions
 from ..grid.geometry import Geometry
-from ..grid.variables import Layout, Variables, layout
+from ..grid.variables import Layout, Variables, grid_layout
 from . import cells as cellrefs
 from .element import ElementRule
 
@@ -50,7 +50,7 @@ def labels(geometry: Geometry) -> Variables:
 
 def own_layout(rule, geometry: Geometry) -> Layout:
     """The layout of the rule's variables alone (a puzzle lays out every rule's)."""
-    return layout(geometry.ncells, rule.variables(geometry))
+    return grid_layout(geometry, rule.variables(geometry))
 
 
 class Chaos:

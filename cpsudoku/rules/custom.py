@@ -43,7 +43,7 @@ MAX_STATES = 4096
 class Relation:
     """Cells, and either an expression or the allowed value pairs (a, b)."""
 
-    cells: tuple[C.Ref, ...]
+    cells: tuple[C.CellRef, ...]
     expression: str | None = None
     pairs: tuple[tuple[int, int], ...] | None = None
     mode: str = "line"
@@ -171,7 +171,7 @@ class _AutomatonLines(ElementRule):
 
 @dataclass(frozen=True)
 class RegexLine:
-    cells: tuple[C.Ref, ...]
+    cells: tuple[C.CellRef, ...]
     pattern: str
 
 
@@ -194,7 +194,7 @@ class RegexLines(_AutomatonLines):
 class AutomatonLine:
     """States are numbers; `starts` holds one start state or several (ISS's NFAs)."""
 
-    cells: tuple[C.Ref, ...]
+    cells: tuple[C.CellRef, ...]
     starts: tuple[int, ...]
     accepting: tuple[int, ...]
     transitions: tuple[tuple[int, int, int], ...]

@@ -42,7 +42,7 @@ class DistinctCount:
     """A control cell and the cells whose different digits (or regions) it counts."""
 
     cell: C.Ref
-    cells: tuple[C.Ref, ...]
+    cells: tuple[C.CellRef, ...]
 
 
 def states_needed(count: int, length: int) -> int:

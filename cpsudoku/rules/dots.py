@@ -26,7 +26,7 @@ class Mark:
     """
 
     kind: str
-    cells: tuple[C.Ref, ...]
+    cells: tuple[C.CellRef, ...]
     value: int | None = None
 
     def __post_init__(self):
@@ -104,7 +104,7 @@ class _PairMarks(ElementRule):
         if len(mark.cells) != 2:
             raise ModelError(f"{what} must join exactly two cells, not {len(mark.cells)}")
         cells = C.resolve(mark.cells, geometry, what)
-        if not C.orthogonal(*mark.cells):
+        if C.on_grid(mark.cells) and not C.orthogonal(*mark.cells):  # extra cells: anywhere
             raise ModelError(f"{what}: the cells are not orthogonally adjacent")
         if not C.pair_table(geometry.digits, _holds(mark)):
             raise ModelError(f"{what}: no two digits {shown(geometry.digits)} satisfy it")

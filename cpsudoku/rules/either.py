@@ -26,7 +26,7 @@ SHOWN = 3  # alternatives a label names before it counts the rest
 class Alternative:
     """Givens ((row, column), value) and element rules that hold together."""
 
-    givens: tuple[tuple[C.Ref, int], ...] = ()
+    givens: tuple[tuple[C.CellRef, int], ...] = ()
     rules: tuple = ()
 
     def __bool__(self) -> bool:

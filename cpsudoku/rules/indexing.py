@@ -50,7 +50,7 @@ class Indexers:
     """Cells that index along their `kind` of line (column, row or box)."""
 
     kind: str
-    cells: tuple[C.Ref, ...]
+    cells: tuple[C.CellRef, ...]
 
 
 def _places(kind: str, cell: int, geometry: Geometry) -> tuple[int, list[int]]:

@@ -31,7 +31,7 @@ class Cage:
     allowed. `weights` (one whole number a cell) makes the sum weighted: a cell counted
     twice, or subtracted."""
 
-    cells: tuple[C.Ref, ...]
+    cells: tuple[C.CellRef, ...]
     total: int | None = None
     distinct: bool = True
     weights: tuple[int, ...] | None = None
@@ -131,14 +131,14 @@ class Clue:
     total: int
     at: C.Ref | None = None
     direction: str | None = None
-    cells: tuple[C.Ref, ...] = ()
+    cells: tuple[C.CellRef, ...] = ()
 
     @classmethod
     def of(cls, total: int, at=None, direction: str | None = None, cells=()) -> Clue:
-        return cls(int(total), None if at is None else C.ref(at),
+        return cls(int(total), None if at is None else C.place(at, "little killer clue"),
                    None if direction is None else str(direction).upper(), C.refs(cells))
 
-    def diagonal(self, size: int) -> tuple[C.Ref, ...]:
+    def diagonal(self, size: int) -> tuple[C.CellRef, ...]:
         if self.cells or self.at is None:
             return self.cells
         assert self.direction is not None  # validate() requires a known direction

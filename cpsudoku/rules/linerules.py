@@ -31,7 +31,7 @@ from .element import ElementRule
 class Line:
     """A line's cells in order, and its parameter when given (None: the rule's default)."""
 
-    cells: tuple[C.Ref, ...]
+    cells: tuple[C.CellRef, ...]
     value: int | None = None
     loop: bool = False  # the last cell touches the first and the line closes there
 
@@ -98,12 +98,12 @@ class LineRule(ElementRule):
     def check_line(self, cells, geometry: Geometry, what: str) -> None:
         """Refuse a line this rule cannot hold on this grid."""
 
-    def check_repeats(self, cells: Sequence[C.Ref], what: str) -> None:
+    def check_repeats(self, cells: Sequence[C.CellRef], what: str) -> None:
         """A cell listed twice must stand at least `repeats_apart` places from itself."""
         apart = self.repeats_apart
         if apart is None:
             return
-        last: dict[C.Ref, int] = {}
+        last: dict[C.CellRef, int] = {}
         for at, cell in enumerate(cells):
             if cell in last and at - last[cell] < apart:
                 raise ModelError(

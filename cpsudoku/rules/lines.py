@@ -55,8 +55,8 @@ class Arrow:
     Several lines may leave one circle: all their digits count.
     """
 
-    circle: tuple[C.Ref, ...]
-    lines: tuple[tuple[C.Ref, ...], ...]
+    circle: tuple[C.CellRef, ...]
+    lines: tuple[tuple[C.CellRef, ...], ...]
 
     @classmethod
     def of(cls, circle, cells=None, lines=None) -> Arrow:
@@ -64,7 +64,7 @@ class Arrow:
         return cls(C.refs(circle), tuple(C.refs(line) for line in chosen))
 
     @property
-    def cells(self) -> tuple[C.Ref, ...]:
+    def cells(self) -> tuple[C.CellRef, ...]:
         return tuple(c for line in self.lines for c in line)
 
 

@@ -53,7 +53,7 @@ class OutsideClue:
     line: str = "row"
     index: int = 0
     side: str = "start"
-    cells: tuple[C.Ref, ...] = ()
+    cells: tuple[C.CellRef, ...] = ()
 
     def where(self) -> str:
         if self.cells:
@@ -302,8 +302,10 @@ class ValueIndexing(ElementRule):
         if len(line) < 3:
             raise ModelError(f"{what} needs its start, the cell of the count and at least "
                              f"one more cell")
-        cells = C.resolve(line, geometry, what)
-        C.require_chain(line, what)
+        # a cell may come back along the arrow (ISS's Bates Motel counts from its second
+        # cell, listed again as the first cell passed)
+        cells = C.resolve(line, geometry, what, repeats=True)
+        C.require_chain([c for i, c in enumerate(line) if i == 0 or c != line[i - 1]], what)
         OutsideRule.check_fits(automata.value_indexing(geometry.digits), cells, geometry.digits,
                                what)
         return cells

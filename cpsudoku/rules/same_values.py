@@ -113,7 +113,7 @@ class SameValues(_PartsRule):
 class Clue:
     """A look-and-say group: its cells and its clue, (count, digit) pairs as written."""
 
-    cells: tuple[C.Ref, ...]
+    cells: tuple[C.CellRef, ...]
     clue: str
 
 

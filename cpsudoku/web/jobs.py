@@ -35,6 +35,9 @@ def load(body: PuzzleIn) -> Puzzle:
     g = puzzle.geometry
     if not g.square:  # the page draws N x N grids
         raise UsageError(f"puzzle: the play page draws square grids, not {g.shape}")
+    if g.extra:  # the page draws the grid's cells only
+        raise UsageError(f"puzzle: the play page draws the grid's cells only, not cells "
+                         f"outside it ({g.extra[0]} ...)")
     if not g.standard:  # the page's keys, grids and drawings speak the digits 1..N
         raise UsageError(f"puzzle: the play page takes the digits 1..{g.size}, not "
                          f"{g.first}..{g.digits[-1]}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from cpsudoku import explain, hint, parse_one, rate
+from cpsudoku.errors import ModelError
 from cpsudoku.logic import LEVELS, level_of
 
 EASY = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
@@ -141,6 +142,10 @@ def test_every_variant_example_explained_without_guessing():
     for path in files:
         puzzle = read_puzzles(str(path))[0]
         if puzzle.variables.count:  # regions found while solving: digits-only engines
+            continue
+        if not puzzle.geometry.square:  # its houses are N x N: refused by name
+            with pytest.raises(ModelError, match="only available on square grids"):
+                explain(puzzle)
             continue
         ex = explain(puzzle)
         solution = solve(puzzle).solution

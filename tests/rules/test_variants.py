@@ -60,10 +60,14 @@ def available() -> list[str]:
 
 def declines(backend: str, puzzle: Puzzle) -> bool:
     """Whether the backend refuses the puzzle's rules (dlx: exact cover has no sums,
-    orderings or tables), checked on the lowered model."""
+    orderings or tables; naive and dlx search no auxiliary variables), checked on the
+    lowered model."""
     from cpsudoku.model import build_model, lower_for
+    model, engine = build_model(puzzle), backends.get(backend)
+    if model.aux_domains and not engine.auxiliary:  # it searches the grid's digits only
+        return True
     try:
-        lower_for(build_model(puzzle), backends.get(backend).native_kinds, backend)
+        lower_for(model, engine.native_kinds, backend)
     except BackendError as exc:
         assert "cannot be expressed" in str(exc)
         return True

@@ -108,6 +108,10 @@ def test_solve_time_limit_is_honoured(client):
     ({"puzzle": INKALA, "colour": "red"}, 422, "colour"),
     ({}, 422, "puzzle"),
     ({"puzzle": INKALA, "box": "2x2"}, 422, "expected 16 for a 4x4 grid"),
+    ({"puzzle": (ROOT / "examples" / "variants" / "doppelganger.toml").read_text()}, 400,
+     "the play page draws the grid's cells only, not cells outside it (DGR1 ...)"),
+    ({"puzzle": (ROOT / "examples" / "variants" / "jigsaw-4x7.toml").read_text()}, 400,
+     "the play page draws square grids, not 4x7"),
 ])
 def test_solve_bad_input_is_one_line_4xx(client, body, status, words):
     answer = client.post("/api/solve", json=body)
