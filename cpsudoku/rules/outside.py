@@ -202,7 +202,7 @@ class Skyscrapers(OutsideRule):
                               "when it is taller than every digit before it")
 
     def automaton(self, clue, geometry, length):
-        return automata.skyscraper(geometry.digits, clue.value)
+        return automata.skyscraper(geometry.digits, clue.value, length)
 
 
 class NumberedRooms(OutsideRule):
