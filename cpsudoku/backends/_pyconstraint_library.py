@@ -215,6 +215,205 @@ def _keep_within(domain, low: int, high: int, drop) -> bool:
     return bool(domain)
 
 
+class Regions(pc.Constraint):
+    """Regions found while solving (a chaos construction: `grid.constraints.Regions`).
+    The variables are the N*N digits, then a region label per cell. A complete
+    assignment is held to the definition (`holds`); on a partial one, what can no
+    longer hold fails, and with forward checking a free cell loses the values that
+    would break it:
+
+    - canonical labels: a label is at most one above the highest label the cells
+      before it (in reading order) can hold;
+    - a label on N cells: at most N assigned, at least N that can still take it
+      (then every free cell that can must); a full label leaves the free cells;
+    - no digit twice in a region: a free digit loses its region's digits, a free
+      label the regions that hold its digit already;
+    - with as many digits as labels (V = N), every region holds every digit: each
+      (label, digit) pair needs a cell that can take both, and a pair only one cell
+      can take goes there (a hidden single of a region not yet known);
+    - connected regions: a cell joins a region only within N - 1 steps of each of its
+      cells, through cells free or of that region, and those cells must hold the
+      region's cells in one piece of N cells at least."""
+
+    def __init__(self, width: int, holds, values: int):
+        self.n = width
+        self.holds = holds  # the definition, over the digits then the labels
+        self.every_digit = values == width  # V = N: each region holds every digit
+        self.around = tuple(_neighbours(i, width) for i in range(width * width))
+
+    def __call__(self, variables, domains, assignments, forwardcheck=False):
+        m = self.n * self.n
+        digits = [assignments.get(v) for v in variables[:m]]
+        labels = [assignments.get(v) for v in variables[m:]]
+        if None not in digits and None not in labels:
+            return bool(self.holds(digits + labels))
+        if all(label is None for label in labels):
+            return True  # the digits alone: the grid's own constraints speak of them
+        drop = _hide if forwardcheck else None
+        digit_doms = [domains[v] for v in variables[:m]]
+        label_doms = [domains[v] for v in variables[m:]]
+        left = sum(map(len, digit_doms)) + sum(map(len, label_doms))
+        while True:  # until no free cell loses a value (once without forward checking)
+            if not (_canonical(labels, label_doms, drop)
+                    and _region_digits(digits, labels, digit_doms, label_doms, drop)
+                    and (not self.every_digit
+                         or _pair_homes(digits, labels, digit_doms, label_doms, self.n, drop))
+                    and self._sizes(labels, label_doms, drop)
+                    and self._connected(labels, label_doms, drop)):
+                return False
+            before, left = left, sum(map(len, digit_doms)) + sum(map(len, label_doms))
+            if drop is None or left == before:
+                return True
+
+    def preProcess(self, variables, domains, constraints, vconstraints):
+        # canonical: cell i (reading order) holds a label among 1 .. i + 1
+        for i, var in enumerate(variables[self.n * self.n:]):
+            if not _keep_within(domains[var], 1, i + 1, _remove):
+                for other in variables:  # no labelling: the library then finds nothing
+                    del domains[other][:]
+                return
+
+    def _sizes(self, labels, doms, drop) -> bool:
+        """Each label on N cells: N assigned at most, N that can take it at least. With
+        forward checking a full label leaves the free cells, and a label that needs
+        every free cell that can take it is given to them."""
+        n = self.n
+        placed, possible = [0] * (n + 1), [0] * (n + 1)
+        for label, dom in zip(labels, doms):
+            if label is not None:
+                placed[label] += 1
+            else:
+                for value in dom:
+                    possible[value] += 1
+        if any(placed[k] > n or placed[k] + possible[k] < n for k in range(1, n + 1)):
+            return False
+        if drop is None:
+            return True
+        full = {k for k in range(1, n + 1) if placed[k] == n}
+        needed = {k for k in range(1, n + 1) if possible[k] and placed[k] + possible[k] == n}
+        for label, dom in zip(labels, doms):
+            if label is not None:
+                continue
+            must = needed.intersection(dom)
+            if len(must) > 1:  # two labels each need this cell
+                return False
+            for value in dom[:]:
+                if value in full or (must and value not in must):
+                    drop(dom, value)
+            if not dom:
+                return False
+        return True
+
+    def _connected(self, labels, doms, drop) -> bool:
+        """Each region in one piece: see the class. Per label placed somewhere, the
+        cells that may hold it are those within N - 1 steps of each of its cells
+        (through cells free or of that label) joined to them; fewer than N fails."""
+        n = self.n
+        for k in {label for label in labels if label is not None}:
+            own = [i for i, label in enumerate(labels) if label == k]
+            open_ = {i for i, label in enumerate(labels)
+                     if label == k or (label is None and k in doms[i])}
+            near = open_
+            for start in own:
+                near = near & self._within(start, open_, n - 1)
+            piece = self._within(own[0], near, len(near))
+            if len(piece) < n or not piece.issuperset(own):
+                return False
+            if drop is not None:
+                for i in open_ - piece:
+                    drop(doms[i], k)  # free: an assigned cell of k is in the piece
+                    if not doms[i]:
+                        return False
+        return True
+
+    def _within(self, start: int, cells: set, steps: int) -> set:
+        """The cells of `cells` at most `steps` steps from `start` through `cells`."""
+        reached, layer = {start}, [start]
+        for _ in range(steps):
+            layer = [j for i in layer for j in self.around[i] if j in cells and j not in reached]
+            if not layer:
+                break
+            reached.update(layer)
+        return reached
+
+
+def _neighbours(i: int, n: int) -> tuple[int, ...]:
+    """Cell i's orthogonal neighbours on an n x n grid."""
+    r, c = divmod(i, n)
+    return tuple(j for j, inside in ((i - n, r > 0), (i + n, r < n - 1),
+                                     (i - 1, c > 0), (i + 1, c < n - 1)) if inside)
+
+
+def _canonical(labels, doms, drop) -> bool:
+    """Labels in the order of their regions' first cells: each at most one above the
+    highest label the cells before it can hold (free cells keep only those)."""
+    top = 0  # the highest label the cells read so far can hold
+    for label, dom in zip(labels, doms):
+        if label is not None:
+            if label > top + 1:
+                return False
+            top = max(top, label)
+            continue
+        if drop is not None and not _keep_within(dom, 1, top + 1, drop):
+            return False
+        top = max(top, min(top + 1, max(dom, default=0)))
+    return True
+
+
+def _region_digits(digits, labels, digit_doms, label_doms, drop) -> bool:
+    """No digit twice in a region, among the cells whose digit and label are both
+    assigned; with forward checking a free digit of a known region loses the
+    region's digits, and a free label of a known digit the regions that hold it."""
+    held: dict[int, set[int]] = {}  # label -> its digits placed so far
+    for digit, label in zip(digits, labels):
+        if digit is not None and label is not None:
+            seen = held.setdefault(label, set())
+            if digit in seen:
+                return False
+            seen.add(digit)
+    if drop is None or not held:
+        return True
+    for digit, label, digit_dom, label_dom in zip(digits, labels, digit_doms, label_doms):
+        if digit is None and label is not None and label in held:
+            if not _drop_each(digit_dom, held[label], drop):
+                return False
+        elif label is None and digit is not None:
+            if not _drop_each(label_dom, {k for k, seen in held.items() if digit in seen},
+                              drop):
+                return False
+    return True
+
+
+def _pair_homes(digits, labels, digit_doms, label_doms, n: int, drop) -> bool:
+    """Every region holds every digit (V = N): each of the N*N (label, digit) pairs
+    needs a cell that can take both; one that only one cell can take goes there."""
+    homes: dict[tuple[int, int], int] = {}  # pair -> its one cell so far, -1: several
+    for i, (digit, label) in enumerate(zip(digits, labels)):
+        for k in label_doms[i] if label is None else (label,):
+            for d in digit_doms[i] if digit is None else (digit,):
+                homes[k, d] = -1 if (k, d) in homes else i
+    if len(homes) < n * n:
+        return False
+    if drop is None:
+        return True
+    for (k, d), i in homes.items():
+        if i < 0:
+            continue
+        if labels[i] is None and not _keep_only(label_doms[i], (k,), drop):
+            return False
+        if digits[i] is None and not _keep_only(digit_doms[i], (d,), drop):
+            return False
+    return True
+
+
+def _drop_each(domain, values, drop) -> bool:
+    """Drop `values` from `domain`; False when nothing is left."""
+    for value in domain[:]:
+        if value in values:
+            drop(domain, value)
+    return bool(domain)
+
+
 class ExactSum(pc.ExactSumConstraint):
     """The library's exact sum, safe when a domain is empty (its preProcess
     takes every domain's min and max and would raise there; the empty domain

@@ -1,11 +1,12 @@
 """The python-constraint backend: the model handed to python-constraint2's backtracking search.
 
-Every cell is a variable over its domain (givens are single values); each
-constraint of the model maps onto one of the library's constraints. The
-library's default solver (OptimizedBacktrackingSolver) fixes its variable order
-once and is pathologically slow on Sudoku, so `BacktrackingSolver` (forward
-checking; the most constrained variable first, then the fewest values) is used
-instead.
+Every cell is a variable over its domain (givens are single values), and so is
+every auxiliary variable (a chaos construction's region labels, reported after
+the cells in each solution); each constraint of the model maps onto one of the
+library's constraints. The library's default solver (OptimizedBacktrackingSolver)
+fixes its variable order once and is pathologically slow on Sudoku, so
+`BacktrackingSolver` (forward checking; the most constrained variable first, then
+the fewest values) is used instead.
 
 That solver counts a variable's constraints before its values: a line, a
 diagonal or a pair table on some cells only would make it branch on those cells
@@ -51,6 +52,16 @@ table of value sequences is listed, so no line is refused for having too many.
 
 `cages=False` keeps the library's ExactSumConstraint and all-different for sums.
 
+Regions found while solving (`Regions`: a chaos construction) get a constraint of
+the library's interface over the digits and the labels that rejects a partial
+assignment that can no longer become a partition (labels out of canonical order,
+a label on too many cells or on too few that can take it, a digit twice in a
+region, a region that cannot be joined into one piece) and hides from the free
+cells the values that would; a complete assignment is held to the definition.
+It prunes far less than a solver's own propagators (measured on ISS's chaos
+puzzles: the 6x6 ones unique in 1 to 6 s, but 174 s for the harder cell count;
+none of the four 9x9 ones within 180 s).
+
 The library has no time limit of its own. A clock constraint over every
 variable is checked first on each assignment the search tries: it counts those
 assignments (the `nodes` statistic) and, every few calls, raises OutOfTime
@@ -65,7 +76,7 @@ from types import ModuleType
 
 from ..engine.clock import OutOfTime
 from ..errors import BackendError
-from ..grid.constraints import AllDifferent, Allowed, Less, Regular, Sum
+from ..grid.constraints import AllDifferent, Allowed, Less, Regions, Regular, Sum
 from ..model import Model
 from ..result import Outcome
 from .base import Backend, Request, nothing_to_search, out_of_time
@@ -85,8 +96,9 @@ class PythonConstraintBackend(Backend):
     description = "python-constraint2: backtracking with forward checking (BacktrackingSolver)"
     distribution = "python-constraint2"
     module = "constraint"
-    native_kinds = frozenset({"alldifferent", "sum", "less", "allowed", "regular"})
+    native_kinds = frozenset({"alldifferent", "sum", "less", "allowed", "regular", "regions"})
     option_names = frozenset({"hidden_singles", "cages"})
+    auxiliary = True
 
     def check_request(self, request: Request) -> None:
         super().check_request(request)
@@ -94,19 +106,19 @@ class PythonConstraintBackend(Backend):
             switch_of(request, option)
 
     def search(self, model: Model, request: Request) -> Outcome:
-        if any(not dom for dom in model.domains):  # the library would raise on it
+        if any(not dom for dom in model.all_domains):  # the library would raise on it
             return nothing_to_search()
         if load_library("constraint", request.deadline) is None:
             return out_of_time()
         lib = _library()
         problem = lib.pc.Problem(lib.pc.BacktrackingSolver())
-        ncells = len(model.domains)
-        for cell, dom in enumerate(model.domains):
-            problem.addVariable(cell, sorted(dom))
+        nvars = len(model.all_domains)  # the cells, then the auxiliary variables
+        for var, dom in enumerate(model.all_domains):
+            problem.addVariable(var, sorted(dom))
         clock = lib.Clock(request.deadline)
         # Over every variable, so it is called on each assignment; every degree grows
         # by one, which leaves the solver's variable order unchanged.
-        problem.addConstraint(clock, list(range(ncells)))
+        problem.addConstraint(clock, list(range(nvars)))
         try:
             cages = switch_of(request, "cages")
             groups = _groups(model)
@@ -120,7 +132,7 @@ class PythonConstraintBackend(Backend):
             parts += [pair for con in (_implied(model) if cages else ())
                       if (pair := _sum_constraint(lib, con, model, groups, set()))]
             if parts:  # over every variable too, adding to no cell's degree
-                problem.addConstraint(lib.ThroughAssigned(parts), list(range(ncells)))
+                problem.addConstraint(lib.ThroughAssigned(parts), list(range(nvars)))
         except _Unsatisfiable:
             return nothing_to_search()
 
@@ -128,7 +140,7 @@ class PythonConstraintBackend(Backend):
         exhausted = timed_out = False
         try:
             for found in problem.getSolutionIter():
-                solutions.append(tuple(found[c] for c in range(ncells)))
+                solutions.append(tuple(found[v] for v in range(nvars)))
                 if len(solutions) >= request.max_solutions:
                     break
             else:
@@ -156,7 +168,7 @@ def switch_of(request: Request, option: str) -> bool:
 
 def _translate(lib, model: Model, groups, hidden_singles: bool, cages: bool):
     """(library constraint, its cells) for every constraint of the model."""
-    pc, domains = lib.pc, model.domains
+    pc, domains = lib.pc, model.all_domains  # a constraint may name an auxiliary variable
     absorbed: set[frozenset[int]] = set()  # all-different groups a cage constraint enforces
     for con in model.constraints:
         if not isinstance(con, Sum):
@@ -193,6 +205,8 @@ def _translate(lib, model: Model, groups, hidden_singles: bool, cages: bool):
                     raise _Unsatisfiable
                 continue
             yield lib.Regular(con.automaton), list(con.cells)
+        elif isinstance(con, Regions):
+            yield lib.Regions(con.width, con.holds, model.values), list(con.cells)
         elif not isinstance(con, Sum):  # pragma: no cover - lower_for decomposes every other kind
             raise TypeError(f"unexpected constraint kind {con.kind!r}")
 
@@ -209,7 +223,8 @@ def _sum_constraint(lib, con: Sum, model: Model, groups, absorbed: set[frozenset
             raise _Unsatisfiable
         return None
     inside = set(cells)
-    values = frozenset().union(*(model.domains[c] for c in cells))
+    domains = model.all_domains
+    values = frozenset().union(*(domains[c] for c in cells))
     if all(w == 1 for w in weights) and len(values) == len(cells) \
             and frozenset(cells) in groups:
         # A cage that is a permutation of its values (a 9-cell cage of 45): the sum
