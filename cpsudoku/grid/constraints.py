@@ -327,10 +327,9 @@ class AnyOf(Constraint):
         None when the alternatives do not fit that shape."""
         automata: dict[int, Automaton] = {}  # by id: what each reads, InSets aside
         for con in (con for group in self.alternatives for con in group):
-            found = con.automaton if isinstance(con, Regular) else _sum_automaton(con, values)
-            if found is not None:
-                automata[id(con)] = found
-            elif not isinstance(con, InSet):
+            if isinstance(con, Regular):
+                automata[id(con)] = con.automaton
+            elif not isinstance(con, (Sum, InSet)):
                 return None
         # a line read one way in an alternative and the other way in another: both
         # read it the first way, the second's automaton reversed
@@ -345,11 +344,20 @@ class AnyOf(Constraint):
                     automata[id(con)] = con.automaton
                 turned.append(con)
             alternatives.append(tuple(turned))
+        # a sum reads the same in any order: only automata fix the line's order (a sum's
+        # cells come where they are first met, so a cage still reads on in its order)
+        sums = [c for group in alternatives for con in group if isinstance(con, Sum)
+                for c in con.cells]
         line = _one_order([con.cells for group in alternatives for con in group
-                           if not isinstance(con, InSet)], self.cells)
+                           if isinstance(con, Regular)], tuple(sums) + self.cells)
         if line is None:
             return None
         where = {c: k for k, c in enumerate(line)}
+        for con in (con for group in alternatives for con in group if isinstance(con, Sum)):
+            found = _sum_along(con, where, values)
+            if found is None:
+                return None
+            automata[id(con)] = found[1]
         parts: list[Automaton] = []
         for group in alternatives:
             allowed = [frozenset(values)] * len(line)
@@ -357,7 +365,8 @@ class AnyOf(Constraint):
                 if isinstance(con, InSet):
                     for c in con.cells:
                         allowed[where[c]] &= con.values
-            read = [(con.cells, automata[id(con)]) for con in group if id(con) in automata]
+            read = [(_in_line_order(con, where), automata[id(con)]) for con in group
+                    if id(con) in automata]
             if len(read) == 1 and read[0][0] == line and len(group) == 1:
                 parts.append(read[0][1])  # the line's own automaton: nothing to combine
                 continue
@@ -455,20 +464,46 @@ def _one_order(sequences: Sequence[Cells], rest: Cells) -> Cells | None:
     return tuple(order) if len(order) == len(first) else None
 
 
-def _sum_automaton(con: Constraint, values: Sequence[int]) -> Automaton | None:
-    """A sum of whole positive weights (a cage) as an automaton over its cells (the
-    partial sum its state), or None for any other constraint."""
-    if not isinstance(con, Sum) or any(w < 1 for w in con.weights()):
-        return None
-    return _partial_sums(tuple(con.weights()), con.total, tuple(values))
+def _in_line_order(con: Constraint, where: dict[int, int]) -> Cells:
+    """The cells a part reads along the line: an automaton's own order, a sum's cells
+    (each once) in the line's order."""
+    if isinstance(con, Sum):
+        return tuple(sorted(set(con.cells), key=where.__getitem__))
+    return con.cells
+
+
+def _sum_along(con: Sum, where: dict[int, int],
+               values: Sequence[int]) -> tuple[Cells, Automaton] | None:
+    """A weighted sum as an automaton over its cells in the line's order (a cell listed
+    twice counts its weights together), the partial sum its state; None when a
+    weight is not whole."""
+    weights: dict[int, int] = {}
+    for c, w in zip(con.cells, con.weights()):
+        if not isinstance(w, int):
+            return None
+        weights[c] = weights.get(c, 0) + w
+    cells = _in_line_order(con, where)
+    return cells, _partial_sums(tuple(weights[c] for c in cells), con.total, tuple(values))
 
 
 @cache
 def _partial_sums(weights: tuple[int, ...], total: int, values: tuple[int, ...]) -> Automaton:
+    """The weighted sum of the values read is `total`. States: (cells read, the sum so
+    far), kept only while the cells left can still bring it to the total (weights of
+    either sign: an arrow's circle counts negatively)."""
+    low, high = min(values), max(values)
+    # reach[k]: the least and the most the cells from k on can add
+    reach = [(0, 0)] * (len(weights) + 1)
+    for k in range(len(weights) - 1, -1, -1):
+        w = weights[k]
+        a, b = sorted((w * low, w * high))
+        reach[k] = (reach[k + 1][0] + a, reach[k + 1][1] + b)
+
     def step(state, v):
         at, partial = state
         partial += weights[at] * v
-        return (at + 1, partial) if partial <= total else None
+        least, most = reach[at + 1]
+        return (at + 1, partial) if partial + least <= total <= partial + most else None
 
     return Automaton.build((0, 0), step, lambda state: state == (len(weights), total), values,
                            longest=len(weights))

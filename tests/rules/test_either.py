@@ -289,6 +289,28 @@ def test_an_either_across_lines_reads_them_in_one_order():
     assert cycle.as_regular(range(1, 5)) is None
 
 
+def test_an_either_of_arrows_over_one_set_of_cells_is_one_automaton():
+    # ISS's ambiguous arrows: one of four cells is the sum of the other three, each
+    # alternative an arrow read from another circle (sums read in any order; weights of
+    # both signs; a cell listed twice counts twice)
+    import itertools
+    cells = (0, 1, 2, 3)
+    arrows = tuple((constraints.Sum(cells[k:] + cells[:k], 0, (-1, 1, 1, 1)),)
+                   for k in range(4))
+    either_ = constraints.AnyOf(cells, alternatives=arrows)
+    regular = either_.as_regular(range(1, 10))
+    assert regular is not None
+    for word in itertools.product(range(1, 10), repeat=4):
+        at = dict(zip(regular.cells, word))
+        assert regular.holds(word) == either_.holds([at[c] for c in cells]), word
+    twice = constraints.AnyOf((0, 1), alternatives=(
+        (constraints.Sum((0, 1, 0), 9, (1, 1, 1)),), (constraints.InSet((1,), frozenset({2})),)))
+    regular = twice.as_regular(range(1, 6))
+    for word in itertools.product(range(1, 6), repeat=2):
+        at = dict(zip(regular.cells, word))
+        assert regular.holds(word) == twice.holds([at[c] for c in (0, 1)]), word
+
+
 def test_cells_all_different_in_every_alternative_are_said_once_outside():
     cells = ["r1c1", "r1c2", "r2c2"]
     p = either([{"cages": [{"sum": 7, "cells": cells}]},
