@@ -80,7 +80,8 @@ def _refusal(plan: Plan) -> str | None:
     for con in plan.structure.others:
         if not isinstance(con, (Sum, Less, Allowed, Regular, Regions, FullRank)):
             return f"no compiled propagator for {con.kind} constraints"
-        if isinstance(con, Regular) and con.automaton.states > MAX_STATES:
+        if (isinstance(con, Regular) and not isinstance(con, RegionRuns)  # its own pass
+                and con.automaton.states > MAX_STATES):
             return too_large(con)
         if isinstance(con, FullRank) and len({rank for _, rank in con.clues}) < len(con.clues):
             return "full-rank clues that share a rank (the pass orders clued readings)"

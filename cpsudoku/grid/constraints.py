@@ -233,8 +233,12 @@ class RegionRuns(Regular):
     when each is an arm's first cell: the start's region is connected).
 
     A regular constraint: `automaton` reads that along the cells, so every backend
-    takes it as one (the native engine has a pass of its own for it)."""
+    takes it as one. The native engine has a pass of its own for it, so the automaton
+    (thousands of states for a four-armed arrow, about 0.1 s each to build) is built
+    when first read; the fields it is built from say what the constraint is."""
 
+    # built from the fields below when first read (see __getattribute__)
+    automaton: Automaton | None = field(default=None, compare=False, repr=False)  # type: ignore[assignment]
     size: int = 0  # the labels (and digits): 1..size
     arms: tuple[int, ...] = ()
     offset: int = 0
@@ -243,8 +247,15 @@ class RegionRuns(Regular):
     def __post_init__(self):
         if len(self.cells) != 2 + sum(self.arms) or not all(n >= 1 for n in self.arms):
             raise ValueError(f"{self.describe()}: a digit, a start and the arms' cells")
-        object.__setattr__(self, "automaton",
-                           runs_automaton(self.size, self.arms, self.offset, self.near))
+
+    def __getattribute__(self, name: str):
+        if name == "automaton":
+            found = object.__getattribute__(self, "__dict__").get("automaton")
+            if found is None:
+                found = runs_automaton(self.size, self.arms, self.offset, self.near)
+                object.__setattr__(self, "automaton", found)
+            return found
+        return object.__getattribute__(self, name)
 
 
 @cache
