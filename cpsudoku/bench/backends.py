@@ -69,9 +69,11 @@ def _direct(backend: str, model) -> float:
 
         from ..backends.choco import _post, _variable
         cp = pychoco.Model()
-        variables = [_variable(cp, c, d, model.size) for c, d in enumerate(model.domains)]
+        ncells = len(model.domains)
+        variables = [_variable(cp, c, d, model.width, ncells)
+                     for c, d in enumerate(model.all_domains)]
         for con in model.constraints:
-            _post(cp, con, variables)
+            _post(cp, con, variables, model.values)
         cp.get_solver().solve()
         return clock() - t0
     raise ValueError(backend)
