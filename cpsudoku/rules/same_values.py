@@ -5,7 +5,8 @@ look-and-say groups, with the meaning the Interactive Sudoku Solver gives them.
   any order (clones keep places; these do not). Sets of one cell are equal cells
   (tables); larger ones are read pairwise, the first set against each other, by one
   automaton over both sets whose state is the multiset of the first set's digits not
-  yet matched: it grows with the set, never with the grid's other digits. Sets too
+  yet matched (a set, when each set lies in a row, column or region, whose digits
+  differ): it grows with the set, never with the grid's other digits. Sets too
   long for that (more than MAX_MULTISETS such multisets) are compared digit by digit,
   one small counting automaton each.
 - Look-and-say groups: a clue read as (count, digit) pairs, `1324` meaning exactly one
@@ -44,6 +45,21 @@ def same_multiset(digits: range, length: int) -> Automaton:
         return read + 1, tuple(rest)
 
     return Automaton.build((0, ()), step, lambda state: state == (2 * length, ()), digits)
+
+
+@cache
+def same_set(digits: range, length: int) -> Automaton:
+    """2 x `length` digits, each half of different digits, the second half a reordering
+    of the first. The state is the cells read and the set of the first half's digits
+    not yet matched: 848 states for 6 cells of 1..9, where the multisets take 7,007."""
+    def step(state, v: int):
+        read, pending = state
+        if read < length:
+            return None if v in pending else (read + 1, pending | {v})
+        return (read + 1, pending - {v}) if v in pending else None
+
+    return Automaton.build((0, frozenset()), step,
+                           lambda state: state == (2 * length, frozenset()), digits)
 
 
 @cache
@@ -100,7 +116,10 @@ class SameValues(_PartsRule):
                 yield Allowed((parts[0][0], part[0]), equal, label=label)
             return
         length = len(parts[0])
-        if comb(length + len(digits) - 1, length) <= MAX_MULTISETS:
+        houses = [frozenset(unit) for unit in geometry.units]
+        if all(any(set(part) <= house for house in houses) for part in parts):
+            automata = [same_set(digits, length)]  # each set's digits differ: sets suffice
+        elif comb(length + len(digits) - 1, length) <= MAX_MULTISETS:
             automata = [same_multiset(digits, length)]
         else:  # as many of each digit in both: weaker alone, small together
             automata = [same_count(digits, length, digit) for digit in digits]

@@ -12,7 +12,7 @@ import pytest
 from cpsudoku import solve
 from cpsudoku.errors import ModelError
 from cpsudoku.formats import iss, puzzlefile
-from cpsudoku.rules.same_values import MAX_MULTISETS, same_count, same_multiset
+from cpsudoku.rules.same_values import MAX_MULTISETS, same_count, same_multiset, same_set
 
 GEOMETRY = puzzlefile.from_dict({"size": 9}).geometry
 
@@ -42,6 +42,24 @@ def test_the_automaton_accepts_exactly_reorderings(length):
         assert automaton.accepts(word) == (Counter(word[:length]) == Counter(word[length:]))
 
 
+@pytest.mark.parametrize("digits", [range(1, 6), range(0, 5)])
+@pytest.mark.parametrize("length", [1, 2, 3])
+def test_the_set_automaton_accepts_exactly_reorderings_of_distinct_digits(digits, length):
+    # each half lies in a row, column or region: its digits differ
+    automaton = same_set(digits, length)
+    for first in itertools.permutations(digits, length):
+        for second in itertools.permutations(digits, length):
+            assert automaton.accepts(first + second) == (set(first) == set(second))
+
+
+def test_sets_in_houses_are_read_as_sets():
+    # rows 1 and 2 (houses) against a set of cells in no one house
+    same = constraints({"same_values": [[["r1c1", "r1c2", "r1c3"], ["r2c4", "r2c5", "r2c6"]]]})
+    assert [c.automaton for c in same] == [same_set(range(1, 10), 3)]
+    mixed = constraints({"same_values": [[["r1c1", "r1c2", "r1c3"], ["r2c1", "r3c5", "r9c9"]]]})
+    assert [c.automaton for c in mixed] == [same_multiset(range(1, 10), 3)]
+
+
 @pytest.mark.parametrize("length", [1, 2, 3])
 def test_counting_each_digit_accepts_exactly_reorderings(length):
     counts = [same_count(range(1, 5), length, digit) for digit in range(1, 5)]
@@ -59,7 +77,9 @@ def test_long_sets_are_compared_digit_by_digit():
     assert MAX_MULTISETS < 490_314
 
 
-SETS = {"same_values": [[["r1c1", "r1c2"], ["r5c5", "r6c5"], ["r9c8", "r9c9"]]]}
+# sets whose cells share no row, column or box: digits may repeat in them (sets lying in
+# a house are read as sets, their digits differing, see above)
+SETS = {"same_values": [[["r1c1", "r2c4"], ["r5c5", "r6c8"], ["r9c1", "r7c9"]]]}
 
 
 @pytest.mark.parametrize("digits, fits", [
@@ -69,7 +89,7 @@ SETS = {"same_values": [[["r1c1", "r1c2"], ["r5c5", "r6c5"], ["r9c8", "r9c9"]]]}
     ((1, 1, 1, 2, 1, 2), False),
 ])
 def test_same_value_sets(digits, fits):
-    names = ["r1c1", "r1c2", "r5c5", "r6c5", "r9c8", "r9c9"]
+    names = ["r1c1", "r2c4", "r5c5", "r6c8", "r9c1", "r7c9"]
     assert holds(constraints(SETS), dict(zip(names, digits))) == fits
 
 
