@@ -144,6 +144,7 @@ def test_every_mapped_type_loads_or_is_refused_clearly():
         "LookAndSay": ".LookAndSay~1617~R3C1~R2C1~R1C1",
         "FullRank": ".FullRank~C1~10~", "FullRankTies": ".FullRankTies~any",
         "CountDistinct": ".CountDistinct~R3C3~R2C2~R2C3~R2C4",
+        "Var": ".Var~A~~2.Cage~5~VA1~R1C1.AllDifferent~VA1~VA2",
     }
     assert set(samples) == set(iss.ISS_TYPES)
     for kind, text in samples.items():
