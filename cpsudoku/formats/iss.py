@@ -844,6 +844,10 @@ def _extra_cells(found: list[Item], r: Reading) -> tuple[str, ...]:
         if item.kind == "Var":
             ids, columns = _var_ids(item)
         elif item.kind == "Doppelganger":
+            if r.size != r.width or r.digits != range(0, r.size + 1):
+                raise _Refusal(f"Doppelganger needs a square grid of the digits 0..N (such "
+                               f"as .Shape~9x9~0-9), not {r.size}x{r.width} of "
+                               f"{r.digits[0]}..{r.digits[-1]}", item)
             ids = doppelganger_cells(r.size, r.width)
             boxes = [x for x in ids if x.startswith("DGB")]
             box = box_for(r.size, r.width, max(r.size, r.width)) if boxes else None

@@ -240,6 +240,13 @@ def test_doppelganger_refuses_other_digits_by_name(data, message):
         puzzlefile.from_dict(data, "d")
 
 
+def test_iss_doppelganger_on_other_digits_is_refused_by_item():
+    with pytest.raises(CpsudokuError, match=r"ISS constraint 1 \(Doppelganger, column 1\): "
+                                            r"Doppelganger needs a square grid of the digits "
+                                            r"0..N \(such as .Shape~9x9~0-9\), not 9x9 of 1..9"):
+        iss.from_string(".Doppelganger")
+
+
 # --- what reads the grid's cells only refuses by name -----------------------------------
 
 def test_formats_without_extra_cells_refuse_them_by_name():
