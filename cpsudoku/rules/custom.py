@@ -21,6 +21,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache
 from typing import ClassVar
 
 from ..errors import ModelError
@@ -226,29 +227,44 @@ class Automata(_AutomatonLines):
         return {self.key: out}
 
     def automaton(self, element, geometry, what):
-        digits = geometry.digits
-        states = [*element.starts, *element.accepting,
-                  *(s for t in element.transitions for s in (t[0], t[2]))]
-        if not element.starts:
-            raise ModelError(f"{what}: give a start state")
-        if any(s < 0 or s >= MAX_STATES for s in states):
-            bad = next(s for s in states if s < 0 or s >= MAX_STATES)
-            raise ModelError(f"{what}: state {bad} is outside 0..{MAX_STATES - 1}")
-        for t in element.transitions:
-            if t[1] not in digits:
-                raise ModelError(f"{what}: transition {list(t)} reads {t[1]}, outside the "
-                                 f"digits {shown(digits)}")
-        if len(element.starts) == 1:
-            return Automaton(element.starts[0], frozenset(element.accepting),
-                             tuple(sorted(set(element.transitions))))
-        # several start states: one new start that moves as any of them does
-        fresh = max(states) + 1
-        starts = set(element.starts)
-        moves = {(fresh, v, t) for s, v, t in element.transitions if s in starts}
-        accepting = set(element.accepting) | ({fresh} if starts & set(element.accepting)
-                                              else set())
-        return Automaton(fresh, frozenset(accepting),
-                         tuple(sorted(set(element.transitions) | moves)))
+        key = (element.starts, element.accepting, element.transitions)
+        problem = _problem(*key, geometry.digits)
+        if problem:
+            raise ModelError(f"{what}: {problem}")
+        return _built(*key)
+
+
+# An automaton given as data is checked and built once for all the lines that carry it
+# (ISS copies one NFA onto many lines: its Stepped Thermos, 54 of them).
+
+@cache
+def _problem(starts: tuple[int, ...], accepting: tuple[int, ...],
+             transitions: tuple[tuple[int, int, int], ...], digits: range) -> str | None:
+    """What is wrong with an automaton given as data, or None."""
+    states = [*starts, *accepting, *(s for t in transitions for s in (t[0], t[2]))]
+    if not starts:
+        return "give a start state"
+    if any(s < 0 or s >= MAX_STATES for s in states):
+        bad = next(s for s in states if s < 0 or s >= MAX_STATES)
+        return f"state {bad} is outside 0..{MAX_STATES - 1}"
+    for t in transitions:
+        if t[1] not in digits:
+            return f"transition {list(t)} reads {t[1]}, outside the digits {shown(digits)}"
+    return None
+
+
+@cache
+def _built(starts: tuple[int, ...], accepting: tuple[int, ...],
+           transitions: tuple[tuple[int, int, int], ...]) -> Automaton:
+    if len(starts) == 1:
+        return Automaton(starts[0], frozenset(accepting), tuple(sorted(set(transitions))))
+    # several start states: one new start that moves as any of them does
+    fresh = max(s for t in transitions for s in (t[0], t[2])) + 1 if transitions else 0
+    fresh = max([fresh, *(s + 1 for s in (*starts, *accepting))])
+    first = set(starts)
+    moves = {(fresh, v, t) for s, v, t in transitions if s in first}
+    finals = set(accepting) | ({fresh} if first & set(accepting) else set())
+    return Automaton(fresh, frozenset(finals), tuple(sorted(set(transitions) | moves)))
 
 
 CUSTOM_RULES = (Relations, RegexLines, Automata)
