@@ -32,7 +32,11 @@ def fp_cells(spec, what: str) -> tuple[C.Ref, ...]:
     if not isinstance(spec, list):
         raise ModelError(f"{what}: cells must be a list")
     try:
-        return tuple(C.place(name, "an f-puzzles cell") for name in spec)
+        cells = C.refs(spec)
+        named = next((c for c in cells if isinstance(c, str)), None)
+        if named is not None:  # f-puzzles has no cells outside the grid
+            raise ModelError(f"{named!r} is not a cell name (expected R<row>C<column>)")
+        return cells  # type: ignore[return-value]  # grid places only, checked above
     except ModelError as exc:
         raise ModelError(f"{what}: {exc}") from None
 

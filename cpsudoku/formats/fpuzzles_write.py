@@ -122,8 +122,8 @@ def to_fpuzzles(puzzle: Puzzle, solution=None) -> dict[str, Any]:
         raise ModelError(f"f-puzzles has no form for a {geometry.shape} grid (its grids are "
                          f"square); use toml, json or iss")
     if geometry.extra:  # its cells are the grid's
-        raise ModelError(f"f-puzzles has no cells outside the grid ({geometry.extra[0]} ...); "
-                         f"use toml, json or iss")
+        raise ModelError(f"f-puzzles has no form for cells outside the grid "
+                         f"({geometry.extra[0]} ...); use toml, json or iss")
     if not geometry.standard:  # its grids hold the digits 1..N, each once a row
         digits = geometry.digits
         raise ModelError(f"f-puzzles has no form for the digits {digits[0]}-{digits[-1]} on "

@@ -251,7 +251,7 @@ def test_iss_doppelganger_on_other_digits_is_refused_by_item():
 
 def test_formats_without_extra_cells_refuse_them_by_name():
     puzzle = puzzlefile.from_dict(_sum_puzzle(), "sum")
-    with pytest.raises(ModelError, match="f-puzzles has no cells outside the grid"):
+    with pytest.raises(ModelError, match="f-puzzles has no form for cells outside the grid"):
         render_puzzle(puzzle, "fpuzzles")
     with pytest.raises(ModelError, match="one-line grid cannot hold"):
         render_puzzle(puzzle, "line")
