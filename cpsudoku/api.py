@@ -67,9 +67,10 @@ def _search(built: Model, engine: Backend, request: Request, presolve: bool) -> 
     started, max_solutions, puzzle = request.started, request.max_solutions, built.puzzle
     model = built
     if model.aux_domains and not engine.auxiliary:
+        able = backends.with_auxiliary()
         raise BackendError(f"{puzzle.variables.describe()} cannot be expressed for backend "
                            f"{engine.name!r}, which searches digits only: use "
-                           f"{' or '.join(backends.with_auxiliary())}")
+                           f"{', '.join(able[:-1])} or {able[-1]}")
     # A found solution proves there is no conflict: a backend that fails fast on
     # conflicts is asked first (the check costs more than a classic solve).
     problems = [] if engine.finds_conflicts_fast else find_conflicts(model)

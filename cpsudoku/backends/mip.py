@@ -13,10 +13,14 @@ objective (any feasible point is an answer):
 - a regular constraint: a unit flow through the layered graph of its
   automaton (one binary per transition on some accepted word), leaving the
   start once, conserved at every state in between, and each cell's column of
-  value v equals the flow on the transitions that read v there.
+  value v equals the flow on the transitions that read v there;
+- regions found while solving (`Regions`, a chaos construction): the labels
+  are one more binary per cell and label, see `_Program.regions`.
 
-Counting adds a no-good cut per solution found (its open cells' columns sum to
-at most their number minus one) and solves again. HiGHS's own `time_limit`
+Auxiliary variables (a chaos construction's region labels) get columns as cells
+do, and are reported after the cells. Counting adds a no-good cut per solution
+found (its open cells' and labels' columns sum to at most their number minus
+one) and solves again: two partitions of the same digits are two solutions. HiGHS's own `time_limit`
 option gets what is left of the request's budget, but some of its root work
 sees neither that limit nor an interrupt (seconds on a 25x25): HiGHS runs in a
 child process (see `solver_process`), killed at the deadline or on Ctrl-C.
@@ -25,10 +29,11 @@ child process (see `solver_process`), killed at the deadline or on Ctrl-C.
 from __future__ import annotations
 
 import time
+from functools import cache
 from typing import ClassVar
 
 from ..engine.clock import OutOfTime, check_clock
-from ..grid.constraints import AllDifferent, Allowed, Less, Regular, Sum
+from ..grid.constraints import AllDifferent, Allowed, Less, RegionRuns, Regions, Regular, Sum
 from ..model import Model
 from ..result import Outcome
 from .base import Backend, Request, nothing_to_search, out_of_time
@@ -43,10 +48,11 @@ class MipBackend(Backend):
     extra: ClassVar[str | None] = "mip"
     module: ClassVar[str | None] = "highspy"
     native_kinds: ClassVar[frozenset[str]] = frozenset({"alldifferent", "sum", "less", "allowed",
-                                                         "regular"})
+                                                         "regular", "regions"})
+    auxiliary: ClassVar[bool] = True
 
     def search(self, model: Model, request: Request) -> Outcome:
-        if any(not dom for dom in model.domains):
+        if any(not dom for dom in model.all_domains):
             return nothing_to_search()
         deadline = request.deadline
         try:
@@ -55,7 +61,7 @@ class MipBackend(Backend):
             return out_of_time()
         if program.unsat:
             return nothing_to_search()
-        open_cells = [c for c, dom in enumerate(model.domains) if len(dom) > 1]
+        open_cells = [c for c, dom in enumerate(program.domains) if len(dom) > 1]
         solutions, end = search_in_child(PRELOAD, f"{__name__}:solve_in_child",
                                          (program, request.max_solutions, open_cells, deadline),
                                          deadline)
@@ -113,19 +119,25 @@ def solve_in_child(payload, send) -> dict:
             "iterations": iterations}
 
 
+# Regions up to N x N = 7 x 7 are chosen among the connected sets of N cells (13,616 on
+# 7x7; 8x8 has 64,678); larger ones are connected by distances (see `_Program.regions`).
+PIECES_UP_TO = 7
+
+
 class _Program:
-    """Columns and rows of the integer program; `col[(cell, value)]` is a binary."""
+    """Columns and rows of the integer program; `col[(cell, value)]` is a binary (cells,
+    then auxiliary variables: `domains` holds both)."""
 
     def __init__(self, model: Model, deadline: float | None = None):
-        self.domains = model.domains
+        self.domains = model.all_domains
         self.col: dict[tuple[int, int], int] = {}
-        for cell, dom in enumerate(model.domains):
+        for cell, dom in enumerate(self.domains):
             for value in sorted(dom):
                 self.col[(cell, value)] = len(self.col)
         self.ncols = len(self.col)
         self.rows: list[tuple[float, float, dict[int, float]]] = []  # (lower, upper, coeffs)
         self.unsat = False
-        for cell, dom in enumerate(model.domains):
+        for cell, dom in enumerate(self.domains):
             self.row(1, 1, {self.col[(cell, v)]: 1 for v in dom})
         for con in model.constraints:
             check_clock(deadline)
@@ -139,10 +151,19 @@ class _Program:
                     self.row(None, -1, coeffs)
             elif isinstance(con, Allowed):
                 self.table(con)
+            elif isinstance(con, RegionRuns):
+                self.region_runs(con)
             elif isinstance(con, Regular):
                 self.regular(con)
+            elif isinstance(con, Regions):
+                self.regions(con, model.values)
             else:  # pragma: no cover - lower_for decomposes every other kind
                 raise TypeError(f"unexpected constraint kind {con.kind!r}")
+
+    def new_cols(self, count: int) -> list[int]:
+        """`count` new binary columns."""
+        self.ncols += count
+        return list(range(self.ncols - count, self.ncols))
 
     def row(self, lower, upper, coeffs: dict[int, float]) -> None:
         coeffs = {c: w for c, w in coeffs.items() if w}
@@ -206,6 +227,216 @@ class _Program:
                 coeffs.update({col: -1.0 for _, u, _, col in arcs if u == v})
                 self.row(0, 0, coeffs)
 
+    # --- regions found while solving -------------------------------------------------
+    # Every helper column below is a function of the digits and the labels (a product,
+    # a prefix, the piece a region is, a distance by levels), so one partition has one
+    # point: the no-good cuts name cells and labels only, and none could be doubled.
+
+    def regions(self, con: Regions, values: int) -> None:
+        """N connected regions of N cells, holding different digits, canonically
+        labelled. Up to PIECES_UP_TO, the regions are chosen among every connected set
+        of N cells (a set partition: its relaxation is tight, HiGHS's presolve alone
+        often settles a 6x6); above, connectivity is a distance by levels."""
+        n = con.width
+        digits, labels = con.cells[:n * n], con.cells[n * n:]
+        label = [[self.column(cell, k) for k in range(1, n + 1)] for cell in labels]
+        for k in range(n):
+            self.row(n, n, {of_cell[k]: 1.0 for of_cell in label})
+        seen = self.canonical(label)
+        same = self.same_region(label, n)
+        if n <= PIECES_UP_TO:
+            chosen = self.partition(self.possible_pieces(digits, n, values), same, n)
+            if values == n:
+                self.piece_contents(digits, chosen, n)
+                return
+        self.region_contents(digits, label, values)
+        if n > PIECES_UP_TO:
+            self.connected(self.roots(label, seen), same, n)
+
+    def column(self, cell: int, value: int) -> int:
+        """The binary of a candidate; out of the domain, a new column fixed at 0."""
+        col = self.col.get((cell, value))
+        if col is None:
+            col = self.new_cols(1)[0]
+            self.row(0, 0, {col: 1.0})
+        return col
+
+    def region_contents(self, digits, label: list[list[int]], values: int) -> None:
+        """pair[i][k, v]: cell i has label k and digit v, the product of two one-hot
+        choices, stated as its marginals (summed over labels: the digit's column,
+        over digits: the label's). Each (label, digit) pair in one cell at most, in
+        exactly one when a region's N cells hold all N digits."""
+        n = len(label[0])
+        by_pair: dict[tuple[int, int], dict[int, float]] = {}
+        for i, cell in enumerate(digits):
+            present = sorted(self.domains[cell])
+            pair = dict(zip(((k, v) for k in range(n) for v in present),
+                            self.new_cols(n * len(present))))
+            for v in present:
+                self.row(0, 0, {self.col[(cell, v)]: 1.0,
+                                **{pair[k, v]: -1.0 for k in range(n)}})
+            for k in range(n):
+                self.row(0, 0, {label[i][k]: 1.0, **{pair[k, v]: -1.0 for v in present}})
+            for key, col in pair.items():
+                by_pair.setdefault(key, {})[col] = 1.0
+        for k in range(n):
+            for v in range(1, values + 1):
+                self.row(1 if values == n else None, 1, by_pair.get((k, v), {}))
+
+    def canonical(self, label: list[list[int]]) -> list[list[int]]:
+        """Labels in the order of their regions' first cells: the first cell opens
+        region 1, and a cell takes label k + 1 only once label k was seen before it.
+        Returns per cell seen[k], "label k + 1 among the cells up to this one" (the or
+        of a prefix: at least each part, at most their sum)."""
+        n = len(label[0])
+        self.row(1, 1, {label[0][0]: 1.0})
+        seen = [label[0]]
+        for here in label[1:]:
+            before, now = seen[-1], self.new_cols(n)
+            for k, (was, x, after) in enumerate(zip(before, here, now)):
+                if k:
+                    self.row(None, 0, {x: 1.0, before[k - 1]: -1.0})
+                self.row(0, None, {after: 1.0, was: -1.0})
+                self.row(0, None, {after: 1.0, x: -1.0})
+                self.row(None, 0, {after: 1.0, was: -1.0, x: -1.0})
+            seen.append(now)
+        return seen
+
+    def same_region(self, label: list[list[int]], n: int) -> dict[tuple[int, int], int]:
+        """A binary per pair of orthogonal neighbours (both ways): same label."""
+        same: dict[tuple[int, int], int] = {}
+        for i, j in _pairs(n):
+            s = same[i, j] = same[j, i] = self.new_cols(1)[0]
+            for a, b in zip(label[i], label[j]):
+                self.row(None, 1, {a: 1.0, b: 1.0, s: -1.0})  # both k: same
+                self.row(None, 1, {s: 1.0, a: 1.0, b: -1.0})  # k on one side only: not
+                self.row(None, 1, {s: 1.0, b: 1.0, a: -1.0})
+        return same
+
+    # Regions as pieces: every connected set of N cells, one binary each, each cell in one
+    # chosen piece; two neighbours share a region exactly when a chosen piece holds both.
+    # The labels then split the grid into those pieces (N cells a label, each within
+    # one piece). Pieces: 2,816 on 6x6, 13,616 on 7x7, 64,678 on 8x8.
+
+    def possible_pieces(self, digits, n: int, values: int) -> list[tuple[int, ...]]:
+        """The connected sets of N cells whose cells can hold different digits (all N
+        of them when V = N): not two cells with one digit each, the same."""
+        kept = []
+        for piece in connected_pieces(n):
+            doms = [self.domains[digits[i]] for i in piece]
+            fixed = [next(iter(d)) for d in doms if len(d) == 1]
+            if len(fixed) != len(set(fixed)):
+                continue
+            if values == n and len(frozenset().union(*doms)) < n:
+                continue
+            kept.append(piece)
+        return kept
+
+    def partition(self, pieces: list[tuple[int, ...]], same: dict[tuple[int, int], int],
+                  n: int) -> list[tuple[int, tuple[int, ...]]]:
+        """Each cell in one chosen piece, and same[i, j] the sum of the chosen pieces
+        holding both; returns (column, piece) per piece."""
+        chosen = list(zip(self.new_cols(len(pieces)), pieces))
+        cover: list[dict[int, float]] = [{} for _ in range(n * n)]
+        both: dict[tuple[int, int], dict[int, float]] = {pair: {} for pair in _pairs(n)}
+        for col, piece in chosen:
+            inside = set(piece)
+            for i in piece:
+                cover[i][col] = 1.0
+                for j in _around(i, n):
+                    if j > i and j in inside:
+                        both[i, j][col] = -1.0
+        for coeffs in cover:
+            self.row(1, 1, coeffs)
+        for (i, j), coeffs in both.items():
+            self.row(0, 0, {same[i, j]: 1.0, **coeffs})
+        return chosen
+
+    def piece_contents(self, digits, chosen: list[tuple[int, tuple[int, ...]]],
+                       n: int) -> None:
+        """A chosen piece holds every digit (V = N): a tighter relaxation than the
+        (label, digit) pairs, which it replaces."""
+        for col, piece in chosen:
+            for v in range(1, n + 1):
+                self.row(0, None, {col: -1.0, **{self.col[(digits[i], v)]: 1.0
+                                                  for i in piece if v in self.domains[digits[i]]}})
+
+    # Regions by distance, above PIECES_UP_TO (pieces would number millions).
+
+    def roots(self, label: list[list[int]], seen: list[list[int]]) -> list[int]:
+        """Each cell's "first of its region" column: the labels seen first at it, the
+        sum over k of seen at it less seen before it."""
+        roots = [label[0][0]]
+        for before, now in zip(seen, seen[1:]):
+            root = self.new_cols(1)[0]
+            self.row(0, 0, {root: 1.0, **{c: -1.0 for c in now}, **{c: 1.0 for c in before}})
+            roots.append(root)
+        return roots
+
+    def both(self, a: int, b: int) -> int:
+        """A new binary equal to a * b."""
+        g = self.new_cols(1)[0]
+        self.row(None, 0, {g: 1.0, a: -1.0})
+        self.row(None, 0, {g: 1.0, b: -1.0})
+        self.row(None, 1, {a: 1.0, b: 1.0, g: -1.0})
+        return g
+
+    def connected(self, roots: list[int], same: dict[tuple[int, int], int], n: int) -> None:
+        """Every cell within N - 1 steps of its region's root, inside the region: by
+        levels, near[t][i] is "distance to the root at most t" (0: the root itself),
+        near[t + 1][i] = root or a same-region neighbour near[t] (the or of binaries:
+        at least each, at most their sum); the last level must hold everywhere."""
+        near = [roots]
+        for t in range(1, n):
+            reach = [[roots[i]] + [self.both(same[i, j], near[-1][j]) for j in _around(i, n)]
+                     for i in range(n * n)]
+            if t == n - 1:
+                for ways in reach:
+                    self.row(1, None, {w: 1.0 for w in ways})
+                continue
+            level = self.new_cols(n * n)
+            for g, ways, below in zip(level, reach, near[-1]):
+                self.row(None, 0, {g: 1.0, **{w: -1.0 for w in ways}})
+                for w in ways:
+                    self.row(None, 0, {w: 1.0, g: -1.0})
+                self.row(None, 0, {below: 1.0, g: -1.0})  # the levels only grow
+            near.append(level)
+
+    def region_runs(self, con: RegionRuns) -> None:
+        """A chaos arrow or count, read as the sums it states rather than through its
+        automaton (whose layers carry the start's label: thousands of columns a clue):
+        along each arm, run[t] = run[t - 1] and "cell t shares the start's label";
+        the digit plus the offset is 1 plus the runs; a near arm has a run."""
+        digit, start, rest = con.cells[0], con.cells[1], con.cells[2:]
+        n = con.size
+        own = [self.column(start, k) for k in range(1, n + 1)]
+        shares: dict[int, int] = {}  # arm cell -> "shares the start's label"
+        total = self.weighted((digit,), (1,))
+        firsts = []
+        at = 0
+        for length in con.arms:
+            run = None
+            for cell in rest[at:at + length]:
+                if cell not in shares:
+                    shares[cell] = self.same_label(own, cell, n)
+                if run is None:
+                    run = shares[cell]
+                    firsts.append(run)
+                else:
+                    run = self.both(run, shares[cell])
+                total[run] = total.get(run, 0.0) - 1.0
+            at += length
+        self.row(1 - con.offset, 1 - con.offset, total)
+        if con.near:
+            self.row(1, None, {firsts[a]: 1.0 for a in con.near})
+
+    def same_label(self, own: list[int], cell: int, n: int) -> int:
+        """A new binary: `cell` has the label whose columns are `own`."""
+        g = self.new_cols(1)[0]
+        self.row(0, 0, {g: 1.0, **{self.both(a, self.column(cell, k)): -1.0
+                                   for k, a in enumerate(own, 1)}})
+        return g
+
     def load(self, h, highspy) -> None:
         inf = highspy.kHighsInf
         n = self.ncols
@@ -231,3 +462,36 @@ class _Program:
             if values[col] > 0.5:
                 grid[cell] = value
         return tuple(grid)
+
+
+@cache
+def connected_pieces(n: int) -> tuple[tuple[int, ...], ...]:
+    """Every orthogonally connected set of n cells of the n x n grid, each once: grown
+    from its first cell, a cell once passed over never tried again in that branch."""
+    found: list[tuple[int, ...]] = []
+
+    def grow(piece: list[int], untried: list[int], met: set[int], least: int) -> None:
+        while untried:
+            cell = untried.pop()
+            now = piece + [cell]
+            if len(now) == n:
+                found.append(tuple(sorted(now)))
+                continue
+            fresh = [j for j in _around(cell, n) if j > least and j not in met]
+            grow(now, untried + fresh, met | set(fresh), least)
+
+    for first in range(n * n):
+        grow([], [first], {first}, first)
+    return tuple(found)
+
+
+def _pairs(n: int) -> list[tuple[int, int]]:
+    """Each pair of orthogonal neighbours once, as (i, j) with i < j."""
+    return [(i, j) for i in range(n * n) for j in _around(i, n) if i < j]
+
+
+def _around(i: int, n: int) -> list[int]:
+    """The orthogonal neighbours of position i (row * n + column) on an n x n grid."""
+    r, c = divmod(i, n)
+    return [j for j, ok in ((i - n, r > 0), (i + n, r < n - 1), (i - 1, c > 0),
+                            (i + 1, c < n - 1)) if ok]

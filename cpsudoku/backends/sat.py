@@ -20,12 +20,18 @@ One Boolean per cell and candidate value ("cell c holds v"):
   "in state s, and the cell holds v" implies one of the next states, a value
   that leads nowhere from s is forbidden there, and a state implies one of
   the values that leave it. The run of the actual values is forced, and it
-  can only end in an accepting state.
+  can only end in an accepting state;
+- regions found while solving (`Regions`, a chaos construction): the labels
+  are one more Boolean per cell and label, see `Cnf.regions`.
 
-Counting adds a blocking clause per solution found (not all of these open
-cells again). The solver searches in the calling thread (python-sat crashes
-on a signal in another); a watcher thread interrupts it (`interrupt`,
-`solve_limited`) at the deadline or on Ctrl-C, see `stopping.call_watched`.
+Auxiliary variables (a chaos construction's region labels) are encoded as
+cells are, one Boolean per value, and reported after the cells. Counting adds a
+blocking clause per solution found (not all of these open cells and labels
+again): two partitions of the same digits are two solutions.
+
+The solver searches in the calling thread (python-sat crashes on a signal in
+another); a watcher thread interrupts it (`interrupt`, `solve_limited`) at the
+deadline or on Ctrl-C, see `stopping.call_watched`.
 CaDiCaL, which python-sat cannot interrupt, searches in a child process
 killed at the deadline instead (`solver_process`).
 """
@@ -38,7 +44,7 @@ from typing import ClassVar
 
 from ..engine.clock import OutOfTime, check_clock
 from ..errors import BackendError
-from ..grid.constraints import AllDifferent, Allowed, Less, Regular, Sum
+from ..grid.constraints import AllDifferent, Allowed, Less, Regions, Regular, Sum
 from ..model import Model
 from ..result import Outcome
 from .base import Backend, Request, nothing_to_search, out_of_time
@@ -77,15 +83,16 @@ class SatBackend(Backend):
     extra: ClassVar[str | None] = "sat"
     module: ClassVar[str | None] = "pysat"
     native_kinds: ClassVar[frozenset[str]] = frozenset({"alldifferent", "sum", "less", "allowed",
-                                                         "regular"})
+                                                         "regular", "regions"})
     option_names: ClassVar[frozenset[str]] = frozenset({"solver"})
+    auxiliary: ClassVar[bool] = True
 
     def check_request(self, request: Request) -> None:
         super().check_request(request)
         solver_of(request, 9)
 
     def search(self, model: Model, request: Request) -> Outcome:
-        if any(not dom for dom in model.domains):
+        if any(not dom for dom in model.all_domains):
             return nothing_to_search()
         deadline = request.deadline
         solvers = load_library("pysat.solvers", deadline)
@@ -183,8 +190,9 @@ def without_placed_values(model: Model) -> list[frozenset[int]]:
     """The domains less the values that cells with one value left (givens first)
     take from their all-different peers, until none is left to take: fewer
     Booleans and clauses, the same solutions (unit propagation would remove
-    them anyway, after the clauses were built and handed over)."""
-    domains = list(model.domains)
+    them anyway, after the clauses were built and handed over). The auxiliary
+    variables' domains follow the cells', as they are."""
+    domains = list(model.all_domains)
     groups_of: dict[int, list[tuple[int, ...]]] = {}
     for con in model.constraints:
         if isinstance(con, AllDifferent) and len(set(con.cells)) == len(con.cells):
@@ -219,7 +227,8 @@ def solver_of(request: Request, size: int) -> str:
 
 
 class Cnf:
-    """The clauses of a model; `var[(cell, value)]` is the Boolean of a candidate."""
+    """The clauses of a model; `var[(cell, value)]` is the Boolean of a candidate (cells,
+    then auxiliary variables: `domains` holds both)."""
 
     def __init__(self, model: Model, deadline: float | None = None):
         self.domains = without_placed_values(model)
@@ -228,6 +237,7 @@ class Cnf:
             for value in sorted(dom):
                 self.var[(cell, value)] = len(self.var) + 1
         self.top = len(self.var)
+        self._false: int | None = None
         self.clauses: list[list[int]] = []
         self.unsat = not all(self.domains)
         if self.unsat:
@@ -248,12 +258,34 @@ class Cnf:
                 self.table(con)
             elif isinstance(con, Regular):
                 self.regular(con)
+            elif isinstance(con, Regions):
+                self.regions(con, model.values)
             else:  # pragma: no cover - lower_for decomposes every other kind
                 raise TypeError(f"unexpected constraint kind {con.kind!r}")
 
     def new_var(self) -> int:
         self.top += 1
         return self.top
+
+    def both(self, a: int, b: int) -> int:
+        """A new Boolean that is true exactly when a and b are."""
+        g = self.new_var()
+        self.clauses.extend(([-g, a], [-g, b], [g, -a, -b]))
+        return g
+
+    def either(self, lits: list[int]) -> int:
+        """A new Boolean that is true exactly when one of `lits` is."""
+        g = self.new_var()
+        self.clauses.append([-g] + lits)
+        self.clauses.extend([g, -x] for x in lits)
+        return g
+
+    def false(self) -> int:
+        """A Boolean that is always false: the candidate of a value out of a domain."""
+        if self._false is None:
+            self._false = self.new_var()
+            self.clauses.append([-self._false])
+        return self._false
 
     def lit(self, cell: int, value: int) -> int | None:
         return self.var.get((cell, value))
@@ -382,6 +414,87 @@ class Cnf:
                         self.clauses.append(why + [-x] + nexts[(s, v)])
                 self.clauses.append(why + leaving)
 
+    # --- regions found while solving -------------------------------------------------
+    # Every helper Boolean below is a function of the digits and the labels (an "and",
+    # an "or", a prefix, a distance by levels): one partition has one set of helpers.
+
+    def regions(self, con: Regions, values: int) -> None:
+        """N connected regions of N cells, holding different digits, canonically
+        labelled: the region contents, then the labels' order, then connectivity."""
+        n = con.width
+        digits, labels = con.cells[:n * n], con.cells[n * n:]
+        label = [[self.lit(cell, k) or self.false() for k in range(1, n + 1)]
+                 for cell in labels]
+        self.region_contents(digits, label, values)
+        roots = self.canonical_roots(label)
+        self.connected(roots, self.same_region(label, n), n)
+
+    def region_contents(self, digits, label: list[list[int]], values: int) -> None:
+        """Each (label, digit) pair in one cell at most, in exactly one when a region's
+        N cells hold all N digits; with more digits than N, N cells per label."""
+        n = len(label[0])
+        for k in range(n):
+            for v in range(1, values + 1):
+                pairs = [self.both(label[i][k], x) for i, cell in enumerate(digits)
+                         if (x := self.lit(cell, v)) is not None]
+                if values == n:
+                    self.exactly_one(pairs)
+                else:
+                    self.at_most_one(pairs)
+            if values > n:
+                self.cardinality([label[i][k] for i in range(len(digits))], n)
+
+    def cardinality(self, lits: list[int], bound: int) -> None:
+        """Exactly `bound` of `lits` true (python-sat's sequential counter)."""
+        from pysat.card import CardEnc, EncType
+
+        encoded = CardEnc.equals(lits=lits, bound=bound, top_id=self.top,
+                                 encoding=EncType.seqcounter)
+        self.top = max(self.top, encoded.nv)
+        self.clauses.extend(encoded.clauses)
+
+    def canonical_roots(self, label: list[list[int]]) -> list[int]:
+        """Labels in the order of their regions' first cells: the first cell opens
+        region 1, and a cell takes label k + 1 only once label k was seen before it.
+        Returns each cell's "first of its region" (its label not seen before it), the
+        root its region's distances are measured from."""
+        self.clauses.append([label[0][0]])
+        roots = [label[0][0]]
+        seen = label[0]  # seen[k]: "label k + 1 among the cells so far"
+        for here in label[1:]:
+            root = self.new_var()
+            for k, x in enumerate(here):
+                if k:
+                    self.clauses.append([-x, seen[k - 1]])
+                self.clauses.extend(([-x, seen[k], root], [-x, -seen[k], -root]))
+            roots.append(root)
+            seen = [self.either([s, x]) for s, x in zip(seen, here)]
+        return roots
+
+    def same_region(self, label: list[list[int]], n: int) -> dict[tuple[int, int], int]:
+        """A Boolean per pair of orthogonal neighbours (both ways): same label."""
+        same: dict[tuple[int, int], int] = {}
+        for i, j in _pairs(n):
+            s = same[i, j] = same[j, i] = self.new_var()
+            for a, b in zip(label[i], label[j]):
+                self.clauses.extend(([-a, -b, s], [-s, -a, b], [-s, -b, a]))
+        return same
+
+    def connected(self, roots: list[int], same: dict[tuple[int, int], int], n: int) -> None:
+        """Every cell within N - 1 steps of its region's root, inside the region: by
+        levels, near[t][i] is "distance to the root at most t" (0: the root itself),
+        near[t + 1][i] = root or a same-region neighbour near[t]: the distance within
+        the region, order encoded; the last level must hold everywhere."""
+        near = [roots]
+        for t in range(1, n):
+            reach = [[roots[i]] + [self.both(same[i, j], near[-1][j]) for j in _around(i, n)]
+                     for i in range(n * n)]
+            if t == n - 1:
+                self.clauses.extend(reach)
+            else:
+                near.append([self.either(ways) for ways in reach])
+                self.clauses.extend([-a, b] for a, b in zip(near[-2], near[-1]))
+
     def decode(self, assignment: list[int] | None) -> tuple[int, ...]:
         true = {lit for lit in assignment or () if lit > 0}
         grid = [0] * len(self.domains)
@@ -389,3 +502,15 @@ class Cnf:
             if x in true:
                 grid[cell] = value
         return tuple(grid)
+
+
+def _pairs(n: int) -> list[tuple[int, int]]:
+    """Each pair of orthogonal neighbours once, as (i, j) with i < j."""
+    return [(i, j) for i in range(n * n) for j in _around(i, n) if i < j]
+
+
+def _around(i: int, n: int) -> list[int]:
+    """The orthogonal neighbours of position i (row * n + column) on an n x n grid."""
+    r, c = divmod(i, n)
+    return [j for j, ok in ((i - n, r > 0), (i + n, r < n - 1), (i - 1, c > 0),
+                            (i + 1, c < n - 1)) if ok]

@@ -64,7 +64,8 @@ class Chaos:
 
     def describe(self) -> str:
         return ("chaos construction: the solution also splits the grid into N orthogonally "
-                "connected regions of N cells, each holding different digits (cpsat, native)")
+                "connected regions of N cells, each holding different digits (every backend "
+                "but naive and dlx)")
 
     def validate(self, geometry: Geometry) -> None:
         if geometry.size < 2:

@@ -110,18 +110,21 @@ def test_a_wrong_arrow_makes_it_unsolvable():
     assert solve(puzzle, cpsat(), time_limit=60).status.value == "unsolvable"
 
 
-def test_the_backends_that_search_labels_are_native_and_cpsat():
-    assert backends.with_auxiliary() == ["native", "cpsat"]
+def test_every_backend_but_the_baselines_searches_labels():
+    # naive and dlx search digits only (the tutorials' backtracking, exact cover)
+    assert backends.with_auxiliary() == ["native", "python-constraint", "cpsat", "sat", "mip",
+                                         "choco"]
 
 
 @pytest.mark.parametrize("backend", [b for b in backends.names()
                                      if b not in backends.with_auxiliary()])
-def test_backends_without_auxiliary_variables_refuse_naming_cpsat(backend):
+def test_backends_without_auxiliary_variables_refuse_naming_the_others(backend):
     try:
         backends.get(backend)
     except (BackendError, ModuleNotFoundError) as exc:
         pytest.skip(f"backend {backend} is not usable here: {exc}")
-    with pytest.raises(BackendError, match="region labels.*cannot be expressed.*native or cpsat"):
+    with pytest.raises(BackendError, match="region labels.*cannot be expressed.*use native, "
+                                           "python-constraint, cpsat, sat, mip or choco"):
         solve(example(), backend, max_solutions=2)
 
 

@@ -1,8 +1,6 @@
-"""The choco backend on chaos constructions: the region labels are auxiliary variables it
-searches, and `Regions` is posted whole (pairs label/digit all different, canonical
-labels, one connected graph per region). Held to CP-SAT and to a brute force that
-keeps what the definition (`Regions.holds`, through every constraint's check) keeps:
-every solution found, none twice, two partitions of one grid as two solutions."""
+"""Chaos constructions shared by the backends' tests: small puzzles whose every
+solution (digits, then region labels) a brute force lists from the definition
+(`Regions.holds`, through every constraint's check), and the helpers that read them."""
 
 from __future__ import annotations
 
@@ -11,16 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from cpsudoku import backends, parse, solve
+from cpsudoku import backends
 from cpsudoku.errors import BackendError
 from cpsudoku.formats import puzzlefile
-
-pytest.importorskip("pychoco", reason="pychoco (the choco backend) is not installed")
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "variants" / "chaos.toml"
 ALL = 1000  # max_solutions: more than any small case has, so each is listed whole
-LIMIT = 120  # seconds: a generous bound, never reached
 
 
 def cpsat() -> str:
@@ -123,27 +118,6 @@ def found(result) -> list[tuple[int, ...]]:
     return [digits + labels for digits, labels in zip(result.solutions, result.variables or [])]
 
 
-def example():
-    [puzzle] = parse(EXAMPLE.read_text(encoding="utf-8"), source=EXAMPLE.name)
-    return puzzle
-
-
-def test_choco_searches_auxiliary_variables():
-    assert "choco" in backends.with_auxiliary()
-
-
-def test_the_example_is_unique_as_on_cpsat():
-    puzzle = example()
-    result = solve(puzzle, "choco", max_solutions=2, time_limit=LIMIT)
-    reference = solve(puzzle, cpsat(), max_solutions=2, time_limit=LIMIT)
-    assert result.status.value == reference.status.value == "unique"
-    assert result.solutions == reference.solutions == [puzzle.meta["solution"]]
-    assert result.variables == reference.variables
-    [labels] = result.variables or [()]
-    assert all(con.check(puzzle.meta["solution"] + labels) for con in puzzle.constraints())
-
-
-
 def iss_puzzle(name: str):
     """A puzzle of the ISS benchmark's collection, and its recorded solution."""
     from cpsudoku.bench.iss import expressed, load_puzzles, recorded_for
@@ -151,47 +125,3 @@ def iss_puzzle(name: str):
     puzzle, why = expressed(entry)
     assert puzzle is not None, why
     return puzzle, recorded_for(entry["solution"], puzzle.geometry)
-
-
-@pytest.mark.parametrize("name, shape", [
-    ("Order From Chaos", (6, 9)),  # 6x6 of digits 1-9: a region holds 6 of them
-    ("Chaos Construction: cell count", (6, 6)),
-])
-def test_iss_puzzles_are_unique_as_on_cpsat(name, shape):
-    puzzle, solution = iss_puzzle(name)
-    assert (puzzle.geometry.size, puzzle.geometry.values) == shape
-    result = solve(puzzle, "choco", max_solutions=2, time_limit=LIMIT)
-    reference = solve(puzzle, cpsat(), max_solutions=2, time_limit=LIMIT)
-    assert result.status.value == reference.status.value == "unique"
-    assert result.solutions == reference.solutions == [solution]
-    assert result.variables == reference.variables
-
-@pytest.mark.parametrize("name", sorted(SMALL))
-def test_every_solution_of_a_small_puzzle_once(name):
-    puzzle = SMALL[name]
-    expected = brute_force(puzzle)
-    assert 1 < len(expected) < ALL
-    solutions = found(solve(puzzle, "choco", max_solutions=ALL, time_limit=LIMIT))
-    assert len(solutions) == len(set(solutions))  # none twice
-    assert set(solutions) == expected
-    assert set(found(solve(puzzle, cpsat(), max_solutions=ALL, time_limit=LIMIT))) == expected
-
-
-def test_two_partitions_of_one_grid_are_two_solutions():
-    expected = brute_force(ONE_GRID)
-    result = solve(ONE_GRID, "choco", max_solutions=ALL, time_limit=LIMIT)
-    assert result.status.value == "multiple"
-    assert set(result.solutions) == {ONE_GRID.givens}  # the digits are all given
-    partitions = result.variables or []
-    assert len(set(partitions)) == len(partitions) == len(expected) > 1
-    assert set(found(result)) == expected
-
-
-def test_at_most_two_asked_two_partitions_say_multiple():
-    assert solve(ONE_GRID, "choco", max_solutions=2, time_limit=LIMIT).status.value == "multiple"
-
-
-def test_a_run_longer_than_a_region_is_unsolvable():
-    assert not brute_force(TOO_LONG)
-    result = solve(TOO_LONG, "choco", max_solutions=2, time_limit=LIMIT)
-    assert result.status.value == "unsolvable" and result.reason is None  # searched
