@@ -24,6 +24,17 @@ DATA_DIR = ROOT.parent / "shared" / "data"
 BUNDLED_DIR = ROOT / "tests" / "data"
 
 
+def usable(name: str) -> str:
+    """The backend's name, or the test skipped saying why it is not usable here."""
+    from cpsudoku import backends
+    from cpsudoku.errors import BackendError
+    try:
+        backends.get(name)
+    except (BackendError, ModuleNotFoundError) as exc:
+        pytest.skip(f"backend {name} is not usable here: {exc}")
+    return name
+
+
 def _need_shared_data() -> None:
     if not DATA_DIR.is_dir():
         pytest.skip(f"puzzle data not found at {DATA_DIR}")

@@ -33,7 +33,17 @@ from functools import cache
 from typing import ClassVar
 
 from ..engine.clock import OutOfTime, check_clock
-from ..grid.constraints import AllDifferent, Allowed, Less, RegionRuns, Regions, Regular, Sum
+from ..grid.constraints import (
+    AllDifferent,
+    Allowed,
+    Less,
+    RegionRuns,
+    Regions,
+    Regular,
+    Sum,
+    orthogonal_neighbours,
+    orthogonal_pairs,
+)
 from ..model import Model
 from ..result import Outcome
 from .base import Backend, Request, nothing_to_search, out_of_time
@@ -305,7 +315,7 @@ class _Program:
     def same_region(self, label: list[list[int]], n: int) -> dict[tuple[int, int], int]:
         """A binary per pair of orthogonal neighbours (both ways): same label."""
         same: dict[tuple[int, int], int] = {}
-        for i, j in _pairs(n):
+        for i, j in orthogonal_pairs(n):
             s = same[i, j] = same[j, i] = self.new_cols(1)[0]
             for a, b in zip(label[i], label[j]):
                 self.row(None, 1, {a: 1.0, b: 1.0, s: -1.0})  # both k: same
@@ -338,12 +348,12 @@ class _Program:
         holding both; returns (column, piece) per piece."""
         chosen = list(zip(self.new_cols(len(pieces)), pieces))
         cover: list[dict[int, float]] = [{} for _ in range(n * n)]
-        both: dict[tuple[int, int], dict[int, float]] = {pair: {} for pair in _pairs(n)}
+        both: dict[tuple[int, int], dict[int, float]] = {pair: {} for pair in orthogonal_pairs(n)}
         for col, piece in chosen:
             inside = set(piece)
             for i in piece:
                 cover[i][col] = 1.0
-                for j in _around(i, n):
+                for j in orthogonal_neighbours(i, n):
                     if j > i and j in inside:
                         both[i, j][col] = -1.0
         for coeffs in cover:
@@ -388,7 +398,8 @@ class _Program:
         at least each, at most their sum); the last level must hold everywhere."""
         near = [roots]
         for t in range(1, n):
-            reach = [[roots[i]] + [self.both(same[i, j], near[-1][j]) for j in _around(i, n)]
+            reach = [[roots[i]] + [self.both(same[i, j], near[-1][j])
+                                   for j in orthogonal_neighbours(i, n)]
                      for i in range(n * n)]
             if t == n - 1:
                 for ways in reach:
@@ -477,21 +488,9 @@ def connected_pieces(n: int) -> tuple[tuple[int, ...], ...]:
             if len(now) == n:
                 found.append(tuple(sorted(now)))
                 continue
-            fresh = [j for j in _around(cell, n) if j > least and j not in met]
+            fresh = [j for j in orthogonal_neighbours(cell, n) if j > least and j not in met]
             grow(now, untried + fresh, met | set(fresh), least)
 
     for first in range(n * n):
         grow([], [first], {first}, first)
     return tuple(found)
-
-
-def _pairs(n: int) -> list[tuple[int, int]]:
-    """Each pair of orthogonal neighbours once, as (i, j) with i < j."""
-    return [(i, j) for i in range(n * n) for j in _around(i, n) if i < j]
-
-
-def _around(i: int, n: int) -> list[int]:
-    """The orthogonal neighbours of position i (row * n + column) on an n x n grid."""
-    r, c = divmod(i, n)
-    return [j for j, ok in ((i - n, r > 0), (i + n, r < n - 1), (i - 1, c > 0),
-                            (i + 1, c < n - 1)) if ok]

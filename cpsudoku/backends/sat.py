@@ -44,7 +44,16 @@ from typing import ClassVar
 
 from ..engine.clock import OutOfTime, check_clock
 from ..errors import BackendError
-from ..grid.constraints import AllDifferent, Allowed, Less, Regions, Regular, Sum
+from ..grid.constraints import (
+    AllDifferent,
+    Allowed,
+    Less,
+    Regions,
+    Regular,
+    Sum,
+    orthogonal_neighbours,
+    orthogonal_pairs,
+)
 from ..model import Model
 from ..result import Outcome
 from .base import Backend, Request, nothing_to_search, out_of_time
@@ -474,7 +483,7 @@ class Cnf:
     def same_region(self, label: list[list[int]], n: int) -> dict[tuple[int, int], int]:
         """A Boolean per pair of orthogonal neighbours (both ways): same label."""
         same: dict[tuple[int, int], int] = {}
-        for i, j in _pairs(n):
+        for i, j in orthogonal_pairs(n):
             s = same[i, j] = same[j, i] = self.new_var()
             for a, b in zip(label[i], label[j]):
                 self.clauses.extend(([-a, -b, s], [-s, -a, b], [-s, -b, a]))
@@ -487,7 +496,8 @@ class Cnf:
         the region, order encoded; the last level must hold everywhere."""
         near = [roots]
         for t in range(1, n):
-            reach = [[roots[i]] + [self.both(same[i, j], near[-1][j]) for j in _around(i, n)]
+            reach = [[roots[i]] + [self.both(same[i, j], near[-1][j])
+                                   for j in orthogonal_neighbours(i, n)]
                      for i in range(n * n)]
             if t == n - 1:
                 self.clauses.extend(reach)
@@ -502,15 +512,3 @@ class Cnf:
             if x in true:
                 grid[cell] = value
         return tuple(grid)
-
-
-def _pairs(n: int) -> list[tuple[int, int]]:
-    """Each pair of orthogonal neighbours once, as (i, j) with i < j."""
-    return [(i, j) for i in range(n * n) for j in _around(i, n) if i < j]
-
-
-def _around(i: int, n: int) -> list[int]:
-    """The orthogonal neighbours of position i (row * n + column) on an n x n grid."""
-    r, c = divmod(i, n)
-    return [j for j, ok in ((i - n, r > 0), (i + n, r < n - 1), (i - 1, c > 0),
-                            (i + 1, c < n - 1)) if ok]

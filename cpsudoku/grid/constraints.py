@@ -287,6 +287,19 @@ def runs_automaton(size: int, arms: tuple[int, ...], offset: int,
                            and state[4], range(1, size + 1))
 
 
+def orthogonal_pairs(n: int) -> list[tuple[int, int]]:
+    """Each pair of orthogonal neighbours of an n x n grid once, as (i, j) with i < j
+    (positions row * n + column): what regions found while solving are connected by."""
+    return [(i, j) for i in range(n * n) for j in orthogonal_neighbours(i, n) if i < j]
+
+
+def orthogonal_neighbours(i: int, n: int) -> list[int]:
+    """The orthogonal neighbours of position i (row * n + column) on an n x n grid."""
+    r, c = divmod(i, n)
+    return [j for j, ok in ((i - n, r > 0), (i + n, r < n - 1), (i - 1, c > 0),
+                            (i + 1, c < n - 1)) if ok]
+
+
 def _connected(cells: list[int], width: int) -> bool:
     """Whether grid positions (row * width + column) form one orthogonal piece."""
     inside = set(cells)

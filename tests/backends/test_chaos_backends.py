@@ -17,9 +17,9 @@ from chaos_cases import (
     found,
     iss_puzzle,
 )
+from conftest import usable
 
 from cpsudoku import backends, parse, solve
-from cpsudoku.errors import BackendError
 
 LIMIT = 300  # seconds: a generous bound, never reached
 BACKENDS = ["python-constraint", "sat", "mip", "choco"]
@@ -28,14 +28,6 @@ BACKENDS = ["python-constraint", "sat", "mip", "choco"]
 # solutions one no-good cut at a time (about 20 s each; its smallest listing stays).
 SLOW = {("python-constraint", "example"), ("mip", "arrow"), ("mip", "count"),
         ("mip", "arrow and count")}
-
-
-def usable(name: str) -> str:
-    try:
-        backends.get(name)
-    except (BackendError, ModuleNotFoundError) as exc:
-        pytest.skip(f"backend {name} is not usable here: {exc}")
-    return name
 
 
 def cases(what: str):

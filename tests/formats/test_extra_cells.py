@@ -10,9 +10,10 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import usable
 
-from cpsudoku import backends, solve
-from cpsudoku.errors import BackendError, CpsudokuError, ModelError
+from cpsudoku import solve
+from cpsudoku.errors import CpsudokuError, ModelError
 from cpsudoku.formats import iss, puzzlefile
 from cpsudoku.formats.puzzle_out import render_puzzle
 from cpsudoku.grid.geometry import boxed
@@ -29,14 +30,6 @@ def iss_entry(name: str) -> dict:
 def recorded(entry: dict, geometry) -> tuple[int, ...]:
     first = geometry.first
     return tuple(int(ch) - first + 1 for ch in entry["solution"])
-
-
-def usable(name: str) -> str:
-    try:
-        backends.get(name)
-    except (BackendError, ModuleNotFoundError) as exc:
-        pytest.skip(f"backend {name} is not usable here: {exc}")
-    return name
 
 
 # --- the geometry's names ---------------------------------------------------------------

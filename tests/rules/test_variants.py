@@ -11,7 +11,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from conftest import data_file
+from conftest import data_file, usable
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -37,14 +37,6 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "examples" / "variants").glob("*.toml")) + sorted(
     (ROOT / "examples" / "variants").glob("*.json"))
 BACKENDS = backends.names()
-
-
-def usable(name: str) -> str:
-    try:
-        backends.get(name)
-    except (BackendError, ModuleNotFoundError) as exc:
-        pytest.skip(f"backend {name} is not usable here: {exc}")
-    return name
 
 
 def available() -> list[str]:
