@@ -1,10 +1,10 @@
 """The automata of the outside clues, read from the clue's side along a row or column.
 
 Each is the classic CP encoding of its clue: the states count only what the clue
-needs (sandwich: before the first of the two ends, the sum between, after;
+needs (sandwich: before the first of the two ends, the digits between, after;
 skyscraper: the tallest so far and how many were seen; x-sum: cells still to add
-and the sum so far), so they stay small (tens to hundreds of states on 9x9, see
-`docs/variants.md` for the sizes measured up to 16x16). Every builder is
+and the sum so far), so they stay small: at most 258 states for a sandwich, 283 for an
+x-sum and 46 for a skyscraper on 9x9; 240, 1,788 and 137 on 16x16. Every builder is
 remembered per alphabet and clue.
 
 Each reads digits (`Geometry.digits`: 1..N, 0..N-1, or more digits than a row has
@@ -31,21 +31,43 @@ def _after_done(step):
 @cache
 def sandwich(digits: range, total: int) -> Automaton:
     """The digits between the smallest and the largest digit (the crusts: 1 and 9 on
-    9x9), first met either way, sum to `total`. States: ("before",), (opener, sum so
-    far) between the two, and done."""
+    9x9), first met either way, sum to `total`. States: ("before",), (opener, the
+    digits between so far, as bits) between the two, and done. The digits between
+    differ (the row's are all different), so a sum no different digits make is refused
+    here, not only by the row (ISS's Sandwich snipe 18: 106,229 nodes and 5.2 s to
+    10,598 and 2.0 s); past SET_DIGITS digits between the crusts the state keeps their
+    sum instead, which stays small on 16x16."""
     low, high = digits[0], digits[-1]
+    as_set = high - low - 1 <= SET_DIGITS
 
     def step(state, v):
         if state == ("before",):
             return (v, 0) if v in (low, high) else state
-        opener, partial = state
+        opener, held = state
         if v == opener:
             return None
+        partial = _bits_sum(held) if as_set else held
         if v in (low, high):
             return _DONE if partial == total else None
-        return (opener, partial + v) if partial + v <= total else None
+        if partial + v > total or as_set and held >> v & 1:
+            return None
+        return (opener, held | 1 << v) if as_set else (opener, partial + v)
 
     return Automaton.build(("before",), _after_done(step), lambda s: s == _DONE, digits)
+
+
+SET_DIGITS = 7  # the digits between a sandwich's crusts on 9x9: kept as a set up to this
+
+
+def _bits_sum(bits: int) -> int:
+    """The sum of the digits whose bits are set."""
+    total, v = 0, 0
+    while bits:
+        if bits & 1:
+            total += v
+        bits >>= 1
+        v += 1
+    return total
 
 
 @cache
