@@ -28,7 +28,8 @@ def rules(data: dict, size: int) -> list:
         out.append(RegexLines(tuple(_regex_line(i, item, size) for i, item
                                in enumerate(listed(data["regex_lines"], "regex_lines"), 1))))
     if "automata" in data:
-        out.append(Automata(tuple(_automaton(i, item, size) for i, item
+        read: dict[int, tuple] = {}  # one list of transitions shared by many lines: read once
+        out.append(Automata(tuple(_automaton(i, item, size, read) for i, item
                              in enumerate(listed(data["automata"], "automata"), 1))))
     return out
 
@@ -75,20 +76,30 @@ def _regex_line(i: int, item, size: int) -> RegexLine:
                      _text(item["pattern"], f"{what} pattern"))
 
 
-def _automaton(i: int, item, size: int) -> AutomatonLine:
+def _automaton(i: int, item, size: int, read: dict[int, tuple]) -> AutomatonLine:
     what = f"automaton {i}"
     item = _table(item, what, ("cells", "start", "accepting", "transitions", "name"))
     start = item.get("start", 0)
     starts = listed(start, f"{what} start") if isinstance(start, list) else [start]
-    transitions = []
-    for j, t in enumerate(listed(item.get("transitions", []), f"{what} transitions"), 1):
-        if not isinstance(t, list) or len(t) != 3:
-            raise ModelError(f"{what}: transition {j} must be [state, digit, next state], "
-                             f"not {t!r}")
-        s, v, nxt = (whole(x, f"{what} transition {j}") for x in t)
-        transitions.append((s, v, nxt))
+    given = item.get("transitions", [])
+    # ISS's Replicate copies one automaton over many cells (Stepped Thermos: 54 lines
+    # of 864 transitions, 70 ms of reading each time)
+    transitions = read.get(id(given))
+    if transitions is None:
+        transitions = read[id(given)] = _transitions(given, what)
     return AutomatonLine(cell_list(item.get("cells", []), size, what),
                          tuple(whole(s, f"{what} start") for s in starts),
                          tuple(whole(s, f"{what} accepting state")
                                for s in listed(item.get("accepting", []), f"{what} accepting")),
-                         tuple(transitions), _text(item.get("name", ""), f"{what} name"))
+                         transitions, _text(item.get("name", ""), f"{what} name"))
+
+
+def _transitions(given, what: str) -> tuple[tuple[int, int, int], ...]:
+    out = []
+    for j, t in enumerate(listed(given, f"{what} transitions"), 1):
+        if not isinstance(t, list) or len(t) != 3:
+            raise ModelError(f"{what}: transition {j} must be [state, digit, next state], "
+                             f"not {t!r}")
+        s, v, nxt = (whole(x, f"{what} transition {j}") for x in t)
+        out.append((s, v, nxt))
+    return tuple(out)

@@ -693,10 +693,10 @@ def _nfa(r: Reading, item: Item) -> None:
     except ValueError as exc:
         raise _Refusal(str(exc), item) from None
     shift = r.digits[0] - 1  # ISS's symbols count values 1..V; transitions name digits
+    transitions = [[s, v + shift, t] for s, v, t in moves]  # one list, read once
     for name, cells in _named_groups(r, item.args[1:], item):
         r.add("automata", {"cells": cells, "start": starts[0] if len(starts) == 1 else starts,
-                           "accepting": accepting,
-                           "transitions": [[s, v + shift, t] for s, v, t in moves]}
+                           "accepting": accepting, "transitions": transitions}
               | ({"name": name} if name else {}), item)
 
 

@@ -159,8 +159,7 @@ class _AutomatonLines(ElementRule):
             raise ModelError(f"{what} needs at least one cell")
         cells = C.resolve(element.cells, geometry, what)
         automaton = self.automaton(element, geometry, what)
-        full = [frozenset(geometry.digits)] * len(cells)
-        if not any(automaton.paths(full)[0]):
+        if not automaton.fits(len(cells), geometry.digits):
             raise ModelError(f"{what}: no digits {shown(geometry.digits)} along its "
                              f"{len(cells)} cells are accepted")
         return cells
