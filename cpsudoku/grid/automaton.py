@@ -225,35 +225,59 @@ def along(line: Sequence[int], parts: Sequence[tuple[Sequence[int], Automaton]],
             reads[k].append(i)
         last.append(at[-1] if at else -1)
     moves = [a.moves for _, a in parts]
-    start = (0, tuple(_DONE if not cells else a.start for cells, a in parts))
+    accepting = [a.accepting for _, a in parts]
     if any(cells == () and a.start not in a.accepting for cells, a in parts):
         return Automaton(0, frozenset(), ())
-    found = [0]
+    # layer by layer (a state is its position and each part's state): numbered as a
+    # breadth-first search numbers them, with no search machinery per move (City
+    # Planning's 52 either/or lines: 86 ms to 57 ms)
+    start = tuple(_DONE if not cells else a.start for cells, a in parts)
+    number: dict[tuple, int] = {(0, start): 0}
+    layer = [start]
+    transitions: list[Transition] = []
+    for k in range(len(line)):
+        here = reads[k]
+        values = sorted(allowed[k])
+        found: dict[tuple, None] = {}  # the next layer, in the order met
+        for states in layer:
+            source = number[(k, states)]
+            for v in values:
+                if not here:
+                    outs: Sequence[tuple] = (states,)
+                else:
+                    outs = _moved(states, v, here, k, moves, last, accepting)
+                for out in outs:
+                    key = (k + 1, out)
+                    target = number.get(key)
+                    if target is None:
+                        target = number[key] = len(number)
+                        found[out] = None
+                    transitions.append((source, v, target))
+        if len(number) > MAX_PRODUCT_STATES:
+            return None
+        layer = list(found)
+    end = len(line)
+    return Automaton(0, frozenset(number[(end, s)] for s in layer), tuple(transitions))
 
-    def successors(state, v):
-        k, states = state
-        if k == len(line) or v not in allowed[k]:
+
+def _moved(states: tuple, v: int, here: list[int], k: int, moves, last, accepting) -> list:
+    """The parts' states after reading v at position k (the parts in `here` read it)."""
+    if len(here) == 1:
+        i = here[0]
+        nxt = moves[i].get((states[i], v), ())
+        if k == last[i]:  # the part's last cell: it must accept here
+            return [states[:i] + (_DONE,) + states[i + 1:]] if accepting[i].intersection(nxt) \
+                else []
+        return [states[:i] + (t,) + states[i + 1:] for t in nxt]
+    options: list[Sequence] = [[s] for s in states]
+    for i in here:
+        nxt = moves[i].get((states[i], v), ())
+        if k == last[i]:
+            nxt = (_DONE,) if accepting[i].intersection(nxt) else ()
+        if not nxt:
             return []
-        options: list[list] = [[s] for s in states]
-        for i in reads[k]:
-            nxt: list = list(moves[i].get((states[i], v), ()))
-            if k == last[i]:  # the part's last cell: it must accept here
-                nxt = [_DONE] if set(nxt) & parts[i][1].accepting else []
-            if not nxt:
-                return []
-            options[i] = nxt
-        out = [(k + 1, combo) for combo in itertools.product(*options)]
-        found[0] += len(out)
-        if found[0] > 10 * MAX_PRODUCT_STATES:
-            raise _TooLarge
-        return out
-
-    try:
-        made = Automaton.explore(start, successors, lambda state: state[0] == len(line),
-                                 sorted(set().union(*allowed)))
-    except _TooLarge:
-        return None
-    return made if made.states <= MAX_PRODUCT_STATES else None
+        options[i] = nxt
+    return list(itertools.product(*options))
 
 
 class _TooLarge(Exception):
