@@ -139,7 +139,7 @@ def random_constraints(sol, n: int, rng: random.Random, count: int) -> tuple:
     dot tables and automata, each on random cells."""
     out: list = []
     for _ in range(count):
-        kind = rng.choice(("cage", "sum", "less", "table", "regular"))
+        kind = rng.choice(("cage", "sum", "less", "table", "regular", "holds"))
         cells = path(n, rng, rng.randint(2, min(5, n)))
         values = [sol[c] for c in cells]
         if kind == "cage" and len(set(values)) == len(values):
@@ -159,7 +159,26 @@ def random_constraints(sol, n: int, rng: random.Random, count: int) -> tuple:
         elif kind == "regular":
             gap = min(abs(x - y) for x, y in zip(values, values[1:]))
             out.append(Regular(cells, automaton=differ_automaton(n, gap)))
+        elif kind == "holds":  # a value the line must hold: its sweep for required values
+            out.append(Regular(cells, automaton=holds_automaton(n, rng.choice(values))))
     return tuple(out)
+
+
+def holds_automaton(n: int, value: int, among: int | None = None, total: int | None = None,
+                    length: int = 0):
+    """Words holding `value` among their first `among` letters (all, by default); with
+    `total`, also adding up to it, and with `length`, of that many letters (the letters
+    read and their running sums take the states past 64)."""
+    def step(state, v):
+        read, seen, partial = state
+        partial += v if total is not None else 0
+        if total is not None and partial > total:
+            return None
+        seen = seen or (v == value and (among is None or read < among))
+        return min(read + 1, length or among or 0), seen, partial  # finitely many states
+
+    return Automaton.build((0, False, 0), step,
+                           lambda s: s[1] and (total is None or s[2] == total), range(1, n + 1))
 
 
 @needs_vkernel
@@ -206,6 +225,42 @@ def test_automata_of_more_than_64_states_agree(seed):
     puzzle = Puzzle(boxed(9, (3, 3)), givens,
                     rules=(Extra((Regular(line, automaton=running),)),))
     assert assert_agree(puzzle).solutions
+
+
+@needs_vkernel
+@pytest.mark.parametrize("wide", [False, True], ids=["one word of states", "many words"])
+def test_a_value_a_line_must_hold_leaves_the_cells_that_see_its_places(wide):
+    """Two lines in box 1 that must each hold a 5 in cells of their own: the first's
+    places for it (r1c1, r2c2) see every other cell of the box, which lose it, so the
+    second (r1c3, r3c1) has none left: proved without a guess."""
+    if wide:
+        first = Regular((0, 10, 40, 80),
+                        automaton=holds_automaton(9, 5, among=2, total=20, length=4))
+        assert first.automaton.states > 64
+    else:
+        first = Regular((0, 10), automaton=holds_automaton(9, 5))
+    second = Regular((2, 18), automaton=holds_automaton(9, 5))
+    puzzle = Puzzle(boxed(9, (3, 3)), (0,) * 81, rules=(Extra((first, second)),))
+    plan = compile_model(build_model(puzzle))
+    sols, exhausted, timed_out, stats = vkernel.solve(plan, 2, None, True)
+    assert sols == [] and exhausted and not timed_out
+    assert stats["guesses"] == 0
+
+
+@needs_vkernel
+@pytest.mark.parametrize("name, most", [
+    ("Look-and-Say 3", 5_000),             # 67,911 nodes before required values
+    ("Heat up - global entropy", 2_000),   # 6,831
+    ("Hailstone - little killer", 20_000),  # 199,051 before sums crossing units
+    ("Sandwich snipe 18", 30_000),         # 106,229 before sandwiches kept their digits
+])
+def test_iss_puzzles_the_kernel_used_to_search_long(name, most):
+    from cpsudoku.bench.iss import expressed, load_puzzles
+
+    puzzle = expressed(load_puzzles("all", name=name)[0])[0]
+    result = solve(puzzle, "native", max_solutions=2, time_limit=60)
+    assert result.stats["kernel"] == "c" and not result.stats["timed_out"]
+    assert result.stats["nodes"] <= most
 
 
 @needs_vkernel
