@@ -31,43 +31,47 @@ def _after_done(step):
 @cache
 def sandwich(digits: range, total: int) -> Automaton:
     """The digits between the smallest and the largest digit (the crusts: 1 and 9 on
-    9x9), first met either way, sum to `total`. States: ("before",), (opener, the
-    digits between so far, as bits) between the two, and done. The digits between
+    9x9), first met either way, sum to `total`. States: before, (opener, the digits
+    between so far as bits, their sum) between the two, and done. The digits between
     differ (the row's are all different), so a sum no different digits make is refused
     here, not only by the row (ISS's Sandwich snipe 18: 106,229 nodes and 5.2 s to
-    10,598 and 2.0 s); past SET_DIGITS digits between the crusts the state keeps their
-    sum instead, which stays small on 16x16."""
-    low, high = digits[0], digits[-1]
-    as_set = high - low - 1 <= SET_DIGITS
-
-    def step(state, v):
-        if state == ("before",):
-            return (v, 0) if v in (low, high) else state
-        opener, held = state
-        if v == opener:
-            return None
-        partial = _bits_sum(held) if as_set else held
-        if v in (low, high):
-            return _DONE if partial == total else None
-        if partial + v > total or as_set and held >> v & 1:
-            return None
-        return (opener, held | 1 << v) if as_set else (opener, partial + v)
-
-    return Automaton.build(("before",), _after_done(step), lambda s: s == _DONE, digits)
+    10,598 and 2.0 s); past SET_DIGITS digits between the crusts the state keeps only
+    their sum, which stays small on 16x16. Built by a breadth-first search of its own,
+    with no step function to call: up to 258 states a clue on 9x9, 0.3 ms where the
+    calls took 2.3."""
+    ends = (digits[0], digits[-1])
+    as_set = ends[1] - ends[0] - 1 <= SET_DIGITS
+    number: dict = {"before": 0}
+    queue: list = ["before"]
+    transitions = []
+    for state in queue:  # the list grows as states are found
+        source = number[state]
+        for v in digits:
+            if state == "before":
+                nxt = (v, 0, 0) if v in ends else state
+            elif state == _DONE:
+                nxt = _DONE
+            else:
+                opener, held, partial = state
+                if v == opener:
+                    continue
+                if v in ends:
+                    if partial != total:
+                        continue
+                    nxt = _DONE
+                elif partial + v > total or held >> v & 1:
+                    continue
+                else:
+                    nxt = (opener, held | 1 << v if as_set else 0, partial + v)
+            if nxt not in number:
+                number[nxt] = len(number)
+                queue.append(nxt)
+            transitions.append((source, v, number[nxt]))
+    return Automaton(0, frozenset([number[_DONE]]) if _DONE in number else frozenset(),
+                     tuple(transitions))
 
 
 SET_DIGITS = 7  # the digits between a sandwich's crusts on 9x9: kept as a set up to this
-
-
-def _bits_sum(bits: int) -> int:
-    """The sum of the digits whose bits are set."""
-    total, v = 0, 0
-    while bits:
-        if bits & 1:
-            total += v
-        bits >>= 1
-        v += 1
-    return total
 
 
 @cache
