@@ -173,26 +173,35 @@ def lunchbox(digits: range, total: int, length: int) -> Automaton:
     only by the cells' all-different (ISS's Extreme Lunchbox: 36,930 nodes to 3,847);
     the digits before and after are left to it (tracking them too took 479 nodes
     but seven times the states)."""
-    def one(guess, v):
-        low, high, opener, partial, seen = guess
-        if not low <= v <= high or seen >> v & 1:
-            return None
-        if opener is None:
-            return (low, high, v, 0, 1 << v) if v in (low, high) else guess
-        if opener == "both":  # both ends met
-            return guess
-        if v in (low, high):
-            return (low, high, "both", 0, 0) if partial == total else None
-        if partial + v > total:
-            return None
-        return (low, high, opener, partial + v, seen | 1 << v)
-
     guesses = [(low, high, None, 0, 0) for low in digits
                for high in range(low + max(length, 2) - 1, digits[-1] + 1)]
-
-    def successors(state, v):
-        alive = guesses if state == "start" else (state,)
-        return [x for g in alive if (x := one(g, v)) is not None]
-
-    return Automaton.explore("start", successors,
-                             lambda g: g != "start" and g[2] == "both", digits)
+    # a breadth-first search of its own, as `sandwich`'s (9x9 clues of 2 to 9 cells:
+    # 26 ms to 16 ms each); states numbered as Automaton.explore numbers them
+    number: dict = {"start": 0}
+    queue: list = ["start"]
+    transitions = []
+    for state in queue:  # the list grows as states are found
+        source = number[state]
+        for v in digits:
+            for guess in guesses if state == "start" else (state,):
+                low, high, opener, partial, seen = guess
+                if not low <= v <= high or seen >> v & 1:
+                    continue
+                if opener is None:
+                    nxt = (low, high, v, 0, 1 << v) if v in (low, high) else guess
+                elif opener == "both":  # both ends met
+                    nxt = guess
+                elif v in (low, high):
+                    if partial != total:
+                        continue
+                    nxt = (low, high, "both", 0, 0)
+                elif partial + v > total:
+                    continue
+                else:
+                    nxt = (low, high, opener, partial + v, seen | 1 << v)
+                if nxt not in number:
+                    number[nxt] = len(number)
+                    queue.append(nxt)
+                transitions.append((source, v, number[nxt]))
+    return Automaton(0, frozenset(i for st, i in number.items()
+                                  if st != "start" and st[2] == "both"), tuple(transitions))
