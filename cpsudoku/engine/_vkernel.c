@@ -1636,31 +1636,13 @@ static int regular(Search *S, uint32_t *s, const Con *c)
  * place the group has. */
 static int settle_groups(Search *S, uint32_t *s, const Con *c, uint32_t bit)
 {
-    const VKernel *k = S->k;
-    uint64_t *seen = S->cell_set;
     for (int g = 0; g < c->ngroups; g++) {
-        int at = -1, places = 0;
-        for (int i = c->gstart[g]; i < c->gstart[g + 1]; i++)
-            if (domain(S, s, c->cells[i]) & bit) {
-                const uint64_t *peers = k->peer_set + (size_t)c->cells[i] * k->pw;
-                if (places++ == 0)
-                    memcpy(seen, peers, (size_t)k->pw * sizeof(uint64_t));
-                else
-                    for (int wd = 0; wd < k->pw; wd++)
-                        seen[wd] &= peers[wd];
-                at = i;
-            }
-        if (places == 1) {
-            if (restrict_to(S, s, c->cells[at], bit) < 0)
-                return -1;
-        } else if (places > 1) {
-            for (int wd = 0; wd < k->pw; wd++)
-                for (uint64_t b = seen[wd]; b; b &= b - 1) {
-                    int cell = 64 * wd + __builtin_ctzll(b);
-                    if ((s[cell] & bit) && restrict_to(S, s, cell, ~bit) < 0)
-                        return -1;
-                }
-        }
+        const int *cells = c->cells + c->gstart[g], len = c->gstart[g + 1] - c->gstart[g];
+        int can = 0;
+        for (int i = 0; i < len && !can; i++)
+            can = (domain(S, s, cells[i]) & bit) != 0;
+        if (can && exclude_required(S, s, cells, len, bit) < 0)
+            return -1;
     }
     return 0;
 }
