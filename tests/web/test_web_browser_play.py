@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 import re
-from urllib.parse import parse_qs, urlparse
+from urllib.parse import parse_qs, quote, urlparse
 
 import browser_kit as kit
 import pytest
@@ -132,7 +132,8 @@ def test_messages_say_what_and_where(page, server):
                            ".startsWith('Not finished yet')")
     assert "bad" not in page.locator('[data-role="status"]').get_attribute("class")
     clash = "111111111" + "." * 72  # 36 pairs in row 1
-    open_puzzle(page, server, clash)
+    # not open_puzzle: its "loaded" may be replaced by the conflicts before it is seen
+    page.goto(f"{server}?puzzle={quote(clash)}")
     page.wait_for_function("document.querySelector('[data-role=status]').textContent"
                            ".startsWith('Conflict')")
     text = status(page)
