@@ -14,9 +14,11 @@ itself, so a 0 counts no cell and cannot be one; "nothing read yet" is never a d
 
 from __future__ import annotations
 
+import itertools
+from dataclasses import dataclass
 from functools import cache
 
-from ..grid.automaton import Automaton
+from ..grid.automaton import Automaton, Transition
 
 _DONE = "done"  # the clue is met; any digits may follow
 
@@ -36,10 +38,13 @@ def sandwich(digits: range, total: int) -> Automaton:
     differ (the row's are all different), so a sum no different digits make is refused
     here, not only by the row (ISS's Sandwich snipe 18: 106,229 nodes and 5.2 s to
     10,598 and 2.0 s); past SET_DIGITS digits between the crusts the state keeps only
-    their sum, which stays small on 16x16. Up to 258 states a clue on 9x9, built in
-    under a millisecond (`_searched`)."""
+    their sum, which stays small on 16x16. Up to 258 states a clue on 9x9: cut from
+    one layout per alphabet (`_sandwich_sets`): eighteen clues on 9x9 in 1.4 ms, the
+    layout included, where each built by its own search took 0.7 ms."""
     ends = (digits[0], digits[-1])
     as_set = ends[1] - ends[0] - 1 <= SET_DIGITS
+    if as_set:
+        return _sandwich_sets(digits).cut(total)
 
     def moves(state):
         for v in digits:
@@ -54,13 +59,68 @@ def sandwich(digits: range, total: int) -> Automaton:
                 if v in ends:
                     if partial == total:
                         yield v, _DONE
-                elif partial + v <= total and not held >> v & 1:
-                    yield v, (opener, held | 1 << v if as_set else 0, partial + v)
+                elif partial + v <= total:
+                    yield v, (opener, 0, partial + v)
 
     return _searched("before", moves, lambda state: state == _DONE)
 
 
 SET_DIGITS = 7  # the digits between a sandwich's crusts on 9x9: kept as a set up to this
+
+
+@dataclass(frozen=True)
+class _SandwichSets:
+    """Every sandwich automaton of one alphabet that keeps its digits between as a set,
+    laid out once: state 0 before the crusts, 1 done, then (opener, set) ordered by the
+    set's sum, so a total's states are the first `upto[total]`, and its moves are the
+    fixed ones, those into sets of sum at most the total, and those out of sets of sum
+    exactly the total into done."""
+
+    fixed: tuple[Transition, ...]
+    into: tuple[tuple[Transition, ...], ...]   # by the target set's sum
+    closing: tuple[tuple[Transition, ...], ...]  # by the closed set's sum
+    upto: tuple[int, ...]                       # by total: the states it keeps
+
+    def cut(self, total: int) -> Automaton:
+        if total >= len(self.upto):
+            return Automaton(0, frozenset(), ())  # more than the digits between can make
+        return Automaton(0, frozenset([1]), tuple(itertools.chain(
+            self.fixed, *self.into[:total + 1], self.closing[total])))
+
+
+@cache
+def _sandwich_sets(digits: range) -> _SandwichSets:
+    ends = (digits[0], digits[-1])
+    inner = [v for v in digits if v not in ends]
+    sums = [0] * (1 << len(inner))  # per set of the digits between (bit k: inner[k])
+    for b in range(1, len(sums)):
+        low = b & -b
+        sums[b] = sums[b ^ low] + inner[low.bit_length() - 1]
+    sets = sorted(range(len(sums)), key=lambda b: (sums[b], b))
+    number = {(o, b): 2 + 2 * k + side for k, b in enumerate(sets)
+              for side, o in enumerate(ends)}
+    fixed = [(0, v, number[(v, 0)] if v in ends else 0) for v in digits]
+    fixed += [(1, v, 1) for v in digits]
+    into: list[list[Transition]] = [[] for _ in range(sums[-1] + 1)]
+    closing: list[list[Transition]] = [[] for _ in range(sums[-1] + 1)]
+    for k, b in enumerate(sets):
+        for side, o in enumerate(ends):
+            source = 2 + 2 * k + side
+            for v in digits:
+                if v == o:
+                    continue
+                if v in ends:
+                    closing[sums[b]].append((source, v, 1))
+                    continue
+                bit = 1 << inner.index(v)
+                if not b & bit:
+                    into[sums[b | bit]].append((source, v, number[(o, b | bit)]))
+    kept = [0] * (sums[-1] + 1)
+    for b in sets:
+        kept[sums[b]] += 2
+    upto = tuple(itertools.accumulate(kept, initial=2))[1:]
+    return _SandwichSets(tuple(fixed), tuple(map(tuple, into)), tuple(map(tuple, closing)),
+                         upto)
 
 
 @cache
