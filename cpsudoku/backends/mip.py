@@ -41,6 +41,7 @@ from ..grid.constraints import (
     Regions,
     Regular,
     Sum,
+    one_step_nearer,
     orthogonal_neighbours,
     orthogonal_pairs,
 )
@@ -398,9 +399,7 @@ class _Program:
         at least each, at most their sum); the last level must hold everywhere."""
         near = [roots]
         for t in range(1, n):
-            reach = [[roots[i]] + [self.both(same[i, j], near[-1][j])
-                                   for j in orthogonal_neighbours(i, n)]
-                     for i in range(n * n)]
+            reach = one_step_nearer(roots, same, near[-1], n, self.both)
             if t == n - 1:
                 for ways in reach:
                     self.row(1, None, {w: 1.0 for w in ways})

@@ -51,7 +51,7 @@ from ..grid.constraints import (
     Regions,
     Regular,
     Sum,
-    orthogonal_neighbours,
+    one_step_nearer,
     orthogonal_pairs,
 )
 from ..model import Model
@@ -496,9 +496,7 @@ class Cnf:
         the region, order encoded; the last level must hold everywhere."""
         near = [roots]
         for t in range(1, n):
-            reach = [[roots[i]] + [self.both(same[i, j], near[-1][j])
-                                   for j in orthogonal_neighbours(i, n)]
-                     for i in range(n * n)]
+            reach = one_step_nearer(roots, same, near[-1], n, self.both)
             if t == n - 1:
                 self.clauses.extend(reach)
             else:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from typing import ClassVar
@@ -298,6 +298,17 @@ def orthogonal_neighbours(i: int, n: int) -> list[int]:
     r, c = divmod(i, n)
     return [j for j, ok in ((i - n, r > 0), (i + n, r < n - 1), (i - 1, c > 0),
                             (i + 1, c < n - 1)) if ok]
+
+
+def one_step_nearer(roots: Sequence[int], same: dict[tuple[int, int], int],
+                    near: Sequence[int], n: int,
+                    both: Callable[[int, int], int]) -> list[list[int]]:
+    """Per position of an n x n grid, the ways it lies within one more step of its
+    region's root than `near` says: it is the root, or `both` of "same region as a
+    neighbour" and that neighbour being near. The levels of the distance encodings
+    by which sat and mip keep regions found while solving connected."""
+    return [[roots[i]] + [both(same[i, j], near[j]) for j in orthogonal_neighbours(i, n)]
+            for i in range(n * n)]
 
 
 def _connected(cells: list[int], width: int) -> bool:
