@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from cpsudoku import boxed, rules, solve
 from cpsudoku.errors import ModelError
 from cpsudoku.grid.puzzle import Puzzle
+from cpsudoku.rules.globalrules import flatmates
 
 NINE = boxed(9)
 
@@ -52,6 +55,15 @@ def test_global_mod_every_square_each_residue(digits, ok):
     ({"r8c2": 1, "r9c2": 5}, True)])
 def test_dutch_flatmates_five_beside_one_above_or_nine_below(column, ok):
     assert (broken("dutch-flatmates", column) == []) is ok
+
+
+@pytest.mark.parametrize("digits", [range(1, 10), range(1, 7), range(1, 4)])
+def test_dutch_flatmates_automaton_accepts_exactly_the_rule(digits):
+    middle, low, high = (len(digits) + 1) // 2, digits[0], digits[-1]
+    automaton = flatmates(digits)
+    for triple in itertools.product(digits, repeat=3):
+        a, m, b = triple
+        assert automaton.accepts(triple) is (m != middle or a == low or b == high), triple
 
 
 @pytest.mark.parametrize("name, size, message", [
