@@ -118,9 +118,16 @@ class Automaton:
             for s, v, t in self.transitions:
                 if v in values:
                     nexts.setdefault(s, set()).add(t)
-            layer = {self.start}
-            for _ in range(length):
-                layer = {t for s in layer for t in nexts.get(s, ())}
+            layer = frozenset({self.start})
+            seen = {layer: 0}  # layers repeat (a sum line's every ten): skip the cycles
+            step = 0
+            while step < length:
+                layer = frozenset(t for s in layer for t in nexts.get(s, ()))
+                step += 1
+                first = seen.setdefault(layer, step)
+                if first < step:
+                    step = length - (length - step) % (step - first)
+                    seen = {}
             known = self._fitting[key] = not layer.isdisjoint(self.accepting)
         return known
 
