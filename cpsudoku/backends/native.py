@@ -85,7 +85,7 @@ class NativeBackend(Backend):
     description: ClassVar[str] = ("hand-written engine: bitmask candidates, naked/hidden singles, "
                                   "locked candidates; on big grids pairs, dual branching "
                                   "and probing")
-    native_kinds: ClassVar[frozenset[str]] = frozenset(KINDS) | {"regions", "ranks"}
+    native_kinds: ClassVar[frozenset[str]] = frozenset(KINDS) | {"regions", "ranks", "anyof"}
     # either/or: a table in the C kernel while one can be listed, else the Python
     # engine's constructive disjunction
     whole_when_too_big: ClassVar[frozenset[str]] = frozenset({"anyof"})

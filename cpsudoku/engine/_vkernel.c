@@ -34,6 +34,9 @@
  *            regions found while solving (chaos construction), see `_regions.h`.
  *   RUNS     a digit counts the cells along arms that share a start's region
  *            (chaos arrows and counts), see `_runs.h`.
+ *   OR       data = the alternatives, each a sequence of constraints of the
+ *            kinds SUM to REGULAR over the OR's cells (either/or of rules):
+ *            constructive disjunction, see `any_of`.
  *
  * Variables beyond the N*N cells (`nvars`: a chaos construction's region
  * labels) have no units and no peers.
@@ -72,12 +75,14 @@
 #define LINK_BOOST 4
 #define BRANCH_BLAME 2     /* conflicts a branching cell counts when its value fails at once */
 
-enum { K_SUM, K_CAGE, K_LESS, K_TABLE, K_REGULAR, K_COUNT, K_REGIONS, K_RUNS, K_RANKS, K_KINDS };
+enum { K_SUM, K_CAGE, K_LESS, K_TABLE, K_REGULAR, K_COUNT, K_REGIONS, K_RUNS, K_RANKS, K_OR,
+       K_KINDS };
 enum { CHOOSE_FEWEST, CHOOSE_FEWEST_CONFLICTS, CHOOSE_CONFLICTS_PER_VALUE, CHOOSE_CONFLICTS_PLACES,
        CHOOSE_MODES };
 
-typedef struct {
+typedef struct Con {
     int kind, len;
+    int slot;         /* its place in the search's per-constraint counters (`dry`) */
     int *cells;
     int64_t total;
     int exact;        /* its pass reaches a fixpoint: no need to run it again on its own changes */
@@ -124,6 +129,10 @@ typedef struct {
     int *readings, *rank_sets, *unclued;
     int nsets, nunclued, ties;
     uint8_t *rank_flags;
+    /* OR: the alternatives' constraints, alternative by alternative */
+    struct Con *subs;
+    int nsubs, nalts;
+    int *alt_start;   /* nalts + 1 offsets into subs */
 } Con;
 
 typedef struct {
@@ -144,6 +153,7 @@ typedef struct {
     size_t scratch_words; /* 64-bit words the largest pass needs */
     int max_len;
     size_t max_options;   /* the most options a sum lists in one pass */
+    int nslots;           /* constraints, an OR's alternatives' included */
 } VKernel;
 
 static inline int popcount32(uint32_t x) { return __builtin_popcount(x); }
@@ -275,6 +285,10 @@ static void free_con(Con *c)
     free(c->rank_sets);
     free(c->unclued);
     free(c->rank_flags);
+    for (int i = 0; c->subs && i < c->nsubs; i++)
+        free_con(&c->subs[i]);
+    free(c->subs);
+    free(c->alt_start);
 }
 
 static void VKernel_dealloc(VKernel *self)
@@ -569,6 +583,69 @@ static int build_regions(Con *c, const int64_t *data, Py_ssize_t nd, int n, int 
 static int build_runs(Con *c, const int64_t *data, Py_ssize_t nd, int n, int index);
 static int build_ranks(Con *c, const int64_t *data, Py_ssize_t nd, int n, int index);
 
+static int build_constraint(VKernel *self, Con *c, PyObject *item, int index);
+
+/* An OR's alternatives: a sequence of sequences of (kind, cells, data, total), each
+ * of a kind from SUM to REGULAR, its cells among the OR's. */
+static int build_or(VKernel *self, Con *c, PyObject *alts, int index)
+{
+    PyObject *seq = PySequence_Fast(alts, "an OR's data must be its alternatives");
+    if (!seq)
+        return -1;
+    const Py_ssize_t nalts = PySequence_Fast_GET_SIZE(seq);
+    Py_ssize_t total = 0;
+    for (Py_ssize_t a = 0; a < nalts; a++) {
+        Py_ssize_t k = PySequence_Size(PySequence_Fast_GET_ITEM(seq, a));
+        if (k < 0) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        total += k;
+    }
+    c->nalts = (int)nalts;
+    c->alt_start = malloc(((size_t)nalts + 1) * sizeof(int));
+    c->subs = calloc((size_t)total + 1, sizeof(Con));
+    if (!c->alt_start || !c->subs) {
+        Py_DECREF(seq);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t a = 0; a < nalts; a++) {
+        c->alt_start[a] = c->nsubs;
+        PyObject *group = PySequence_Fast(PySequence_Fast_GET_ITEM(seq, a),
+                                          "an alternative must be a sequence");
+        if (!group) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(group); j++) {
+            Con *sub = &c->subs[c->nsubs++];
+            if (build_constraint(self, sub, PySequence_Fast_GET_ITEM(group, j), index) < 0) {
+                Py_DECREF(group);
+                Py_DECREF(seq);
+                return -1;
+            }
+            int fits = sub->kind <= K_REGULAR;
+            for (int i = 0; fits && i < sub->len; i++) {
+                int mine = 0;
+                for (int x = 0; x < c->len && !mine; x++)
+                    mine = c->cells[x] == sub->cells[i];
+                fits = mine;
+            }
+            if (!fits) {
+                Py_DECREF(group);
+                Py_DECREF(seq);
+                return bad("constraint %d: an alternative of an OR must be a sum, cage, less, "
+                           "table or regular constraint over the OR's cells", index);
+            }
+        }
+        Py_DECREF(group);
+    }
+    c->alt_start[nalts] = c->nsubs;
+    Py_DECREF(seq);
+    return nalts ? 0 : bad("constraint %d: an OR without alternatives", index);
+}
+
 static int build_constraint(VKernel *self, Con *c, PyObject *item, int index)
 {
     PyObject *tuple = PySequence_Fast(item, "a constraint must be (kind, cells, data, total)");
@@ -595,6 +672,11 @@ static int build_constraint(VKernel *self, Con *c, PyObject *item, int index)
         return -1;
     }
     c->len = c->inner = (int)len;
+    if (c->kind == K_OR) {
+        int r = build_or(self, c, f[2], index);
+        Py_DECREF(tuple);
+        return r;
+    }
     int64_t *data = ints_of(f[2], &nd, "constraint data");
     Py_DECREF(tuple);
     if (!data)
@@ -693,6 +775,29 @@ static int covers_unit(const VKernel *self, const Con *c)
             return 1;
     }
     return 0;
+}
+
+/* The scratch a constraint's pass needs: its cells' masks, its bitsets, a sum's options. */
+static void size_scratch(VKernel *self, const Con *c, size_t *scratch)
+{
+    if (c->len > self->max_len)
+        self->max_len = c->len;
+    /* forward and backward layers (len + 1 each), two more bitsets, and an
+     * automaton's per-state masks */
+    size_t need = c->kind == K_SUM ? ((size_t)c->len + 3) * (size_t)c->words
+                  : c->kind == K_REGULAR ? (2 * (size_t)c->len + 4) * (size_t)c->sw
+                                               + (size_t)c->nstates
+                  : c->kind == K_COUNT ? (size_t)self->n + 1 : 0;
+    if (need > *scratch)
+        *scratch = need;
+    if (c->kind == K_SUM) {
+        size_t options = 0;
+        for (int g = 0; g < c->ngroups; g++)
+            options += c->gstart[g + 1] - c->gstart[g] == 1
+                           ? (size_t)self->n : (size_t)(c->cstart[g + 1] - c->cstart[g]);
+        if (options > self->max_options)
+            self->max_options = options;
+    }
 }
 
 static int VKernel_init(VKernel *self, PyObject *args, PyObject *kwds)
@@ -832,9 +937,18 @@ static int VKernel_init(VKernel *self, PyObject *args, PyObject *kwds)
     for (int k = 0; k < self->ncons; k++)
         if (self->cons[k].kind == K_CAGE && house_cage(self, &self->cons[k]) < 0)
             return -1;
-    for (int k = 0; k < self->ncons; k++)
-        if (self->cons[k].kind == K_REGULAR)
-            self->cons[k].sweep = !covers_unit(self, &self->cons[k]);
+    self->nslots = self->ncons;
+    for (int k = 0; k < self->ncons; k++) {
+        Con *c = &self->cons[k];
+        c->slot = k;
+        if (c->kind == K_REGULAR)
+            c->sweep = !covers_unit(self, c);
+        for (int j = 0; j < c->nsubs; j++) {
+            c->subs[j].slot = self->nslots++;
+            if (c->subs[j].kind == K_REGULAR)
+                c->subs[j].sweep = !covers_unit(self, &c->subs[j]);
+        }
+    }
     for (int k = 0; k < self->ncons; k++)
         if (self->cons[k].kind == K_RANKS) {
             int *hinted = realloc(self->hinted, (size_t)(self->nhinted + 1) * sizeof(int));
@@ -901,24 +1015,8 @@ static int VKernel_init(VKernel *self, PyObject *args, PyObject *kwds)
         for (int i = 0; i < c->len; i++)
             self->cc_start[c->cells[i] + 1]++;
         total += (size_t)c->len;
-        if (c->len > self->max_len)
-            self->max_len = c->len;
-        /* forward and backward layers (len + 1 each), two more bitsets, and an
-         * automaton's per-state masks */
-        size_t need = c->kind == K_SUM ? ((size_t)c->len + 3) * (size_t)c->words
-                      : c->kind == K_REGULAR ? (2 * (size_t)c->len + 4) * (size_t)c->sw
-                                                   + (size_t)c->nstates
-                      : c->kind == K_COUNT ? (size_t)self->n + 1 : 0;
-        if (need > scratch)
-            scratch = need;
-        if (c->kind == K_SUM) {
-            size_t options = 0;
-            for (int g = 0; g < c->ngroups; g++)
-                options += c->gstart[g + 1] - c->gstart[g] == 1
-                               ? (size_t)self->n : (size_t)(c->cstart[g + 1] - c->cstart[g]);
-            if (options > self->max_options)
-                self->max_options = options;
-        }
+        for (int j = -1; j < c->nsubs; j++)
+            size_scratch(self, j < 0 ? c : &c->subs[j], &scratch);
     }
     self->scratch_words = scratch;
     for (int c = 0; c < ncells; c++)
@@ -977,6 +1075,9 @@ typedef struct {
                             * found nothing (see sweep_due) */
     uint64_t *bits;        /* scratch bitsets for sums and automata */
     uint32_t *conflicts;   /* per cell: failures it took part in */
+    uint32_t *alt;         /* an OR's alternative's domains (cands and grid), see any_of */
+    uint32_t *alt_union;   /* max_len masks: per cell of an OR, what some alternative leaves */
+    int quiet, moved;      /* an alternative is running: changes wake nothing, and are noted */
     int choice, locked_depth;
     long max_solutions;
     unsigned long long nodes, guesses, backtracks, props, passes, failures;
@@ -1029,10 +1130,14 @@ static inline int restrict_to(Search *S, uint32_t *s, int c, uint32_t keep)
     if (nm == m)
         return 0;
     if (!nm) {
-        S->conflicts[c]++;
+        S->conflicts[c] += !S->quiet; /* an alternative failing is no conflict */
         return -1;
     }
     s[c] = nm;
+    if (S->quiet) { /* an alternative's scratch domains (any_of) */
+        S->moved = 1;
+        return 0;
+    }
     note(S, c);
     if (!(nm & (nm - 1)))
         S->queue[S->qn++] = c;
@@ -1341,15 +1446,15 @@ static int exclude_required(Search *S, uint32_t *s, const int *cells, int len, u
 #define SMALL_SWEEP 32
 static inline int sweep_due(const Search *S, const Con *c)
 {
-    return (int64_t)c->len * c->nstates <= SMALL_SWEEP || S->dry[S->running] < DRY_RUN
+    return (int64_t)c->len * c->nstates <= SMALL_SWEEP || S->dry[c->slot] < DRY_RUN
            || S->passes % DRY_EVERY == 0;
 }
 
 /* The sweep's outcome `r` (exclude_required's, or 0 when nothing was required)
- * recorded for the running constraint; the pass's result. */
-static inline int swept(Search *S, int r)
+ * recorded for the constraint; the pass's result. */
+static inline int swept(Search *S, const Con *c, int r)
 {
-    uint8_t *dry = &S->dry[S->running];
+    uint8_t *dry = &S->dry[c->slot];
     if (r)
         *dry = 0;
     else if (*dry < 255)
@@ -1532,7 +1637,7 @@ static int regular_word(Search *S, uint32_t *s, const Con *c)
     uint32_t avoided = 0;
     for (uint64_t b = bk[len]; b; b &= b - 1)
         avoided |= avoid[__builtin_ctzll(b)];
-    return swept(S, any & ~avoided ? exclude_required(S, s, c->cells, len, any & ~avoided) : 0);
+    return swept(S, c, any & ~avoided ? exclude_required(S, s, c->cells, len, any & ~avoided) : 0);
 }
 
 static int regular(Search *S, uint32_t *s, const Con *c)
@@ -1627,7 +1732,7 @@ static int regular(Search *S, uint32_t *s, const Con *c)
     for (int wd = 0; wd < sw; wd++)
         for (uint64_t b = last[wd]; b; b &= b - 1)
             avoided |= avoid[64 * wd + __builtin_ctzll(b)];
-    return swept(S, values & ~avoided ? exclude_required(S, s, c->cells, len, values & ~avoided)
+    return swept(S, c, values & ~avoided ? exclude_required(S, s, c->cells, len, values & ~avoided)
                                       : 0);
 }
 
@@ -1714,6 +1819,44 @@ static int count_values(Search *S, uint32_t *s, const Con *c)
 #include "_runs.h"
 #include "_ranks.h"
 
+static int run_pass(Search *S, uint32_t *s, const Con *c);
+
+/* At least one alternative holds (constructive disjunction, as ISS's Or): each
+ * alternative's constraints run to a fixpoint on a copy of the domains, quietly
+ * (waking nothing); one that fails is out, and each cell of the OR keeps the
+ * values some surviving alternative leaves it. No automaton of the alternatives'
+ * product is built: ISS's City Planning, 36 either/ors of skyscrapers and
+ * givens, spent 57 ms building them. */
+static int any_of(Search *S, uint32_t *s, const Con *c)
+{
+    const int ncells = S->k->ncells, len = c->len;
+    uint32_t *alt = S->alt, *kept = S->alt_union;
+    memset(kept, 0, (size_t)len * sizeof(uint32_t));
+    int alive = 0;
+    S->quiet = 1;
+    for (int a = 0; a < c->nalts; a++) {
+        memcpy(alt, s, 2 * (size_t)ncells * sizeof(uint32_t));
+        int ok = 1;
+        do {
+            S->moved = 0;
+            for (int j = c->alt_start[a]; ok && j < c->alt_start[a + 1]; j++)
+                ok = run_pass(S, alt, &c->subs[j]) >= 0;
+        } while (ok && S->moved && c->alt_start[a + 1] - c->alt_start[a] > 1);
+        if (!ok)
+            continue;
+        alive = 1;
+        for (int i = 0; i < len; i++)
+            kept[i] |= alt[c->cells[i]] | alt[ncells + c->cells[i]];
+    }
+    S->quiet = 0;
+    if (!alive)
+        return -1;
+    for (int i = 0; i < len; i++)
+        if (restrict_to(S, s, c->cells[i], kept[i]) < 0)
+            return -1;
+    return 0;
+}
+
 static int run_pass(Search *S, uint32_t *s, const Con *c)
 {
     switch (c->kind) {
@@ -1733,6 +1876,8 @@ static int run_pass(Search *S, uint32_t *s, const Con *c)
         return runs(S, s, c);
     case K_RANKS:
         return ranks(S, s, c);
+    case K_OR:
+        return any_of(S, s, c);
     default:
         return regular(S, s, c);
     }
@@ -2089,6 +2234,8 @@ static void release(Search *S)
     free(S->option_at);
     free(S->cell_set);
     free(S->dry);
+    free(S->alt);
+    free(S->alt_union);
     free(S->stack);
     free(S->run.sols);
 }
@@ -2145,8 +2292,11 @@ static PyObject *VKernel_solve(VKernel *self, PyObject *args, PyObject *kwds)
     S.opts = malloc((self->max_options + 1) * sizeof(uint32_t));
     S.option_at = malloc(((size_t)self->max_len + 2) * sizeof(int));
     S.cell_set = malloc((size_t)self->pw * sizeof(uint64_t));
-    S.dry = calloc((size_t)ncons + 1, sizeof(uint8_t));
-    if (!S.stack || !S.ups || !S.opts || !S.option_at || !S.cell_set || !S.dry) {
+    S.dry = calloc((size_t)self->nslots + 1, sizeof(uint8_t));
+    S.alt = malloc((2 * (size_t)ncells + 1) * sizeof(uint32_t));
+    S.alt_union = malloc(((size_t)self->max_len + 1) * sizeof(uint32_t));
+    if (!S.stack || !S.ups || !S.opts || !S.option_at || !S.cell_set || !S.dry || !S.alt
+        || !S.alt_union) {
         Py_DECREF(dseq);
         release(&S);
         return PyErr_NoMemory();
@@ -2254,7 +2404,7 @@ PyMODINIT_FUNC PyInit__vkernel(void)
         return NULL;
     }
     const char *kinds[K_KINDS] = {"SUM", "CAGE", "LESS", "TABLE", "REGULAR", "COUNT",
-                                  "REGIONS", "RUNS", "RANKS"};
+                                  "REGIONS", "RUNS", "RANKS", "OR"};
     for (int i = 0; i < K_KINDS; i++)
         if (PyModule_AddIntConstant(m, kinds[i], i) < 0) {
             Py_DECREF(m);

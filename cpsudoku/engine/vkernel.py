@@ -18,7 +18,10 @@ plan's other constraints, each flattened to (kind, cells, data, total):
 - runs in those regions (chaos arrows and counts, `RegionRuns`): the offset, the
   labels' place, the arms' lengths and which are near, for a pass of their own;
 - full rank (`FullRank`): the tie rule and the clues' readings and ranks, for a pass
-  of its own and a branching hint (where a digit goes on an edge).
+  of its own and a branching hint (where a digit goes on an edge);
+- either/or (`AnyOf`): its alternatives, each a list of the kinds above (sums to
+  automata; a given as a one-cell table, an all-different group as the value sets
+  it may take), for a constructive-disjunction pass.
 
 Beside them, `counts.implied_counts` joins the automata that count values
 along the same cells (counting circles, quadruples) into one constraint, and
@@ -37,7 +40,8 @@ import itertools
 import time
 from math import comb
 
-from ..grid.constraints import AllDifferent, Allowed, Less, RegionRuns, Regions, Regular, Sum
+from ..grid.constraints import (AllDifferent, Allowed, AnyOf, InSet, Less, RegionRuns, Regions,
+                                Regular, Sum)
 from ..grid.ranks import TIES, FullRank, reading_cells
 from .counts import implied_counts
 from .plan import Plan, mask_of
@@ -78,6 +82,11 @@ def _refusal(plan: Plan) -> str | None:
     if not 1 <= plan.size <= MAX_VALUES:
         return f"the kernel handles 1 to {MAX_VALUES} values, not {plan.size}"
     for con in plan.structure.others:
+        if isinstance(con, AnyOf):
+            why = _alternatives_refusal(con, plan.size)
+            if why is not None:
+                return why
+            continue
         if not isinstance(con, (Sum, Less, Allowed, Regular, Regions, FullRank)):
             return f"no compiled propagator for {con.kind} constraints"
         if (isinstance(con, Regular) and not isinstance(con, RegionRuns)  # its own pass
@@ -85,6 +94,19 @@ def _refusal(plan: Plan) -> str | None:
             return too_large(con)
         if isinstance(con, FullRank) and len({rank for _, rank in con.clues}) < len(con.clues):
             return "full-rank clues that share a rank (the pass orders clued readings)"
+    return None
+
+
+def _alternatives_refusal(con: AnyOf, n: int) -> str | None:
+    for group in con.alternatives:
+        for inner in group:
+            if isinstance(inner, AllDifferent) and comb(n, len(inner.cells)) > MAX_COMBINATIONS:
+                return f"an all-different group of {len(inner.cells)} cells in an either/or"
+            if isinstance(inner, (RegionRuns, Regions, FullRank, AnyOf)) or not isinstance(
+                    inner, (Sum, Less, Allowed, Regular, InSet, AllDifferent)):
+                return f"no compiled propagator for {inner.kind} constraints in an either/or"
+            if isinstance(inner, Regular) and inner.automaton.states > MAX_STATES:
+                return too_large(inner)
     return None
 
 
@@ -124,10 +146,30 @@ def flat(con, structure) -> tuple[int, tuple[int, ...], tuple[int, ...], int]:
         return (_vkernel.RANKS, con.cells,
                 (TIES.index(con.ties), len(con.clues), *(x for clue in con.clues for x in clue),
                  *(at for r in range(4 * n) for at in reading_cells(r, n))), 0)
+    if isinstance(con, AnyOf):
+        return (_vkernel.OR, con.cells,
+                tuple(tuple(item for inner in group for item in _alternative(inner, structure))
+                      for group in con.alternatives), 0)
     if isinstance(con, Regions):
         return (_vkernel.REGIONS, con.cells,
                 (con.width, *anchors(con.width, clue_weights(con, structure.others))), 0)
     raise TypeError(f"no compiled propagator for {con.kind} constraints")
+
+
+def _alternative(con, structure) -> list[tuple[int, tuple[int, ...], tuple[int, ...], int]]:
+    """A constraint of an either/or's alternative, flattened: allowed digits (a given,
+    odd cells) a one-cell table per cell, an all-different group a cage of every set
+    of distinct values (no total), the rest as they are everywhere."""
+    assert _vkernel is not None
+    if isinstance(con, InSet):
+        digits = tuple(sorted(v for v in con.values if 1 <= v <= structure.size))
+        return [(_vkernel.TABLE, (cell,), digits, 0) for cell in con.cells]
+    if isinstance(con, AllDifferent):
+        k = len(set(con.cells))
+        sets = () if k < len(con.cells) else tuple(  # a cell twice: no value set fits
+            mask_of(vs) for vs in itertools.combinations(range(1, structure.size + 1), k))
+        return [(_vkernel.CAGE, con.cells, sets, 0)]
+    return [flat(con, structure)]
 
 
 def _labels(structure) -> tuple[int, int]:

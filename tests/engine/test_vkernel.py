@@ -19,7 +19,8 @@ from cpsudoku.engine.plan import compile_model
 from cpsudoku.errors import BackendError
 from cpsudoku.formats.read import parse
 from cpsudoku.grid.automaton import Automaton
-from cpsudoku.grid.constraints import KINDS, AllDifferent, Allowed, Less, Regular, Sum
+from cpsudoku.grid.constraints import (KINDS, AllDifferent, Allowed, AnyOf, InSet, Less, Regular,
+                                      Sum)
 from cpsudoku.grid.geometry import boxed
 from cpsudoku.model import build_model, lower_for
 from cpsudoku.result import Status
@@ -134,12 +135,14 @@ def differ_automaton(n: int, gap: int) -> Automaton:
                            lambda s: True, range(1, n + 1))
 
 
-def random_constraints(sol, n: int, rng: random.Random, count: int) -> tuple:
+def random_constraints(sol, n: int, rng: random.Random, count: int,
+                       kinds=("cage", "sum", "less", "table", "regular", "holds",
+                              "either")) -> tuple:
     """Constraints the solution satisfies: cages, weighted sums, thermometers,
-    dot tables and automata, each on random cells."""
+    dot tables, automata and either/or of them, each on random cells."""
     out: list = []
     for _ in range(count):
-        kind = rng.choice(("cage", "sum", "less", "table", "regular", "holds"))
+        kind = rng.choice(kinds)
         cells = path(n, rng, rng.randint(2, min(5, n)))
         values = [sol[c] for c in cells]
         if kind == "cage" and len(set(values)) == len(values):
@@ -161,7 +164,37 @@ def random_constraints(sol, n: int, rng: random.Random, count: int) -> tuple:
             out.append(Regular(cells, automaton=differ_automaton(n, gap)))
         elif kind == "holds":  # a value the line must hold: its sweep for required values
             out.append(Regular(cells, automaton=holds_automaton(n, rng.choice(values))))
+        elif kind == "either":
+            out.append(either(sol, n, rng))
     return tuple(out)
+
+
+PLAIN = ("cage", "sum", "less", "table", "regular", "holds")  # no either/or inside one
+
+
+def either(sol, n: int, rng: random.Random) -> AnyOf:
+    """Either/or of two or three alternatives, at least one of which the solution
+    satisfies: random constraints as above, a given (right or wrong), all-different
+    cells, a sum off by one."""
+    alternatives = []
+    for _ in range(rng.randint(2, 3)):
+        kind = rng.choice(("rules", "given", "distinct", "sum"))
+        cells = path(n, rng, rng.randint(2, min(4, n)))
+        if kind == "given":
+            cell = cells[0]
+            alternatives.append((InSet((cell,), values=frozenset({rng.randint(1, n)})),))
+        elif kind == "distinct":
+            alternatives.append((AllDifferent(cells),))
+        elif kind == "sum":
+            alternatives.append((Sum(cells, total=sum(sol[c] for c in cells) + 1),))
+        else:
+            group = random_constraints(sol, n, rng, 2, PLAIN)
+            alternatives.append(group or (AllDifferent(cells[:1]),))
+    alternatives.insert(rng.randrange(len(alternatives) + 1),
+                        random_constraints(sol, n, rng, 2, PLAIN)
+                        or (InSet((0,), frozenset({sol[0]})),))
+    union = tuple(sorted({c for group in alternatives for con in group for c in con.cells}))
+    return AnyOf(union, alternatives=tuple(alternatives))
 
 
 def holds_automaton(n: int, value: int, among: int | None = None, total: int | None = None,
@@ -343,7 +376,11 @@ def good_parts(size: int = 4):
 
 @needs_vkernel
 @pytest.mark.parametrize("constraint, message", [
-    ((9, (0, 1), (), 0), "unknown kind"),
+    ((99, (0, 1), (), 0), "unknown kind"),
+    ((9, (0, 1), (), 0), "an OR without alternatives"),
+    ((9, (0, 1), (((0, (0, 2), (1, 1), 3),),), 0), "over the OR's cells"),
+    ((9, (0, 1), (((9, (0, 1), ((),), 0),),), 0), "must be a sum, cage"),
+    ((9, (0, 1), (((0, (0, 1), (1,), 3),),), 0), "one weight per cell"),
     ((0, (0, 99), (1, 1), 3), "out of range"),
     ((0, (0, 1), (1,), 3), "one weight per cell"),
     ((0, (0, 1), (1, 1, 5), 3), "one weight per cell \\(and its groups\\)"),

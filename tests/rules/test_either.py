@@ -110,19 +110,21 @@ def test_a_table_too_large_is_refused_by_backends_that_need_it(monkeypatch):
               "python-constraint")
 
 
-def test_native_takes_an_either_whole_when_its_table_is_too_large():
-    """A table while it can be listed (the C kernel searches); past the limit the
-    Python engine's constructive disjunction, agreeing with CP-SAT."""
+@pytest.mark.parametrize("kernel", ["c", "python"])
+def test_native_takes_an_either_whole(kernel):
+    """No table and no product automaton: the C kernel's or the Python engine's
+    constructive disjunction, agreeing with CP-SAT (an alternative of a sum, one of a
+    nine-cell region with a given)."""
     small = either([{"givens": {"r1c1": 1}}, {"givens": {"r1c2": 1}}], size=4)
-    assert solve(small, "native", max_solutions=2).stats["kernel"] == "c"
+    assert solve(small, "native", max_solutions=2, kernel=kernel).stats["kernel"] == kernel
     row = [f"r1c{c}" for c in range(1, 10)]
     grid = [[(3 * (r % 3) + r // 3 + c) % 9 + 1 for c in range(9)] for r in range(9)]
     shown = [row_ if r >= 2 else [0] * 9 for r, row_ in enumerate(grid)]  # rows 3-9 given
     alternatives = [{"cages": [{"sum": 17, "cells": ["r1c1", "r1c2"]}]},
                     {"extra_regions": [row], "givens": {"r1c1": grid[0][0]}}]
     p = puzzlefile.from_dict({"size": 9, "grid": shown, "either": [alternatives]})
-    native = solve(p, "native", max_solutions=50)
-    assert native.stats["kernel"] == "python"
+    native = solve(p, "native", max_solutions=50, kernel=kernel)
+    assert native.stats["kernel"] == kernel
     cpsat = solve(p, "cpsat", max_solutions=50)
     assert native.status is cpsat.status
     assert sorted(native.solutions) == sorted(cpsat.solutions)
