@@ -40,8 +40,17 @@ import itertools
 import time
 from math import comb
 
-from ..grid.constraints import (AllDifferent, Allowed, AnyOf, InSet, Less, RegionRuns, Regions,
-                                Regular, Sum)
+from ..grid.constraints import (
+    AllDifferent,
+    Allowed,
+    AnyOf,
+    InSet,
+    Less,
+    RegionRuns,
+    Regions,
+    Regular,
+    Sum,
+)
 from ..grid.ranks import TIES, FullRank, reading_cells
 from .counts import implied_counts
 from .plan import Plan, mask_of
@@ -116,8 +125,12 @@ def too_large(con: Regular) -> str:
     return f"an automaton of more than {MAX_STATES:,} states ({con.label})"
 
 
-def flat(con, structure) -> tuple[int, tuple[int, ...], tuple[int, ...], int]:
-    """One constraint as the extension reads it: (kind, cells, data, total)."""
+Flat = tuple[int, tuple[int, ...], tuple, int]  # (kind, cells, data, total)
+
+
+def flat(con, structure) -> Flat:
+    """One constraint as the extension reads it: (kind, cells, data, total); an
+    either/or's data holds its alternatives' constraints, each flattened."""
     assert _vkernel is not None
     if isinstance(con, Sum):
         combos = DistinctSum.combinations(con, structure)
@@ -156,7 +169,7 @@ def flat(con, structure) -> tuple[int, tuple[int, ...], tuple[int, ...], int]:
     raise TypeError(f"no compiled propagator for {con.kind} constraints")
 
 
-def _alternative(con, structure) -> list[tuple[int, tuple[int, ...], tuple[int, ...], int]]:
+def _alternative(con, structure) -> list[Flat]:
     """A constraint of an either/or's alternative, flattened: allowed digits (a given,
     odd cells) a one-cell table per cell, an all-different group a cage of every set
     of distinct values (no total), the rest as they are everywhere."""

@@ -31,21 +31,33 @@ def in_values(constraints: Iterable[Constraint], geometry: Geometry) -> list[Con
     return [_restated(con, shift, holding_digits) for con in constraints]
 
 
-_SHIFTED: dict[tuple[int, int], tuple[Automaton, Automaton]] = {}
+_MOVED: dict[tuple, tuple[object, object]] = {}  # (id, how) -> (the object, its restatement)
+
+
+def _once(obj, how: tuple, make):
+    """`make()`, the restatement of `obj` (an automaton, a table's rows), once per
+    object: a rule shares one among its constraints (a Doppelganger's 81 automata, a
+    0-indexed XV's 144 negative dots' rows), and the engines find what they build from
+    it by identity. An entry holds its object, so no other takes its id."""
+    key = (id(obj), *how)
+    hit = _MOVED.get(key)
+    if hit is None or hit[0] is not obj:
+        if len(_MOVED) > 512:
+            _MOVED.clear()
+        hit = _MOVED[key] = (obj, make())
+    return hit[1]
 
 
 def _shifted(a: Automaton, shift: int) -> Automaton:
-    """The automaton reading values for digits: once per automaton, since a rule shares
-    one among its constraints (a Doppelganger's 81) and the engines find what they
-    build from it by identity. An entry holds its automaton, so no other takes its id."""
-    hit = _SHIFTED.get((id(a), shift))
-    if hit is None or hit[0] is not a:
-        if len(_SHIFTED) > 256:
-            _SHIFTED.clear()
-        moved = Automaton(a.start, a.accepting,
-                          tuple((s, v - shift, t) for s, v, t in a.transitions), a.window)
-        hit = _SHIFTED[id(a), shift] = (a, moved)
-    return hit[1]
+    """The automaton reading values for digits."""
+    return _once(a, (shift,), lambda: Automaton(
+        a.start, a.accepting, tuple((s, v - shift, t) for s, v, t in a.transitions), a.window))
+
+
+def _shifted_rows(rows: tuple, shift: int, grid: tuple[bool, ...]) -> tuple:
+    """A table's rows over values (digits shifted in the grid's cells only)."""
+    return _once(rows, (shift, grid), lambda: tuple(
+        tuple(v - shift if g else v for v, g in zip(t, grid)) for t in rows))
 
 
 def _restated(con: Constraint, shift: int, ncells: int) -> Constraint:
@@ -57,8 +69,7 @@ def _restated(con: Constraint, shift: int, ncells: int) -> Constraint:
         moved = shift * sum(w for w, g in zip(con.weights(), grid) if g)
         return Sum(con.cells, con.total - moved, con.coeffs, label=con.label)
     if isinstance(con, Allowed):
-        return Allowed(con.cells, tuple(tuple(v - shift if g else v for v, g in zip(t, grid))
-                                        for t in con.tuples), label=con.label)
+        return Allowed(con.cells, _shifted_rows(con.tuples, shift, tuple(grid)), label=con.label)
     if isinstance(con, InSet) and all(grid):
         return InSet(con.cells, frozenset(v - shift for v in con.values), label=con.label)
     if type(con) is Regular and all(grid):

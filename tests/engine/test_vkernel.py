@@ -19,8 +19,7 @@ from cpsudoku.engine.plan import compile_model
 from cpsudoku.errors import BackendError
 from cpsudoku.formats.read import parse
 from cpsudoku.grid.automaton import Automaton
-from cpsudoku.grid.constraints import (KINDS, AllDifferent, Allowed, AnyOf, InSet, Less, Regular,
-                                      Sum)
+from cpsudoku.grid.constraints import KINDS, AllDifferent, Allowed, AnyOf, InSet, Less, Regular, Sum
 from cpsudoku.grid.geometry import boxed
 from cpsudoku.model import build_model, lower_for
 from cpsudoku.result import Status

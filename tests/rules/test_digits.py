@@ -410,3 +410,16 @@ def test_standard_digits_keep_their_entropic_thirds_and_more_digits_take_theirs(
     [con] = rule.constraints(SIX)
     assert con.automaton.accepts((1, 3, 5)) and con.automaton.accepts((6, 2, 4))
     assert not con.automaton.accepts((1, 2, 5))
+
+
+def test_tables_sharing_rows_are_restated_once_and_still_share():
+    """A 0-indexed rule's tables that share one row set (negative dots) share its
+    restatement: the engines flatten a row set once, by identity."""
+    from cpsudoku.grid.constraints import Allowed
+    from cpsudoku.grid.digits import in_values
+
+    zero = boxed(4, (2, 2), first=0)
+    rows = tuple((a, b) for a in range(4) for b in range(4) if a + b != 5)
+    first, second = in_values([Allowed((0, 1), rows), Allowed((2, 3), rows)], zero)
+    assert first.tuples is second.tuples
+    assert first.tuples == tuple((a + 1, b + 1) for a, b in rows)
