@@ -199,30 +199,40 @@ def implied_sums(n: int, units, labels, constraints) -> list[Sum]:
     cols = [u for u in units if u == tuple(range(u[0], n * n, n)) and u[0] < n]
     rows.sort()
     cols.sort()
-    regions = [(frozenset(u), 1, label) for u, label in zip(units, labels)]
+    # sets of cells as integers (bit c: cell c), quicker than sets here
+    regions = [(_bits(u), 1, label) for u, label in zip(units, labels)]
     for lines, what in ((rows, "rows"), (cols, "columns")):
         if len(lines) == n:
-            for k in range(2, n):
-                for start in range(0, n - k + 1):
-                    cells = frozenset(c for line in lines[start:start + k] for c in line)
-                    regions.append((cells, k, f"{what} {start + 1}-{start + k}"))
+            line_bits = [_bits(line) for line in lines]
+            for start in range(0, n - 1):
+                band = line_bits[start]
+                for k in range(2, n - start + (start > 0)):
+                    band |= line_bits[start + k - 1]
+                    regions.append((band, k, f"{what} {start + 1}-{start + k}"))
     out, seen = [], set()
-    for region, k, what in regions:
-        inside = [(cells, t) for cells, t in sums if cells <= region]
-        touching = [(cells, t) for cells, t in sums if cells & region and not cells <= region]
-        rest = region.difference(*(cells for cells, _ in inside))
-        total = k * unit_total - sum(t for _, t in inside)
+    masks = [(_bits(cells), t) for cells, t in sums]
+    for r, k, what in regions:
+        inside = held = touched = 0  # the sums' cells wholly inside, their totals, the others'
+        touching_total = 0
+        for m, t in masks:
+            if m & r == m:
+                inside |= m
+                held += t
+            elif m & r:
+                touched |= m
+                touching_total += t
+        rest = r & ~inside
+        total = k * unit_total - held
         found = [(rest, total, "innies")]
-        if rest and rest <= frozenset().union(*(cells for cells, _ in touching)):
-            outside = frozenset().union(*(cells for cells, _ in touching)) - region
-            found.append((outside, sum(t for _, t in touching) - total, "outies"))
+        if rest and rest & touched == rest:
+            found.append((touched & ~r, touching_total - total, "outies"))
         for cells, t, kind in found:
             key = (cells, t)
-            if 1 <= len(cells) <= MAX_IMPLIED_CELLS and key not in seen:
+            if 1 <= cells.bit_count() <= MAX_IMPLIED_CELLS and key not in seen:
                 seen.add(key)
-                out.append(Sum(tuple(sorted(cells)), total=t, label=f"{kind} of {what}"))
+                out.append(Sum(_cells(cells), total=t, label=f"{kind} of {what}"))
     for con in crossing_sums(n, units, labels, plain):
-        key = (frozenset(con.cells), con.total)
+        key = (_bits(con.cells), con.total)
         if key not in seen:
             seen.add(key)
             out.append(con)
@@ -239,6 +249,23 @@ def implied_sums(n: int, units, labels, constraints) -> list[Sum]:
                 seen.add(key)
                 out.append(con)
     return out
+
+
+def _bits(cells) -> int:
+    m = 0
+    for c in cells:
+        m |= 1 << c
+    return m
+
+
+def _cells(bits: int) -> tuple[int, ...]:
+    """The cells of a set as an integer, in order."""
+    out = []
+    while bits:
+        low = bits & -bits
+        out.append(low.bit_length() - 1)
+        bits ^= low
+    return tuple(out)
 
 
 def leftover_sums(n: int, houses, names, sums, covered: set[int]) -> list[Sum]:

@@ -265,9 +265,9 @@ def distinct_groups(con: Sum, structure) -> tuple[tuple[int, ...], tuple[int, ..
         while True:
             left = {cell: w for cell, w in terms}
             best: list[tuple[int, int]] = []
-            for unit in structure.units:
+            for u in sorted({u for cell in left for u in structure.cell_units[cell]}):
                 by_weight: dict[int, list[tuple[int, int]]] = {}
-                for cell in unit:
+                for cell in structure.units[u]:
                     if cell in left:
                         by_weight.setdefault(left[cell], []).append((cell, left[cell]))
                 for group in by_weight.values():
