@@ -18,7 +18,7 @@ from ..engine import fast, general, kernel, vkernel
 from ..engine.clock import OutOfTime
 from ..engine.plan import compile_model
 from ..errors import BackendError
-from ..grid.constraints import KINDS, RegionRuns, Regions, Regular
+from ..grid.constraints import KINDS, OwnPass, Regions, Regular
 from ..model import Model, kinds_of, lower_for
 from ..result import Outcome
 from .base import Backend, Request
@@ -118,7 +118,7 @@ class NativeBackend(Backend):
         locked, pairs, probing, which = _settings(request, model.size,
                                                   bool(plan.structure.others))
         for con in plan.structure.others:  # beyond the kernel and the Python engine alike
-            if (isinstance(con, Regular) and not isinstance(con, RegionRuns)  # its own pass
+            if (isinstance(con, Regular) and not isinstance(con, OwnPass)  # its own pass
                     and con.automaton.states > vkernel.MAX_STATES):
                 raise BackendError(f"backend 'native' cannot search {vkernel.too_large(con)}")
             if isinstance(con, Regions) and model.values != model.size:

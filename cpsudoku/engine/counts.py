@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from ..grid.automaton import Automaton
-from ..grid.constraints import RegionRuns, Regular
+from ..grid.constraints import OwnPass, Regular
 from .plan import Structure
 
 MAX_CELLS = 63  # the kernel keeps a value's possible counts in one 64-bit word
@@ -94,7 +94,7 @@ def implied_counts(structure: Structure,
     n = structure.size
     by_cells: dict[frozenset, tuple[tuple[int, ...], dict[int, int]]] = {}
     for con in constraints:
-        if not isinstance(con, Regular) or isinstance(con, RegionRuns):  # reads labels
+        if not isinstance(con, Regular) or isinstance(con, OwnPass):  # counts nothing
             continue
         cells = con.cells
         if len(cells) > MAX_CELLS or len(set(cells)) != len(cells):

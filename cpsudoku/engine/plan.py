@@ -209,7 +209,8 @@ def implied_sums(n: int, units, labels, constraints) -> list[Sum]:
                 for k in range(2, n - start + (start > 0)):
                     band |= line_bits[start + k - 1]
                     regions.append((band, k, f"{what} {start + 1}-{start + k}"))
-    out, seen = [], set()
+    out: list[Sum] = []
+    seen: set[tuple] = set()  # (cells, total), or (cells and weights, total)
     masks = [(_bits(cells), t) for cells, t in sums]
     for r, k, what in regions:
         inside = held = touched = 0  # the sums' cells wholly inside, their totals, the others'
@@ -227,7 +228,7 @@ def implied_sums(n: int, units, labels, constraints) -> list[Sum]:
         if rest and rest & touched == rest:
             found.append((touched & ~r, touching_total - total, "outies"))
         for cells, t, kind in found:
-            key = (cells, t)
+            key: tuple = (cells, t)
             if 1 <= cells.bit_count() <= MAX_IMPLIED_CELLS and key not in seen:
                 seen.add(key)
                 out.append(Sum(_cells(cells), total=t, label=f"{kind} of {what}"))

@@ -15,6 +15,9 @@ plan's other constraints, each flattened to (kind, cells, data, total):
   states and transitions;
 - regions found while solving (chaos construction): the grid's width and the
   anchors; the labels are variables after the cells;
+- two groups holding the same values (`SameSet`): their cells, for a pass of its own;
+- a sandwich on a line holding every value once (`Sandwich`): the sets of values
+  between its crusts that make its total, for a pass of its own;
 - runs in those regions (chaos arrows and counts, `RegionRuns`): the offset, the
   labels' place, the arms' lengths and which are near, for a pass of their own;
 - full rank (`FullRank`): the tie rule and the clues' readings and ranks, for a pass
@@ -38,6 +41,7 @@ from __future__ import annotations
 
 import itertools
 import time
+from functools import cache
 from math import comb
 
 from ..grid.constraints import (
@@ -46,9 +50,12 @@ from ..grid.constraints import (
     AnyOf,
     InSet,
     Less,
+    OwnPass,
     RegionRuns,
     Regions,
     Regular,
+    SameSet,
+    Sandwich,
     Sum,
 )
 from ..grid.ranks import TIES, FullRank, reading_cells
@@ -98,7 +105,7 @@ def _refusal(plan: Plan) -> str | None:
             continue
         if not isinstance(con, (Sum, Less, Allowed, Regular, Regions, FullRank)):
             return f"no compiled propagator for {con.kind} constraints"
-        if (isinstance(con, Regular) and not isinstance(con, RegionRuns)  # its own pass
+        if (isinstance(con, Regular) and not isinstance(con, OwnPass)  # its own pass
                 and con.automaton.states > MAX_STATES):
             return too_large(con)
         if isinstance(con, FullRank) and len({rank for _, rank in con.clues}) < len(con.clues):
@@ -149,11 +156,12 @@ def flat(con, structure) -> Flat:
         return (_vkernel.RUNS, con.cells,
                 (con.offset, base, npos, len(con.arms), *con.arms,
                  *(int(a in con.near) for a in range(len(con.arms)))), 0)
+    if isinstance(con, SameSet):  # its own pass, on the groups' candidates
+        return _vkernel.SAME, con.cells, (), 0
+    if isinstance(con, Sandwich) and structure.size <= MAX_SANDWICH_VALUES:
+        return _vkernel.SANDWICH, con.cells, between(structure.size, con.total), con.total
     if isinstance(con, Regular):
-        a = con.automaton
-        accepting = tuple(sorted(a.accepting))
-        data = (a.states, a.start, len(accepting), *accepting, *_flat_rows(a.transitions))
-        return _vkernel.REGULAR, con.cells, data, 0
+        return _read_along(con)
     if isinstance(con, FullRank):  # its own pass, as ISS's handler reasons
         n = structure.size
         return (_vkernel.RANKS, con.cells,
@@ -169,6 +177,15 @@ def flat(con, structure) -> Flat:
     raise TypeError(f"no compiled propagator for {con.kind} constraints")
 
 
+def _read_along(con: Regular) -> Flat:
+    """A regular constraint as its automaton: states, start, accepting, moves."""
+    assert _vkernel is not None
+    a = con.automaton
+    accepting = tuple(sorted(a.accepting))
+    data = (a.states, a.start, len(accepting), *accepting, *_flat_rows(a.transitions))
+    return _vkernel.REGULAR, con.cells, data, 0
+
+
 def _alternative(con, structure) -> list[Flat]:
     """A constraint of an either/or's alternative, flattened: allowed digits (a given,
     odd cells) a one-cell table per cell, an all-different group a cage of every set
@@ -182,7 +199,28 @@ def _alternative(con, structure) -> list[Flat]:
         sets = () if k < len(con.cells) else tuple(  # a cell twice: no value set fits
             mask_of(vs) for vs in itertools.combinations(range(1, structure.size + 1), k))
         return [(_vkernel.CAGE, con.cells, sets, 0)]
+    if isinstance(con, (SameSet, Sandwich)):  # an alternative's: a sum's to an automaton's
+        return [_read_along(con)]
     return [flat(con, structure)]
+
+
+MAX_SANDWICH_VALUES = 16  # the sets between the crusts are listed up to 16x16 (16,384)
+
+
+@cache
+def _between_sets(n: int) -> dict[int, tuple[int, ...]]:
+    """Per total, the sets of values 2..n-1 that make it (as value masks)."""
+    by_total: dict[int, list[int]] = {}
+    inner = range(2, n)
+    for k in range(len(inner) + 1):
+        for values in itertools.combinations(inner, k):
+            by_total.setdefault(sum(values), []).append(mask_of(values))
+    return {total: tuple(sets) for total, sets in by_total.items()}
+
+
+def between(n: int, total: int) -> tuple[int, ...]:
+    """The sets of values a sandwich of `total` may hold between its crusts 1 and n."""
+    return _between_sets(n).get(total, ())
 
 
 def _labels(structure) -> tuple[int, int]:

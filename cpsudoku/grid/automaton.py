@@ -114,21 +114,27 @@ class Automaton:
         key = (length, values)
         known = self._fitting.get(key)
         if known is None:
-            nexts: dict[int, set[int]] = {}
+            # layers of states as integers (bit s: state s), quicker than sets here
+            nexts = [0] * self.states
             for s, v, t in self.transitions:
                 if v in values:
-                    nexts.setdefault(s, set()).add(t)
-            layer = frozenset({self.start})
+                    nexts[s] |= 1 << t
+            layer = 1 << self.start
             seen = {layer: 0}  # layers repeat (a sum line's every ten): skip the cycles
             step = 0
             while step < length:
-                layer = frozenset(t for s in layer for t in nexts.get(s, ()))
+                reached, left = 0, layer
+                while left:
+                    low = left & -left
+                    reached |= nexts[low.bit_length() - 1]
+                    left ^= low
+                layer = reached
                 step += 1
                 first = seen.setdefault(layer, step)
                 if first < step:
                     step = length - (length - step) % (step - first)
                     seen = {}
-            known = self._fitting[key] = not layer.isdisjoint(self.accepting)
+            known = self._fitting[key] = any(layer >> a & 1 for a in self.accepting)
         return known
 
     @cached_property

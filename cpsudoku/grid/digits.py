@@ -14,7 +14,18 @@ from collections.abc import Iterable
 
 from ..errors import ModelError
 from .automaton import Automaton
-from .constraints import AllDifferent, Allowed, AnyOf, Constraint, InSet, Less, Regular, Sum
+from .constraints import (
+    AllDifferent,
+    Allowed,
+    AnyOf,
+    Constraint,
+    InSet,
+    Less,
+    Regular,
+    SameSet,
+    Sandwich,
+    Sum,
+)
 from .geometry import Geometry
 from .ranks import FullRank
 
@@ -72,8 +83,12 @@ def _restated(con: Constraint, shift: int, ncells: int) -> Constraint:
         return Allowed(con.cells, _shifted_rows(con.tuples, shift, tuple(grid)), label=con.label)
     if isinstance(con, InSet) and all(grid):
         return InSet(con.cells, frozenset(v - shift for v in con.values), label=con.label)
-    if type(con) is Regular and all(grid):
+    if (type(con) is Regular or isinstance(con, Sandwich)) and all(grid):
+        # a sandwich's total over digits is no total over values: its automaton alone
         return Regular(con.cells, automaton=_shifted(con.automaton, shift), label=con.label)
+    if isinstance(con, SameSet) and all(grid):
+        return SameSet(con.cells, values=range(con.values.start - shift, con.values.stop - shift),
+                       label=con.label)
     if isinstance(con, AnyOf):
         return AnyOf(con.cells, alternatives=tuple(
             tuple(_restated(part, shift, ncells) for part in group)

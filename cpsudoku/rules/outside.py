@@ -32,7 +32,7 @@ from typing import ClassVar
 
 from ..errors import ModelError, NeverHolds
 from ..grid.automaton import Automaton
-from ..grid.constraints import AllDifferent, Constraint, Regular
+from ..grid.constraints import AllDifferent, Constraint, Regular, Sandwich
 from ..grid.geometry import Geometry
 from . import cells as C
 from . import outside_automata as automata
@@ -173,6 +173,14 @@ class Sandwiches(OutsideRule):
         if one_per_cell(geometry):
             return automata.sandwich(geometry.digits, clue.value)
         return automata.lunchbox(geometry.digits, clue.value, length)
+
+    def element_constraints(self, i, clue, cells, geometry):
+        if not (one_per_cell(geometry) and len(cells) == len(geometry.digits)):
+            yield from super().element_constraints(i, clue, cells, geometry)
+            return
+        # a line holding every digit once: the native engine's own pass reads it
+        yield Sandwich(cells, automaton=self.automaton(clue, geometry, len(cells)),
+                       total=clue.value, label=self.label(i, clue))
 
 
 class XSums(OutsideRule):

@@ -23,7 +23,7 @@ from typing import ClassVar
 
 from ..errors import ModelError
 from ..grid.automaton import Automaton
-from ..grid.constraints import Allowed, InSet, Regular
+from ..grid.constraints import Allowed, InSet, Regular, SameSet
 from ..grid.geometry import Geometry
 from . import cells as C
 from .alphabet import digit_range, shown
@@ -45,21 +45,6 @@ def same_multiset(digits: range, length: int) -> Automaton:
         return read + 1, tuple(rest)
 
     return Automaton.build((0, ()), step, lambda state: state == (2 * length, ()), digits)
-
-
-@cache
-def same_set(digits: range, length: int) -> Automaton:
-    """2 x `length` digits, each half of different digits, the second half a reordering
-    of the first. The state is the cells read and the set of the first half's digits
-    not yet matched: 848 states for 6 cells of 1..9, where the multisets take 7,007."""
-    def step(state, v: int):
-        read, pending = state
-        if read < length:
-            return None if v in pending else (read + 1, pending | {v})
-        return (read + 1, pending - {v}) if v in pending else None
-
-    return Automaton.build((0, frozenset()), step,
-                           lambda state: state == (2 * length, frozenset()), digits)
 
 
 @cache
@@ -118,8 +103,10 @@ class SameValues(_PartsRule):
         length = len(parts[0])
         houses = [frozenset(unit) for unit in geometry.units]
         if all(any(set(part) <= house for house in houses) for part in parts):
-            automata = [same_set(digits, length)]  # each set's digits differ: sets suffice
-        elif comb(length + len(digits) - 1, length) <= MAX_MULTISETS:
+            for part in parts[1:]:  # each set's digits differ: sets suffice
+                yield SameSet(parts[0] + part, values=digits, label=label)
+            return
+        if comb(length + len(digits) - 1, length) <= MAX_MULTISETS:
             automata = [same_multiset(digits, length)]
         else:  # as many of each digit in both: weaker alone, small together
             automata = [same_count(digits, length, digit) for digit in digits]

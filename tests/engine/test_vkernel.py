@@ -19,10 +19,22 @@ from cpsudoku.engine.plan import compile_model
 from cpsudoku.errors import BackendError
 from cpsudoku.formats.read import parse
 from cpsudoku.grid.automaton import Automaton
-from cpsudoku.grid.constraints import KINDS, AllDifferent, Allowed, AnyOf, InSet, Less, Regular, Sum
+from cpsudoku.grid.constraints import (
+    KINDS,
+    AllDifferent,
+    Allowed,
+    AnyOf,
+    InSet,
+    Less,
+    Regular,
+    SameSet,
+    Sandwich,
+    Sum,
+)
 from cpsudoku.grid.geometry import boxed
 from cpsudoku.model import build_model, lower_for
 from cpsudoku.result import Status
+from cpsudoku.rules.outside_automata import sandwich
 
 ROOT = Path(__file__).resolve().parents[2]
 VARIANTS = sorted((ROOT / "examples" / "variants").glob("*.toml")) + sorted(
@@ -136,9 +148,10 @@ def differ_automaton(n: int, gap: int) -> Automaton:
 
 def random_constraints(sol, n: int, rng: random.Random, count: int,
                        kinds=("cage", "sum", "less", "table", "regular", "holds",
-                              "either")) -> tuple:
+                              "either", "same", "sandwich")) -> tuple:
     """Constraints the solution satisfies: cages, weighted sums, thermometers,
-    dot tables, automata and either/or of them, each on random cells."""
+    dot tables, automata, same-value sets, sandwiches and either/or of them, each on
+    random cells."""
     out: list = []
     for _ in range(count):
         kind = rng.choice(kinds)
@@ -165,10 +178,27 @@ def random_constraints(sol, n: int, rng: random.Random, count: int,
             out.append(Regular(cells, automaton=holds_automaton(n, rng.choice(values))))
         elif kind == "either":
             out.append(either(sol, n, rng))
+        elif kind == "same":  # cells of one row, and the cells of another holding their digits
+            k = len(cells)
+            row, other = rng.sample(range(n), 2)
+            first = tuple(rng.sample(range(row * n, row * n + n), k))
+            where = {sol[c]: c for c in range(other * n, other * n + n)}
+            second = tuple(where[sol[c]] for c in first)
+            out.append(SameSet(first + tuple(rng.sample(second, k)), values=range(1, n + 1)))
+        elif kind == "sandwich":  # a row or column, either way, and its sum between 1 and n
+            line = rng.choice(lines(n))[::rng.choice((1, -1))]
+            ends = [k for k, c in enumerate(line) if sol[c] in (1, n)]
+            total = sum(sol[c] for c in line[ends[0] + 1:ends[1]])
+            out.append(Sandwich(line, automaton=sandwich(range(1, n + 1), total), total=total))
     return tuple(out)
 
 
-PLAIN = ("cage", "sum", "less", "table", "regular", "holds")  # no either/or inside one
+def lines(n: int) -> list[tuple[int, ...]]:
+    return ([tuple(range(r * n, r * n + n)) for r in range(n)]
+            + [tuple(range(c, n * n, n)) for c in range(n)])
+
+
+PLAIN = ("cage", "sum", "less", "table", "regular", "holds", "same", "sandwich")  # no either/or
 
 
 def either(sol, n: int, rng: random.Random) -> AnyOf:
@@ -284,7 +314,9 @@ def test_a_value_a_line_must_hold_leaves_the_cells_that_see_its_places(wide):
     ("Look-and-Say 3", 5_000),             # 67,911 nodes before required values
     ("Heat up - global entropy", 2_000),   # 6,831
     ("Hailstone - little killer", 20_000),  # 199,051 before sums crossing units
-    ("Sandwich snipe 18", 30_000),         # 106,229 before sandwiches kept their digits
+    ("Sandwich snipe 18", 12_000),         # 106,229 before sandwiches kept their digits,
+                                           # 10,598 before their own pass
+    ("Con-Set-Cutive", 2_000),             # 257 with its same-value sets' own pass
 ])
 def test_iss_puzzles_the_kernel_used_to_search_long(name, most):
     from cpsudoku.bench.iss import expressed, load_puzzles
@@ -376,10 +408,14 @@ def good_parts(size: int = 4):
 @needs_vkernel
 @pytest.mark.parametrize("constraint, message", [
     ((99, (0, 1), (), 0), "unknown kind"),
+    ((9, (0, 1), (((10, (0, 1), (), 0),),), 0), "must be a sum, cage"),
     ((9, (0, 1), (), 0), "an OR without alternatives"),
     ((9, (0, 1), (((0, (0, 2), (1, 1), 3),),), 0), "over the OR's cells"),
     ((9, (0, 1), (((9, (0, 1), ((),), 0),),), 0), "must be a sum, cage"),
     ((9, (0, 1), (((0, (0, 1), (1,), 3),),), 0), "one weight per cell"),
+    ((10, (0, 1, 2), (), 0), "two groups of as many cells"),
+    ((11, (0, 1, 2), (), 0), "holds every value once"),
+    ((11, (0, 1, 2, 3), (1,), 0), "holds a crust"),
     ((0, (0, 99), (1, 1), 3), "out of range"),
     ((0, (0, 1), (1,), 3), "one weight per cell"),
     ((0, (0, 1), (1, 1, 5), 3), "one weight per cell \\(and its groups\\)"),

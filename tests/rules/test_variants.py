@@ -26,6 +26,8 @@ from cpsudoku.grid.constraints import (
     RegionRuns,
     Regions,
     Regular,
+    SameSet,
+    Sandwich,
     Sum,
 )
 from cpsudoku.grid.geometry import regions_from_labels
@@ -116,8 +118,8 @@ def test_example_is_unique_with_its_recorded_solution(path, backend):
 
 
 def test_rules_lower_only_to_the_vocabulary():
-    vocabulary = (AllDifferent, Sum, Less, Allowed, InSet, Regular, RegionRuns, Regions, AnyOf,
-                  FullRank)
+    vocabulary = (AllDifferent, Sum, Less, Allowed, InSet, Regular, RegionRuns, SameSet, Sandwich,
+                  Regions, AnyOf, FullRank)
     for path in EXAMPLES:
         puzzle = load(path)
         for rule in puzzle.rules:
