@@ -8,12 +8,14 @@
     [[chaos_counts]]          # the digit: listed cells in the first one's region
     cell = "r2c2"
     cells = ["r2c2", "r1c2", "r2c1"]                      # optional: the 3x3 around
+
+    same_regions = [["r1c1", "r1c2", "r2c2"]]             # each group in one region
 """
 
 from __future__ import annotations
 
 from ..errors import ModelError
-from ..rules.chaos import CHAOS_RULES, Chaos, ChaosArrows, ChaosClue
+from ..rules.chaos import CHAOS_RULES, Chaos, ChaosArrows, ChaosClue, SameRegions
 from .fields import cell_list, listed, whole
 
 KEYS = tuple(cls.key for cls in CHAOS_RULES)
@@ -30,8 +32,10 @@ def rules(data: dict, size: int) -> list:
         if not named & {Chaos.name, *Chaos.aliases}:
             raise ModelError(f"{cls.key}: clues about regions found while solving need "
                              f'rules = ["chaos"]')
-        out.append(cls(tuple(_clue(cls, i, item, size)
-                             for i, item in enumerate(listed(data[cls.key], cls.key), 1))))
+        items = enumerate(listed(data[cls.key], cls.key), 1)
+        out.append(cls(tuple(cell_list(item, size, f"{cls.noun} {i}") for i, item in items)
+                       if cls is SameRegions else
+                       tuple(_clue(cls, i, item, size) for i, item in items)))
     return out
 
 

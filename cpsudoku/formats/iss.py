@@ -550,8 +550,16 @@ def _contain(key: str) -> Callable:
 
 
 def _same_values(r: Reading, item: Item) -> None:
-    """`.SameValues~K~cells`: the cells cut into K sets of equal size, in order."""
+    """`.SameValues~K~cells`: the cells cut into K sets of equal size, in order; K
+    region cells (`CC<k>`, a chaos construction's labels) lie in one region."""
     k = _number(item.args[0] if item.args else "", item, "number of sets")
+    regions = {bool(re.fullmatch(r"CC\d+", arg)) for arg in item.args[1:]}
+    if True in regions:
+        if len(regions) > 1 or k != len(item.args) - 1 or k < 2:
+            raise _Refusal("region cells (CC<k>) are compared one by one, with no grid cells "
+                           "among them", item)
+        r.add("same_regions", [_region_cell(arg, r, item) for arg in item.args[1:]], item)
+        return
     cells = r.cells(item.args[1:], item, 2)
     if k < 2 or len(cells) % k:
         raise _Refusal(f"{len(cells)} cells do not split into {k} sets of equal size", item)
@@ -1571,6 +1579,9 @@ _WRITERS: dict[str, Callable[[Any, int], list[str]]] = {
     "chaos_counts": _write_chaos("ChaosCount", "cells"),
     "same_values": lambda items, n: [_item("SameValues", len(sets), *_cells(sum(sets, [])))
                                      for sets in items],
+    "same_regions": lambda items, n: [_item("SameValues", len(cells),
+                                            *(_region_id(c, n) for c in _cells(cells)))
+                                      for cells in items],
     "look_and_say": lambda items, n: [_item("LookAndSay", v["clue"], *_cells(v))
                                       for v in items],
     TIES_KEY: lambda ties, n: [_item("FullRankTies", ties)],

@@ -17,6 +17,10 @@ no label of it allows goes), with no helper variable:
   around the control cell, the control first.
 
 `offset = 1` leaves the start (the first cell) out of the number.
+
+- same regions (`same_regions`): each group of listed cells lies in one region (ISS's
+  same-value sets over region cells): its first cell's label equals each other's, a
+  two-cell table over the labels.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from collections.abc import Iterable
 from typing import ClassVar, NamedTuple
 
 from ..errors import ModelError
-from ..grid.constraints import Constraint, RegionRuns, Regions
+from ..grid.constraints import Allowed, Constraint, RegionRuns, Regions
 from ..grid.geometry import Geometry
 from ..grid.variables import Layout, Variables, grid_layout
 from . import cells as cellrefs
@@ -229,6 +233,37 @@ class ChaosCounts(_ChaosClues):
                     first_label, self._offset(i, element), what)
 
 
+class SameRegions(_ChaosClues):
+    name: ClassVar[str] = "same-regions"
+    noun: ClassVar[str] = "same-region group"
+    key: ClassVar[str] = "same_regions"
+    meaning: ClassVar[str] = "the listed cells lie in one region (chaos rule)"
+
+    def describe(self) -> str:
+        return f"same regions ({len(self.elements)}): each group's cells lie in one region"
+
+    def data(self) -> dict:
+        return {self.key: [cellrefs.names(group) for group in self.elements]}
+
+    def label(self, i: int, element) -> str:
+        return f"{self.noun} {i} at {cellrefs.name(element[0])}" if element else \
+            f"{self.noun} {i}"
+
+    def check_element(self, i, element, geometry):
+        what = self.label(i, element)
+        cells = cellrefs.resolve(element, geometry, what)
+        if len(set(cells)) < 2:
+            raise ModelError(f"{what}: two cells or more")
+        return cells
+
+    def clue(self, i, element, cells, geometry, first_label):
+        equal = tuple((v, v) for v in range(1, geometry.size + 1))  # labels 1..N
+        for cell in dict.fromkeys(cells[1:]):
+            if cell != cells[0]:
+                yield Allowed((first_label + cells[0], first_label + cell), equal,
+                              label=self.label(i, element))
+
+
 def _runs(digit: int, start: int, arms: list[tuple[int, ...]], geometry: Geometry,
           first_label: int, offset: int, what: str) -> RegionRuns:
     """A clue's constraint: the digit, then the start's label and the arms' labels."""
@@ -238,4 +273,4 @@ def _runs(digit: int, start: int, arms: list[tuple[int, ...]], geometry: Geometr
                       near=_near(start, arms, geometry.size), label=what)
 
 
-CHAOS_RULES = (ChaosArrows, ChaosCounts)
+CHAOS_RULES = (ChaosArrows, ChaosCounts, SameRegions)

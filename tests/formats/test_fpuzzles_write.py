@@ -23,6 +23,7 @@ NO_FORM = {
     "parity-lines.toml": "parity lines",
     "sum-lines.toml": "lines of equal-sum segments",
     "chaos.toml": "regions found while solving",
+    "same-regions.toml": "regions found while solving",
     "anti-taxicab.toml": "the anti-taxicab rule",
     "automata.toml": "automata along lines",
     "regex-lines.toml": "regular expressions along lines",

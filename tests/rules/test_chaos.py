@@ -201,9 +201,9 @@ def test_iss_stretching_is_unique_on_cpsat():
     assert "".join(map(str, result.solution)) == expected["solution"]
 
 
-def test_iss_refusal_still_names_unknown_types():
+def test_iss_refusal_still_names_the_type():
     with pytest.raises(CpsudokuError, match="SameValues"):
-        iss.from_string(".ChaosConstruction.SameValues~3~CC1~CC2~CC3")
+        iss.from_string(".ChaosConstruction.SameValues~2~CC1~R1C2")
 
 
 # --- a clue's automaton: the digit, the start's label, the arms' labels ---------------
@@ -238,3 +238,61 @@ def test_a_clues_automaton_accepts_exactly_its_runs(arms, offset, near):
         assert automaton.accepts(word) == fits, word
         accepted += fits
     assert accepted
+
+
+# --- same-region groups ------------------------------------------------------------------
+
+SAME = ROOT / "examples" / "variants" / "same-regions.toml"
+
+
+def test_same_region_groups_decide_the_example():
+    """The example is unique with its groups, and not without them; native, cpsat and
+    the Python engine find the same regions."""
+    [puzzle] = parse(SAME.read_text(encoding="utf-8"), source=SAME.name)
+    found = {b: solve(puzzle, b, max_solutions=2, time_limit=60) for b in ("native", cpsat())}
+    python = solve(puzzle, "native", max_solutions=2, kernel="python", time_limit=60)
+    for result in (*found.values(), python):
+        assert result.status.value == "unique" and result.solution == puzzle.meta["solution"]
+    regions = found["native"].variables[0]
+    assert regions == found["cpsat"].variables[0] == python.variables[0]
+    for group in next(r for r in puzzle.rules if r.name == "same-regions").elements:
+        cells = [(r - 1) * 6 + c - 1 for r, c in group]
+        assert len({regions[c] for c in cells}) == 1, group
+    data = puzzlefile.as_dict(puzzle)
+    del data["same_regions"]
+    assert solve(puzzlefile.from_dict(data), "native", max_solutions=2).status.value == "multiple"
+
+
+@pytest.mark.parametrize("extra, message", [
+    ({"same_regions": [["r1c1"]]}, "same-region group 1 at r1c1: two cells or more"),
+    ({"same_regions": [["r1c1", "r7c1"]]}, "same-region group 1 at r1c1: cell r7c1 is outside"),
+    ({"same_regions": "r1c1"}, "same_regions"),
+])
+def test_bad_same_region_groups_are_named(extra, message):
+    with pytest.raises(ModelError, match=message):
+        puzzlefile.from_dict(_data(**extra), "bad")
+
+
+def test_iss_same_values_over_region_cells_are_same_region_groups():
+    """ISS writes a group of cells in one region as same-value sets of region cells."""
+    text = ".ChaosConstruction.NoBoxes.SameValues~3~CC11~CC2~CC1.SameValues~2~CC80~CC81"
+    puzzle = iss.from_string(text)
+    same = next(r for r in puzzle.rules if r.name == "same-regions")
+    assert same.elements == (((2, 2), (1, 2), (1, 1)), ((9, 8), (9, 9)))
+    assert iss.from_string(iss.dumps(puzzle)).rules == puzzle.rules
+    with pytest.raises(CpsudokuError, match="region cells .* one by one"):
+        iss.from_string(".ChaosConstruction.NoBoxes.SameValues~2~CC1~R1C2")
+    with pytest.raises(CpsudokuError, match="region cells .* one by one"):
+        iss.from_string(".ChaosConstruction.NoBoxes.SameValues~1~CC1~CC2")
+
+
+def test_iss_chaos_killer_and_sack_lunch_are_read():
+    for name in ("Chaos Construction: Sack Lunch", "Chaos Construction: killer"):
+        entry = iss_puzzle(name)
+        puzzle = iss.from_string(entry["input"])
+        assert any(r.name == "same-regions" for r in puzzle.rules)
+    solved = solve(iss.from_string(iss_puzzle("Chaos Construction: Sack Lunch")["input"]),
+                   "native", max_solutions=2, time_limit=60)
+    assert solved.status.value == "unique"
+    assert "".join(map(str, solved.solution)) == iss_puzzle(
+        "Chaos Construction: Sack Lunch")["solution"]

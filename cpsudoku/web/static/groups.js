@@ -69,6 +69,11 @@ export function drawCellGroups(e, kind, under, over) {
     const g = kind("chaos_counts", under, { class: "chaos-count", "data-cell-of": count.cell });
     el("rect", { x: c * CELL + 3, y: r * CELL + 3, width: CELL - 6, height: CELL - 6 }, g);
   }
+  // Same-region groups (chaos): each a cage outline, the cells of one group lettered alike.
+  (e.same_regions || []).forEach((cells, k) => {
+    drawCage({ cells }, kind("same_regions", over, { class: "cage same-regions", "data-set": letter(k) }),
+      `≡${letter(k)}`);
+  });
   for (const key of ["distinct_counts", "distinct_region_counts"]) {
     for (const count of e[key] || []) {
       const g = kind(key, over, { class: `cage ${key.replace(/_/g, "-")}`, "data-cell-of": count.cell });
