@@ -182,8 +182,5 @@ static int runs(Search *S, uint32_t *s, const Con *c)
     if (restrict_to(S, s, c->cells[0], digits_kept) < 0 ||
         restrict_to(S, s, c->cells[1], starts_kept) < 0)
         return -1;
-    for (int i = 2; i < c->len; i++)
-        if (restrict_to(S, s, c->cells[i], support[i]) < 0)
-            return -1;
-    return 0;
+    return keep_each(S, s, c->cells + 2, c->len - 2, support + 2);
 }

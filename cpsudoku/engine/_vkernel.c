@@ -1181,6 +1181,16 @@ static inline int restrict_to(Search *S, uint32_t *s, int c, uint32_t keep)
     return 0;
 }
 
+/* Keep only keep[i] of each cell: the end of a pass that found each cell's support. */
+static inline int keep_each(Search *S, uint32_t *s, const int *cells, int len,
+                            const uint32_t *keep)
+{
+    for (int i = 0; i < len; i++)
+        if (restrict_to(S, s, cells[i], keep[i]) < 0)
+            return -1;
+    return 0;
+}
+
 /* -- the passes, one per kind: -1 on contradiction ------------------------ */
 
 /* dst |= src shifted up (toward larger totals) by k bits, over w words. */
@@ -1595,12 +1605,7 @@ static int table(Search *S, uint32_t *s, const Con *c)
         for (int i = 0; i < len; i++)
             support[i] |= row[i];
     }
-    if (!found)
-        return -1;
-    for (int i = 0; i < len; i++)
-        if (restrict_to(S, s, c->cells[i], support[i]) < 0)
-            return -1;
-    return 0;
+    return found ? keep_each(S, s, c->cells, len, support) : -1;
 }
 
 /* `regular` for automata of up to 64 states: each layer one word. */
@@ -1923,12 +1928,7 @@ static int any_of(Search *S, uint32_t *s, const Con *c)
             kept[i] |= alt[c->cells[i]] | alt[ncells + c->cells[i]];
     }
     S->quiet = 0;
-    if (!alive)
-        return -1;
-    for (int i = 0; i < len; i++)
-        if (restrict_to(S, s, c->cells[i], kept[i]) < 0)
-            return -1;
-    return 0;
+    return alive ? keep_each(S, s, c->cells, len, kept) : -1;
 }
 
 /* The values between the crusts 1 and n of a line holding every value once add up
@@ -2007,10 +2007,7 @@ static int sandwich(Search *S, uint32_t *s, const Con *c)
                 keep[k] |= out;
         }
     }
-    for (int i = 0; i < len; i++)
-        if (restrict_to(S, s, c->cells[i], keep[i]) < 0)
-            return -1;
-    return 0;
+    return keep_each(S, s, c->cells, len, keep);
 }
 
 static int run_pass(Search *S, uint32_t *s, const Con *c)
