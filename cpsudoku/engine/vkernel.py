@@ -118,7 +118,7 @@ def _alternatives_refusal(con: AnyOf, n: int) -> str | None:
         for inner in group:
             if isinstance(inner, AllDifferent) and comb(n, len(inner.cells)) > MAX_COMBINATIONS:
                 return f"an all-different group of {len(inner.cells)} cells in an either/or"
-            if isinstance(inner, (RegionRuns, Regions, FullRank, AnyOf)) or not isinstance(
+            if isinstance(inner, RegionRuns) or not isinstance(  # it reads region labels
                     inner, (Sum, Less, Allowed, Regular, InSet, AllDifferent)):
                 return f"no compiled propagator for {inner.kind} constraints in an either/or"
             if isinstance(inner, Regular) and inner.automaton.states > MAX_STATES:

@@ -374,10 +374,17 @@ def _region_size(r: Reading, item: Item) -> None:
         r.origin.setdefault("regions", item)
 
 
+_REGION_CELL = re.compile(r"CC(\d+)")  # a region-label variable, k-th cell in reading order
+
+
+def _is_region_cell(arg: str) -> bool:
+    return _REGION_CELL.fullmatch(arg) is not None
+
+
 def _region_cell(arg: str, r: Reading, item: Item) -> str:
     """A chaos clue's cell: a region-label variable `CC<k>` (k-th cell in reading order,
     1-based) or a grid cell id, which ISS accepts too."""
-    m = re.fullmatch(r"CC(\d+)", arg)
+    m = _REGION_CELL.fullmatch(arg)
     if not m:
         return r.cell(arg, item)
     k = int(m.group(1))
@@ -553,7 +560,7 @@ def _same_values(r: Reading, item: Item) -> None:
     """`.SameValues~K~cells`: the cells cut into K sets of equal size, in order; K
     region cells (`CC<k>`, a chaos construction's labels) lie in one region."""
     k = _number(item.args[0] if item.args else "", item, "number of sets")
-    regions = {bool(re.fullmatch(r"CC\d+", arg)) for arg in item.args[1:]}
+    regions = {_is_region_cell(arg) for arg in item.args[1:]}
     if True in regions:
         if len(regions) > 1 or k != len(item.args) - 1 or k < 2:
             raise _Refusal("region cells (CC<k>) are compared one by one, with no grid cells "
@@ -590,8 +597,8 @@ def _count_distinct(r: Reading, item: Item) -> None:
     if len(item.args) < 2 or not all(item.args):
         raise _Refusal("expects a control cell and the cells it counts", item)
     control, *counted = item.args
-    regions = {bool(re.fullmatch(r"CC\d+", arg)) for arg in counted}
-    if re.fullmatch(r"CC\d+", control) or len(regions) > 1:
+    regions = {_is_region_cell(arg) for arg in counted}
+    if _is_region_cell(control) or len(regions) > 1:
         raise _Refusal("a count mixing digits and regions has no cpsudoku counterpart", item)
     key = "distinct_region_counts" if regions == {True} else "distinct_counts"
     r.add(key, {"cell": r.cell(control, item),
