@@ -9,22 +9,36 @@
  * 2. region houses: a decided (label, digit) pair leaves every other cell, a
  *    digit with one possible cell in a region goes there, a region with N decided
  *    cells takes no other, one with fewer than N possible cells fails;
- * 3. connectivity: from a decided cell of region k, a 0-1 breadth-first search
- *    (undecided cells cost one, decided ones of k nothing) within the N - decided
- *    cells left: unreached cells lose k, an unreached decided cell fails, and
- *    exactly N reachable cells are the region; a region without a decided cell
- *    keeps k only in pieces of N or more possible cells; a decided piece smaller
- *    than N with one way out takes it.
+ * 3. connectivity: growing from a decided cell of region k through the region's
+ *    possible cells, each undecided cell costing one and decided ones nothing,
+ *    within the N - decided cells left: unreached cells lose k, an unreached
+ *    decided cell fails, and exactly N reachable cells are the region; a region
+ *    without a decided cell keeps k only in pieces of N or more possible cells; a
+ *    decided piece smaller than N with one way out takes it.
  *
- * Scratch: 4 * N*N ints per constraint, allocated at build (`build_regions`).
+ * Steps 2 and 3 work on each region's cell sets as bitsets: one sweep over the
+ * cells gathers every region's statistics, and connectivity grows sets by
+ * shifting words. A region whose possible and decided cells are as they were the
+ * last time step 3 left it unchanged is not looked at again (the result depends
+ * on those two sets only); on ISS's chaos constructions that skips most of them.
  */
 
-#define REGIONS_MAX_WIDTH 32
+#define REGIONS_MAX_WIDTH 32 /* as the refusal in build_regions says */
+#define REGIONS_WORDS ((REGIONS_MAX_WIDTH * REGIONS_MAX_WIDTH + 63) / 64)
+
+/* The memo block: the grid's masks (every cell, cells not in the first column,
+ * cells not in the last), then per region the possible and decided cells step 3
+ * last left as they were, then one word of flags: which regions have a memo. */
+enum { MEMO_GRID, MEMO_NOT_FIRST, MEMO_NOT_LAST, MEMO_REGIONS };
+
+static inline int regions_words(int n) { return (n * n + 63) / 64; }
 
 static int build_regions(Con *c, const int64_t *data, Py_ssize_t nd, int n, int index)
 {
     if (nd < 1 || nd > 1 + n || data[0] != n || c->len != 2 * n * n)
         return bad("constraint %d: regions need the grid's width and 2 * N * N cells", index);
+    if (n > REGIONS_MAX_WIDTH)
+        return bad("constraint %d: regions on grids up to 32 wide", index);
     for (Py_ssize_t a = 1; a < nd; a++)
         if (data[a] < 0 || data[a] >= n * n)
             return bad("constraint %d: an anchor beyond the grid", index);
@@ -36,10 +50,19 @@ static int build_regions(Con *c, const int64_t *data, Py_ssize_t nd, int n, int 
     }
     for (int a = 0; a < c->nanchors; a++)
         c->anchors[a] = (int)data[a + 1];
-    c->scratch = malloc((size_t)4 * n * n * sizeof(int));
-    if (!c->scratch) {
+    const int W = regions_words(n);
+    c->memo = calloc((size_t)(MEMO_REGIONS + 2 * n) * W + 1, sizeof(uint64_t));
+    if (!c->memo) {
         PyErr_NoMemory();
         return -1;
+    }
+    for (int i = 0; i < n * n; i++) {
+        const uint64_t bit = 1ull << (i & 63);
+        c->memo[MEMO_GRID * W + i / 64] |= bit;
+        if (i % n)
+            c->memo[MEMO_NOT_FIRST * W + i / 64] |= bit;
+        if (i % n != n - 1)
+            c->memo[MEMO_NOT_LAST * W + i / 64] |= bit;
     }
     c->exact = 1;
     return 0;
@@ -57,145 +80,141 @@ static inline int regions_keep(Search *S, uint32_t *s, int v, uint32_t keep, int
     return 0;
 }
 
-/* Orthogonal neighbours of grid position i in a width-n grid: up to 4 into nb. */
-static inline int regions_near(int i, int n, int *nb)
+/* Cell sets of a width-n grid as W words of bits (cell i is bit i % 64 of word i / 64). */
+typedef struct {
+    int n, W;
+    const uint64_t *grid, *not_first, *not_last;
+} Plane;
+
+/* out = the orthogonal neighbours of x's cells */
+static inline void plane_near(const Plane *p, const uint64_t *x, uint64_t *out)
 {
-    int r = i / n, col = i % n, k = 0;
-    if (r > 0)
-        nb[k++] = i - n;
-    if (r < n - 1)
-        nb[k++] = i + n;
-    if (col > 0)
-        nb[k++] = i - 1;
-    if (col < n - 1)
-        nb[k++] = i + 1;
+    const int W = p->W, n = p->n;
+    for (int w = 0; w < W; w++) {
+        uint64_t right = (x[w] & p->not_last[w]) << 1, left = (x[w] & p->not_first[w]) >> 1;
+        uint64_t down = x[w] << n, up = x[w] >> n;
+        if (w > 0) {
+            right |= (x[w - 1] & p->not_last[w - 1]) >> 63;
+            down |= x[w - 1] >> (64 - n);
+        }
+        if (w + 1 < W) {
+            left |= (x[w + 1] & p->not_first[w + 1]) << 63;
+            up |= x[w + 1] << (64 - n);
+        }
+        out[w] = (right | left | down | up) & p->grid[w];
+    }
+}
+
+/* Grow x through the orthogonal neighbours it has in `within`, to a fixpoint. */
+static inline void plane_flood(const Plane *p, uint64_t *x, const uint64_t *within)
+{
+    uint64_t near[REGIONS_WORDS];
+    for (int grew = 1; grew;) {
+        grew = 0;
+        plane_near(p, x, near);
+        for (int w = 0; w < p->W; w++) {
+            const uint64_t y = x[w] | (near[w] & within[w]);
+            grew |= y != x[w];
+            x[w] = y;
+        }
+    }
+}
+
+static inline int plane_count(const Plane *p, const uint64_t *x)
+{
+    int k = 0;
+    for (int w = 0; w < p->W; w++)
+        k += __builtin_popcountll(x[w]);
     return k;
 }
 
-/* Region `bit`'s connectivity (step 3). L: the labels' domains, read at the start. */
-static int regions_connect(Search *S, uint32_t *s, const Con *c, const uint32_t *L,
-                           uint32_t bit, int *moved)
+/* x = the lowest cell of `from` alone; 0 when `from` is empty */
+static inline int plane_lowest(const Plane *p, const uint64_t *from, uint64_t *x)
 {
-    const int n = S->k->n, N2 = n * n;
-    const int *lab = c->cells + N2;
-    int *cost = c->scratch, *dq = c->scratch + N2, *piece = c->scratch + 3 * N2;
-    int nb[4];
-    int first = -1, nfixed = 0;
-    for (int i = 0; i < N2; i++)
-        if (L[i] == bit) {
-            if (first < 0)
-                first = i;
-            nfixed++;
-        }
-    if (first < 0) { /* no decided cell: pieces too small to hold the region lose it */
+    int found = 0;
+    for (int w = 0; w < p->W; w++) {
+        x[w] = found ? 0 : from[w] & (~from[w] + 1);
+        found |= x[w] != 0;
+    }
+    return found;
+}
+
+/* Narrow the label of every cell in x to `keep`. */
+static int plane_keep(Search *S, uint32_t *s, const Plane *p, const int *lab, const uint64_t *x,
+                      uint32_t keep, int *moved)
+{
+    for (int w = 0; w < p->W; w++)
+        for (uint64_t m = x[w]; m; m &= m - 1)
+            if (regions_keep(S, s, lab[w * 64 + __builtin_ctzll(m)], keep, moved) < 0)
+                return -1;
+    return 0;
+}
+
+/* Region `bit`'s connectivity (step 3), from its possible cells P and decided ones F. */
+static int regions_connect(Search *S, uint32_t *s, const Plane *p, const int *lab,
+                           const uint64_t *P, const uint64_t *F, uint32_t bit, int *moved)
+{
+    const int n = p->n, W = p->W;
+    uint64_t piece[REGIONS_WORDS], rest[REGIONS_WORDS], near[REGIONS_WORDS];
+    if (!plane_count(p, F)) { /* no decided cell: pieces too small to hold the region lose it */
         int viable = 0;
-        for (int i = 0; i < N2; i++)
-            cost[i] = 0; /* 0: unseen */
-        for (int st = 0; st < N2; st++) {
-            if (cost[st] || !(L[st] & bit))
-                continue;
-            int len = 0, top = 0;
-            cost[st] = 1;
-            piece[len++] = st;
-            dq[top++] = st;
-            while (top) {
-                int i = dq[--top];
-                for (int q = regions_near(i, n, nb) - 1; q >= 0; q--) {
-                    int j = nb[q];
-                    if (!cost[j] && (L[j] & bit)) {
-                        cost[j] = 1;
-                        piece[len++] = j;
-                        dq[top++] = j;
-                    }
-                }
-            }
-            if (len < n) {
-                for (int q = 0; q < len; q++)
-                    if (regions_keep(S, s, lab[piece[q]], ~bit, moved) < 0)
-                        return -1;
-            } else {
+        memcpy(rest, P, (size_t)W * sizeof(uint64_t));
+        while (plane_lowest(p, rest, piece)) {
+            plane_flood(p, piece, P);
+            for (int w = 0; w < W; w++)
+                rest[w] &= ~piece[w];
+            if (plane_count(p, piece) >= n)
                 viable = 1;
-            }
+            else if (plane_keep(S, s, p, lab, piece, ~bit, moved) < 0)
+                return -1;
         }
         return viable ? 0 : -1;
     }
-    /* 0-1 breadth-first search from the first decided cell, on a deque in dq[0, 2*N2) */
-    const int budget = n - nfixed, far = budget + 1;
-    for (int i = 0; i < N2; i++)
-        cost[i] = far;
-    int head = N2, tail = N2; /* the deque's live part is dq[head, tail) */
-    cost[first] = 0;
-    dq[tail++] = first;
-    while (head < tail) {
-        int i = dq[head++], here = cost[i];
-        for (int q = regions_near(i, n, nb) - 1; q >= 0; q--) {
-            int j = nb[q];
-            uint32_t m = L[j];
-            if (!(m & bit))
-                continue;
-            int step = m == bit ? here : here + 1;
-            if (step > budget || cost[j] <= step)
-                continue;
-            cost[j] = step;
-            if (m == bit)
-                dq[--head] = j;
-            else
-                dq[tail++] = j;
+    /* reach: the cells within `budget` undecided cells of the first decided one */
+    const int budget = n - plane_count(p, F);
+    uint64_t reach[REGIONS_WORDS];
+    plane_lowest(p, F, reach);
+    plane_flood(p, reach, F);
+    for (int step = 0; step < budget; step++) {
+        plane_near(p, reach, near);
+        int grew = 0;
+        for (int w = 0; w < W; w++) {
+            const uint64_t y = reach[w] | (near[w] & P[w]);
+            grew |= y != reach[w];
+            reach[w] = y;
         }
+        if (!grew)
+            break;
+        plane_flood(p, reach, F);
     }
     int reached = 0;
-    for (int i = 0; i < N2; i++) {
-        if (cost[i] < far)
-            reached++;
-        else if (L[i] == bit)
+    for (int w = 0; w < W; w++) {
+        if (F[w] & ~reach[w])
             return -1; /* a decided cell the region cannot join */
+        rest[w] = P[w] & ~reach[w];
+        reached += __builtin_popcountll(reach[w]);
     }
-    if (reached < n)
+    if (reached < n || plane_keep(S, s, p, lab, rest, ~bit, moved) < 0)
         return -1;
-    for (int i = 0; i < N2; i++)
-        if (cost[i] == far && (L[i] & bit) && regions_keep(S, s, lab[i], ~bit, moved) < 0)
-            return -1;
-    if (reached == n) {
-        for (int i = 0; i < N2; i++)
-            if (cost[i] < far && regions_keep(S, s, lab[i], bit, moved) < 0)
-                return -1;
-        return 0;
-    }
+    if (reached == n)
+        return plane_keep(S, s, p, lab, reach, bit, moved);
     /* doors: a decided piece smaller than N with one way out takes it */
-    int *mark = cost; /* reused: 0 unseen, 1 in a piece, 2 counted as an exit */
-    for (int i = 0; i < N2; i++)
-        mark[i] = 0;
-    for (int st = 0; st < N2; st++) {
-        if (L[st] != bit || mark[st])
+    memcpy(rest, F, (size_t)W * sizeof(uint64_t));
+    while (plane_lowest(p, rest, piece)) {
+        plane_flood(p, piece, F);
+        for (int w = 0; w < W; w++)
+            rest[w] &= ~piece[w];
+        if (plane_count(p, piece) >= n)
             continue;
-        int len = 0, top = 0, exits = 0, door = -1, nexit = 0;
-        mark[st] = 1;
-        dq[top++] = st;
-        while (top) {
-            int i = dq[--top];
-            len++;
-            for (int q = regions_near(i, n, nb) - 1; q >= 0; q--) {
-                int j = nb[q];
-                if (L[j] == bit) {
-                    if (!mark[j]) {
-                        mark[j] = 1;
-                        dq[top++] = j;
-                    }
-                } else if ((L[j] & bit) && mark[j] != 2) {
-                    mark[j] = 2;
-                    piece[nexit++] = j;
-                    exits++;
-                    door = j;
-                }
-            }
+        plane_near(p, piece, near);
+        int exits = 0;
+        for (int w = 0; w < W; w++) {
+            near[w] &= P[w] & ~F[w];
+            exits += __builtin_popcountll(near[w]);
         }
-        for (int q = 0; q < nexit; q++)
-            mark[piece[q]] = 0; /* exits are counted per piece */
-        if (len >= n)
-            continue;
         if (!exits)
             return -1;
-        if (exits == 1 && regions_keep(S, s, lab[door], bit, moved) < 0)
+        if (exits == 1 && plane_keep(S, s, p, lab, near, bit, moved) < 0)
             return -1;
     }
     return 0;
@@ -203,10 +222,17 @@ static int regions_connect(Search *S, uint32_t *s, const Con *c, const uint32_t 
 
 static int regions(Search *S, uint32_t *s, const Con *c)
 {
-    const int n = S->k->n, N2 = n * n;
+    const int n = S->k->n, N2 = n * n, W = regions_words(n);
     const uint32_t full = S->k->full;
     const int *dig = c->cells, *lab = c->cells + N2;
+    uint64_t *memo = c->memo, *seen = memo + (size_t)MEMO_REGIONS * W;
+    uint64_t *has_memo = seen + (size_t)2 * n * W;
+    const Plane p = {n, W, memo + MEMO_GRID * W, memo + MEMO_NOT_FIRST * W,
+                     memo + MEMO_NOT_LAST * W};
     uint32_t L[REGIONS_MAX_WIDTH * REGIONS_MAX_WIDTH], D[REGIONS_MAX_WIDTH * REGIONS_MAX_WIDTH];
+    uint64_t P[REGIONS_MAX_WIDTH][REGIONS_WORDS], F[REGIONS_MAX_WIDTH][REGIONS_WORDS];
+    int nfixed[REGIONS_MAX_WIDTH], nmaybe[REGIONS_MAX_WIDTH];
+    uint32_t taken[REGIONS_MAX_WIDTH], once[REGIONS_MAX_WIDTH], twice[REGIONS_MAX_WIDTH];
     for (;;) {
         int moved = 0;
         /* 1. canonical order: anchor a has label a + 1, the others follow */
@@ -217,66 +243,96 @@ static int regions(Search *S, uint32_t *s, const Con *c)
         for (int i = 0; i < N2; i++) {
             if (regions_keep(S, s, lab[i], allowed, &moved) < 0)
                 return -1;
-            allowed = (allowed | (domain(S, s, lab[i]) << 1)) & full;
-        }
-        for (int i = 0; i < N2; i++) {
             L[i] = domain(S, s, lab[i]);
             D[i] = domain(S, s, dig[i]);
+            allowed = (allowed | (L[i] << 1)) & full;
         }
-        /* 2. region houses */
-        for (int k = 0; k < n && !moved; k++) {
-            const uint32_t bit = 1u << k;
-            int nfixed = 0, nmaybe = 0;
-            uint32_t taken = 0, once = 0, twice = 0;
-            for (int i = 0; i < N2; i++) {
-                if (!(L[i] & bit))
-                    continue;
-                nmaybe++;
-                twice |= once & D[i];
-                once |= D[i];
-                if (L[i] == bit) {
-                    nfixed++;
-                    if (!(D[i] & (D[i] - 1))) {
-                        if (taken & D[i])
-                            return -1;
-                        taken |= D[i];
-                    }
+        /* 2. region houses: every region's statistics in one sweep */
+        for (int k = 0; k < n; k++) {
+            nfixed[k] = nmaybe[k] = 0;
+            taken[k] = once[k] = twice[k] = 0;
+            memset(P[k], 0, (size_t)W * sizeof(uint64_t));
+            memset(F[k], 0, (size_t)W * sizeof(uint64_t));
+        }
+        for (int i = 0; i < N2; i++) {
+            const uint32_t l = L[i], d = D[i];
+            const uint64_t cell = 1ull << (i & 63);
+            if (!(l & (l - 1))) {
+                const int k = __builtin_ctz(l);
+                nfixed[k]++;
+                F[k][i / 64] |= cell;
+                if (!(d & (d - 1))) {
+                    if (taken[k] & d)
+                        return -1;
+                    taken[k] |= d;
                 }
             }
-            if (nfixed > n || nmaybe < n || once != full)
+            for (uint32_t m = l; m; m &= m - 1) {
+                const int k = __builtin_ctz(m);
+                nmaybe[k]++;
+                twice[k] |= once[k] & d;
+                once[k] |= d;
+                P[k][i / 64] |= cell;
+            }
+        }
+        uint32_t region_full = 0;
+        for (int k = 0; k < n; k++) {
+            if (nfixed[k] > n || nmaybe[k] < n || once[k] != full)
                 return -1;
-            const int region_full = nfixed == n && nmaybe > n;
-            for (int i = 0; i < N2; i++) {
-                if (!(L[i] & bit))
-                    continue;
-                const uint32_t d = D[i];
-                if (L[i] == bit) {
-                    if ((d & (d - 1)) && (d & taken) &&
-                        regions_keep(S, s, dig[i], ~taken, &moved) < 0)
-                        return -1;
-                } else if (region_full || (!(d & (d - 1)) && (d & taken))) {
-                    if (regions_keep(S, s, lab[i], ~bit, &moved) < 0)
-                        return -1;
-                }
+            if (nfixed[k] == n && nmaybe[k] > n)
+                region_full |= 1u << k;
+        }
+        for (int i = 0; i < N2; i++) {
+            const uint32_t l = L[i], d = D[i];
+            if (!(l & (l - 1))) {
+                const uint32_t t = taken[__builtin_ctz(l)];
+                if ((d & (d - 1)) && (d & t) && regions_keep(S, s, dig[i], ~t, &moved) < 0)
+                    return -1;
+                continue;
             }
-            /* a digit with one possible cell in the region goes there */
-            for (uint32_t one = once & ~twice & ~taken; one; one &= one - 1) {
+            uint32_t drop = l & region_full;
+            if (!(d & (d - 1)))
+                for (uint32_t m = l; m; m &= m - 1)
+                    if (taken[__builtin_ctz(m)] & d)
+                        drop |= m & (~m + 1);
+            if (drop && regions_keep(S, s, lab[i], ~drop, &moved) < 0)
+                return -1;
+        }
+        /* a digit with one possible cell in the region goes there */
+        for (int k = 0; k < n; k++)
+            for (uint32_t one = once[k] & ~twice[k] & ~taken[k]; one; one &= one - 1) {
                 const uint32_t v = one & (~one + 1);
-                for (int i = 0; i < N2; i++)
-                    if ((L[i] & bit) && (D[i] & v)) {
-                        if (regions_keep(S, s, lab[i], bit, &moved) < 0 ||
-                            regions_keep(S, s, dig[i], v, &moved) < 0)
-                            return -1;
-                        break;
+                for (int w = 0, done = 0; w < W && !done; w++)
+                    for (uint64_t m = P[k][w]; m; m &= m - 1) {
+                        const int i = w * 64 + __builtin_ctzll(m);
+                        if (D[i] & v) {
+                            if (regions_keep(S, s, lab[i], 1u << k, &moved) < 0 ||
+                                regions_keep(S, s, dig[i], v, &moved) < 0)
+                                return -1;
+                            done = 1;
+                            break;
+                        }
                     }
             }
-        }
         if (moved)
             continue;
-        /* 3. connectivity */
-        for (int k = 0; k < n && !moved; k++)
-            if (regions_connect(S, s, c, L, 1u << k, &moved) < 0)
+        /* 3. connectivity, for the regions whose cells changed since it last held */
+        for (int k = 0; k < n; k++) {
+            uint64_t *was = seen + (size_t)2 * k * W;
+            if ((*has_memo >> k & 1) && !memcmp(was, P[k], (size_t)W * sizeof(uint64_t)) &&
+                !memcmp(was + W, F[k], (size_t)W * sizeof(uint64_t)))
+                continue;
+            int changed = 0;
+            if (regions_connect(S, s, &p, lab, P[k], F[k], 1u << k, &changed) < 0)
                 return -1;
+            if (changed) {
+                moved = 1;
+                continue;
+            }
+            memcpy(was, P[k], (size_t)W * sizeof(uint64_t));
+            memcpy(was + W, F[k], (size_t)W * sizeof(uint64_t));
+            *has_memo |= 1ull << k;
+        }
         if (!moved)
             return 0;
     }

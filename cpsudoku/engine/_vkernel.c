@@ -118,9 +118,9 @@ typedef struct Con {
     uint32_t *reads;  /* per state, the values it has a move for */
     /* COUNT (groups in ngroups/gstart) */
     uint64_t *counts; /* per value, the counts it may take (bit k: k cells) */
-    /* REGIONS: its breadth-first searches' scratch, its anchors (cells whose
-     * regions are surely distinct, labelled 1, 2, ... before the others) */
-    int *scratch;
+    /* REGIONS: its bitset masks and memo (see `_regions.h`), its anchors (cells
+     * whose regions are surely distinct, labelled 1, 2, ... before the others) */
+    uint64_t *memo;
     int *anchors, nanchors;
     /* RUNS: offset, the labels' first variable and count, the arms' lengths
      * then near flags then per grid position whether outside the clue; the
@@ -281,7 +281,7 @@ static void free_con(Con *c)
     free(c->moves);
     free(c->reads);
     free(c->counts);
-    free(c->scratch);
+    free(c->memo);
     free(c->anchors);
     free(c->arms);
     free(c->dp);
