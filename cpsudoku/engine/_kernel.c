@@ -42,7 +42,6 @@ typedef struct {
     uint32_t *spare;   /* a search's work space kept between calls (NULL while in use) */
 } Kernel;
 
-static inline int popcount32(uint32_t x) { return __builtin_popcount(x); }
 static inline int single(uint32_t m) { return m && !(m & (m - 1)); }
 
 /* ------------------------------------------------------------------------ */

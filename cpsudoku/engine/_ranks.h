@@ -289,7 +289,7 @@ static int ranks_hint(const Search *S, const uint32_t *cands, const Con *c, doub
         const uint32_t vb = 1u << c->rank_sets[at];
         const int g = c->rank_sets[at + 1], open = c->rank_sets[at + 2];
         at += 3 + 3 * g;
-        const int weight = 4 - __builtin_popcount((unsigned)open);
+        const int weight = 4 - popcount32((uint32_t)open);
         for (int e = 0; e < 4; e++) {
             if (!(open >> e & 1))
                 continue;

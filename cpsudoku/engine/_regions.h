@@ -28,41 +28,76 @@
 
 /* The memo block: the grid's masks (every cell, cells not in the first column,
  * cells not in the last), then per region the possible and decided cells step 3
- * last left as they were, then one word of flags: which regions have a memo. */
+ * last left as they were, then one word of flags (which regions have a memo),
+ * then the cells in same-region groups and each group's cells. */
 enum { MEMO_GRID, MEMO_NOT_FIRST, MEMO_NOT_LAST, MEMO_REGIONS };
 
 static inline int regions_words(int n) { return (n * n + 63) / 64; }
 
+static inline uint64_t *regions_linked(const Con *c, int n)
+{
+    return c->memo + (size_t)(MEMO_REGIONS + 2 * n) * regions_words(n) + 1;
+}
+
 static int build_regions(Con *c, const int64_t *data, Py_ssize_t nd, int n, int index)
 {
-    if (nd < 1 || nd > 1 + n || data[0] != n || c->len != 2 * n * n)
+    const int N2 = n * n;
+    if (nd < 2 || data[0] != n || c->len != 2 * N2)
         return bad("constraint %d: regions need the grid's width and 2 * N * N cells", index);
     if (n > REGIONS_MAX_WIDTH)
         return bad("constraint %d: regions on grids up to 32 wide", index);
-    for (Py_ssize_t a = 1; a < nd; a++)
-        if (data[a] < 0 || data[a] >= n * n)
-            return bad("constraint %d: an anchor beyond the grid", index);
-    c->nanchors = (int)nd - 1;
-    c->anchors = malloc((size_t)nd * sizeof(int));
+    if (data[1] < 0 || data[1] > n || nd != 2 + data[1] + N2)
+        return bad("constraint %d: regions need up to N anchors and a group per cell", index);
+    c->nanchors = (int)data[1];
+    c->anchors = malloc((size_t)(c->nanchors + 1) * sizeof(int));
     if (!c->anchors) {
         PyErr_NoMemory();
         return -1;
     }
-    for (int a = 0; a < c->nanchors; a++)
-        c->anchors[a] = (int)data[a + 1];
+    for (int a = 0; a < c->nanchors; a++) {
+        if (data[2 + a] < 0 || data[2 + a] >= N2)
+            return bad("constraint %d: an anchor beyond the grid", index);
+        c->anchors[a] = (int)data[2 + a];
+    }
+    const int64_t *root = data + 2 + c->nanchors;
+    for (int i = 0; i < N2; i++)
+        if (root[i] < 0 || root[i] > i || root[root[i]] != root[i])
+            return bad("constraint %d: a group's first cell is its own and comes first",
+                       index);
+    c->nlinks = 0; /* groups of two cells or more */
+    for (int i = 0; i < N2; i++)
+        for (int j = i + 1; root[i] == i && j < N2; j++)
+            if (root[j] == i) {
+                c->nlinks++;
+                break;
+            }
     const int W = regions_words(n);
-    c->memo = calloc((size_t)(MEMO_REGIONS + 2 * n) * W + 1, sizeof(uint64_t));
+    c->memo = calloc((size_t)(MEMO_REGIONS + 2 * n + 1 + c->nlinks) * W + 1, sizeof(uint64_t));
     if (!c->memo) {
         PyErr_NoMemory();
         return -1;
     }
-    for (int i = 0; i < n * n; i++) {
+    for (int i = 0; i < N2; i++) {
         const uint64_t bit = 1ull << (i & 63);
         c->memo[MEMO_GRID * W + i / 64] |= bit;
         if (i % n)
             c->memo[MEMO_NOT_FIRST * W + i / 64] |= bit;
         if (i % n != n - 1)
             c->memo[MEMO_NOT_LAST * W + i / 64] |= bit;
+    }
+    uint64_t *linked = regions_linked(c, n), *group = linked + W;
+    for (int i = 0; i < N2; i++) {
+        int size = 0;
+        for (int j = i; root[i] == i && j < N2; j++)
+            size += root[j] == i;
+        if (size < 2)
+            continue;
+        for (int j = i; j < N2; j++)
+            if (root[j] == i) {
+                group[j / 64] |= 1ull << (j & 63);
+                linked[j / 64] |= 1ull << (j & 63);
+            }
+        group += W;
     }
     c->exact = 1;
     return 0;
@@ -124,7 +159,7 @@ static inline int plane_count(const Plane *p, const uint64_t *x)
 {
     int k = 0;
     for (int w = 0; w < p->W; w++)
-        k += __builtin_popcountll(x[w]);
+        k += popcount64(x[w]);
     return k;
 }
 
@@ -150,14 +185,40 @@ static int plane_keep(Search *S, uint32_t *s, const Plane *p, const int *lab, co
     return 0;
 }
 
-/* Region `bit`'s connectivity (step 3), from its possible cells P and decided ones F. */
-static int regions_connect(Search *S, uint32_t *s, const Plane *p, const int *lab,
-                           const uint64_t *P, const uint64_t *F, uint32_t bit, int *moved)
+/* Region `bit`'s connectivity (step 3), from its possible cells P0 and decided ones
+ * F0. A same-region group is one piece: a group with a decided cell is decided,
+ * one with a cell outside the region is out of it, and entering one costs the
+ * region all its cells (ISS's shards). */
+static int regions_connect(Search *S, uint32_t *s, const Plane *p, const Con *c,
+                           const uint64_t *P0, const uint64_t *F0, uint32_t bit, int *moved)
 {
     const int n = p->n, W = p->W;
+    const int *lab = c->cells + n * n;
+    const uint64_t *linked = regions_linked(c, n), *groups = linked + W;
+    uint64_t P[REGIONS_WORDS], F[REGIONS_WORDS];
     uint64_t piece[REGIONS_WORDS], rest[REGIONS_WORDS], near[REGIONS_WORDS];
+    memcpy(P, P0, (size_t)W * sizeof(uint64_t));
+    memcpy(F, F0, (size_t)W * sizeof(uint64_t));
+    for (int g = 0; g < c->nlinks; g++) {
+        const uint64_t *x = groups + (size_t)g * W;
+        int decided = 0, out = 0;
+        for (int w = 0; w < W; w++) {
+            decided |= (x[w] & F[w]) != 0;
+            out |= (x[w] & ~P[w]) != 0;
+        }
+        if (decided && out)
+            return -1;
+        for (int w = 0; decided && w < W; w++)
+            F[w] |= x[w];
+        for (int w = 0; out && w < W; w++)
+            P[w] &= ~x[w];
+    }
     if (!plane_count(p, F)) { /* no decided cell: pieces too small to hold the region lose it */
         int viable = 0;
+        for (int w = 0; w < W; w++)
+            rest[w] = P0[w] & ~P[w];
+        if (plane_keep(S, s, p, lab, rest, ~bit, moved) < 0)
+            return -1;
         memcpy(rest, P, (size_t)W * sizeof(uint64_t));
         while (plane_lowest(p, rest, piece)) {
             plane_flood(p, piece, P);
@@ -170,29 +231,55 @@ static int regions_connect(Search *S, uint32_t *s, const Plane *p, const int *la
         }
         return viable ? 0 : -1;
     }
-    /* reach: the cells within `budget` undecided cells of the first decided one */
+    /* reach: the cells within `budget` undecided cells of the first decided one;
+     * wait[d]: cells that join at distance d (a group, all at once) */
     const int budget = n - plane_count(p, F);
-    uint64_t reach[REGIONS_WORDS];
+    if (budget < 0)
+        return -1;
+    uint64_t reach[REGIONS_WORDS], wait[REGIONS_MAX_WIDTH + 1][REGIONS_WORDS];
+    for (int d = 0; d <= budget; d++)
+        memset(wait[d], 0, (size_t)W * sizeof(uint64_t));
+    int last = 0; /* the farthest distance anything waits at */
     plane_lowest(p, F, reach);
     plane_flood(p, reach, F);
     for (int step = 0; step < budget; step++) {
         plane_near(p, reach, near);
+        for (int w = 0; w < W; w++) {
+            near[w] &= P[w] & ~reach[w];
+            wait[step + 1][w] |= near[w] & ~linked[w];
+        }
+        if (last < step + 1)
+            last = step + 1;
+        for (int g = 0; g < c->nlinks; g++) {
+            const uint64_t *x = groups + (size_t)g * W;
+            int touched = 0, size = 0;
+            for (int w = 0; w < W; w++) {
+                touched |= (x[w] & near[w]) != 0;
+                size += popcount64(x[w]);
+            }
+            if (!touched || step + size > budget)
+                continue;
+            for (int w = 0; w < W; w++)
+                wait[step + size][w] |= x[w];
+            if (last < step + size)
+                last = step + size;
+        }
         int grew = 0;
         for (int w = 0; w < W; w++) {
-            const uint64_t y = reach[w] | (near[w] & P[w]);
-            grew |= y != reach[w];
-            reach[w] = y;
+            grew |= (wait[step + 1][w] & ~reach[w]) != 0;
+            reach[w] |= wait[step + 1][w];
         }
-        if (!grew)
+        if (grew)
+            plane_flood(p, reach, F);
+        else if (step + 1 >= last)
             break;
-        plane_flood(p, reach, F);
     }
     int reached = 0;
     for (int w = 0; w < W; w++) {
         if (F[w] & ~reach[w])
             return -1; /* a decided cell the region cannot join */
-        rest[w] = P[w] & ~reach[w];
-        reached += __builtin_popcountll(reach[w]);
+        rest[w] = P0[w] & ~reach[w];
+        reached += popcount64(reach[w]);
     }
     if (reached < n || plane_keep(S, s, p, lab, rest, ~bit, moved) < 0)
         return -1;
@@ -210,7 +297,7 @@ static int regions_connect(Search *S, uint32_t *s, const Plane *p, const int *la
         int exits = 0;
         for (int w = 0; w < W; w++) {
             near[w] &= P[w] & ~F[w];
-            exits += __builtin_popcountll(near[w]);
+            exits += popcount64(near[w]);
         }
         if (!exits)
             return -1;
@@ -323,7 +410,7 @@ static int regions(Search *S, uint32_t *s, const Con *c)
                 !memcmp(was + W, F[k], (size_t)W * sizeof(uint64_t)))
                 continue;
             int changed = 0;
-            if (regions_connect(S, s, &p, lab, P[k], F[k], 1u << k, &changed) < 0)
+            if (regions_connect(S, s, &p, c, P[k], F[k], 1u << k, &changed) < 0)
                 return -1;
             if (changed) {
                 moved = 1;

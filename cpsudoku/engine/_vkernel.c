@@ -30,8 +30,10 @@
  *            in group order, a group's cells all peers): every cell holds one
  *            value, so the counts add up to the cells; a value is in at most
  *            one cell of a group. Counting circles, quadruples.
- *   REGIONS  data = (N,); cells = the N*N digit cells, then their region labels:
- *            regions found while solving (chaos construction), see `_regions.h`.
+ *   REGIONS  data = (N, k, k anchors, then per cell the first cell of its
+ *            same-region group); cells = the N*N digit cells, then their region
+ *            labels: regions found while solving (chaos construction), see
+ *            `_regions.h`.
  *   RUNS     a digit counts the cells along arms that share a start's region
  *            (chaos arrows and counts), see `_runs.h`.
  *   SAME     cells = two groups of as many cells, each of different values: both
@@ -121,7 +123,7 @@ typedef struct Con {
     /* REGIONS: its bitset masks and memo (see `_regions.h`), its anchors (cells
      * whose regions are surely distinct, labelled 1, 2, ... before the others) */
     uint64_t *memo;
-    int *anchors, nanchors;
+    int *anchors, nanchors, nlinks;
     /* RUNS: offset, the labels' first variable and count, the arms' lengths
      * then near flags then per grid position whether outside the clue; the
      * pass's sums before and after each arm */
@@ -160,7 +162,6 @@ typedef struct {
     int nslots;           /* constraints, an OR's alternatives' included */
 } VKernel;
 
-static inline int popcount32(uint32_t x) { return __builtin_popcount(x); }
 
 /* ------------------------------------------------------------------------ */
 /* building and checking a structure                                        */

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Sequence
 
-from ..grid.constraints import Regions
+from ..grid.constraints import Allowed, Regions
 from .plan import Structure, keep
 
 
@@ -99,6 +99,30 @@ def clue_weights(con: Regions, others) -> list[int]:
                 if times >= 2:
                     out[i] += 2 * size
     return out
+
+
+def links(con: Regions, others) -> list[int]:
+    """Per grid position, the first position of its same-region group: the positions
+    whose labels two-cell tables of equal labels bind (same-region clues), joined.
+    The compiled pass treats such a group as one piece (ISS's shards): entering it
+    costs the region all its cells."""
+    n2 = con.width * con.width
+    position = {v: i for i, v in enumerate(con.cells[n2:])}
+    equal = {(v, v) for v in range(1, con.width + 1)}
+    root = list(range(n2))
+
+    def find(i: int) -> int:
+        while root[i] != i:
+            root[i] = root[root[i]]
+            i = root[i]
+        return i
+
+    for other in others:
+        if (isinstance(other, Allowed) and len(other.cells) == 2
+                and all(v in position for v in other.cells) and set(other.tuples) == equal):
+            a, b = sorted(find(position[v]) for v in other.cells)
+            root[b] = a
+    return [find(i) for i in range(n2)]
 
 
 def relabel(solution: tuple[int, ...], con: Regions) -> tuple[int, ...]:

@@ -13,8 +13,8 @@ plan's other constraints, each flattened to (kind, cells, data, total):
 - a table (kropki, anything decomposed): its tuples, flattened;
 - a regular constraint (line rules): its automaton's states, start, accepting
   states and transitions;
-- regions found while solving (chaos construction): the grid's width and the
-  anchors; the labels are variables after the cells;
+- regions found while solving (chaos construction): the grid's width, the
+  anchors and the same-region groups; the labels are variables after the cells;
 - two groups holding the same values (`SameSet`): their cells, for a pass of its own;
 - a sandwich on a line holding every value once (`Sandwich`): the sets of values
   between its crusts that make its total, for a pass of its own;
@@ -62,7 +62,7 @@ from ..grid.ranks import TIES, FullRank, reading_cells
 from .counts import implied_counts
 from .plan import Plan, mask_of
 from .propagators import MAX_COMBINATIONS, DistinctSum
-from .regions import anchors, clue_weights, relabel
+from .regions import anchors, clue_weights, links, relabel
 
 try:
     from . import _vkernel  # type: ignore[attr-defined]
@@ -172,8 +172,9 @@ def flat(con, structure) -> Flat:
                 tuple(tuple(item for inner in group for item in _alternative(inner, structure))
                       for group in con.alternatives), 0)
     if isinstance(con, Regions):
+        firsts = anchors(con.width, clue_weights(con, structure.others))
         return (_vkernel.REGIONS, con.cells,
-                (con.width, *anchors(con.width, clue_weights(con, structure.others))), 0)
+                (con.width, len(firsts), *firsts, *links(con, structure.others)), 0)
     raise TypeError(f"no compiled propagator for {con.kind} constraints")
 
 
