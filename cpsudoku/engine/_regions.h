@@ -16,6 +16,13 @@
  *    without a decided cell keeps k only in pieces of N or more possible cells; a
  *    decided piece smaller than N with one way out takes it.
  *
+ * Same-region groups (ISS's shards) are cells known to share a region whose
+ * label is still open: given ones (same-region clues) and ones chaos clues find
+ * while solving (a run that surely reaches a cell). They live in the search
+ * state as union-find roots, a group's root its first cell, so a level's groups
+ * go with it when the search backtracks. A group's cells keep the labels they
+ * all have and different digits, and connectivity treats it as one piece.
+ *
  * Steps 2 and 3 work on each region's cell sets as bitsets: one sweep over the
  * cells gathers every region's statistics, and connectivity grows sets by
  * shifting words. A region whose possible and decided cells are as they were the
@@ -29,14 +36,25 @@
 /* The memo block: the grid's masks (every cell, cells not in the first column,
  * cells not in the last), then per region the possible and decided cells step 3
  * last left as they were, then one word of flags (which regions have a memo),
- * then the cells in same-region groups and each group's cells. */
+ * then the groups those memos saw (a root per cell, two to a word), then room
+ * for the groups' cell sets. */
 enum { MEMO_GRID, MEMO_NOT_FIRST, MEMO_NOT_LAST, MEMO_REGIONS };
 
 static inline int regions_words(int n) { return (n * n + 63) / 64; }
 
-static inline uint64_t *regions_linked(const Con *c, int n)
+static inline uint64_t *regions_flags(const Con *c, int n)
 {
-    return c->memo + (size_t)(MEMO_REGIONS + 2 * n) * regions_words(n) + 1;
+    return c->memo + (size_t)(MEMO_REGIONS + 2 * n) * regions_words(n);
+}
+
+static inline uint32_t *regions_seen_roots(const Con *c, int n)
+{
+    return (uint32_t *)(regions_flags(c, n) + 1);
+}
+
+static inline uint64_t *regions_groups(const Con *c, int n)
+{
+    return regions_flags(c, n) + 1 + (n * n + 1) / 2;
 }
 
 static int build_regions(Con *c, const int64_t *data, Py_ssize_t nd, int n, int index)
@@ -49,7 +67,7 @@ static int build_regions(Con *c, const int64_t *data, Py_ssize_t nd, int n, int 
     if (data[1] < 0 || data[1] > n || nd != 2 + data[1] + N2)
         return bad("constraint %d: regions need up to N anchors and a group per cell", index);
     c->nanchors = (int)data[1];
-    c->anchors = malloc((size_t)(c->nanchors + 1) * sizeof(int));
+    c->anchors = malloc((size_t)(c->nanchors + N2) * sizeof(int));
     if (!c->anchors) {
         PyErr_NoMemory();
         return -1;
@@ -60,19 +78,15 @@ static int build_regions(Con *c, const int64_t *data, Py_ssize_t nd, int n, int 
         c->anchors[a] = (int)data[2 + a];
     }
     const int64_t *root = data + 2 + c->nanchors;
-    for (int i = 0; i < N2; i++)
+    for (int i = 0; i < N2; i++) {
         if (root[i] < 0 || root[i] > i || root[root[i]] != root[i])
             return bad("constraint %d: a group's first cell is its own and comes first",
                        index);
-    c->nlinks = 0; /* groups of two cells or more */
-    for (int i = 0; i < N2; i++)
-        for (int j = i + 1; root[i] == i && j < N2; j++)
-            if (root[j] == i) {
-                c->nlinks++;
-                break;
-            }
+        c->anchors[c->nanchors + i] = (int)root[i];
+    }
     const int W = regions_words(n);
-    c->memo = calloc((size_t)(MEMO_REGIONS + 2 * n + 1 + c->nlinks) * W + 1, sizeof(uint64_t));
+    c->memo = calloc((size_t)(MEMO_REGIONS + 2 * n) * W + 1 + (N2 + 1) / 2 + (size_t)N2 * W,
+                     sizeof(uint64_t));
     if (!c->memo) {
         PyErr_NoMemory();
         return -1;
@@ -85,22 +99,39 @@ static int build_regions(Con *c, const int64_t *data, Py_ssize_t nd, int n, int 
         if (i % n != n - 1)
             c->memo[MEMO_NOT_LAST * W + i / 64] |= bit;
     }
-    uint64_t *linked = regions_linked(c, n), *group = linked + W;
-    for (int i = 0; i < N2; i++) {
-        int size = 0;
-        for (int j = i; root[i] == i && j < N2; j++)
-            size += root[j] == i;
-        if (size < 2)
-            continue;
-        for (int j = i; j < N2; j++)
-            if (root[j] == i) {
-                group[j / 64] |= 1ull << (j & 63);
-                linked[j / 64] |= 1ull << (j & 63);
-            }
-        group += W;
-    }
     c->exact = 1;
     return 0;
+}
+
+/* The search's first state: each cell's group, as given. */
+static void shards_start(const Con *c, int n, uint32_t *s)
+{
+    for (int i = 0; i < n * n; i++)
+        s[c->shard_at + i] = (uint32_t)c->anchors[c->nanchors + i];
+}
+
+static inline int shard_root(const uint32_t *roots, int i)
+{
+    while ((int)roots[i] != i)
+        i = (int)roots[i];
+    return i;
+}
+
+/* Cells a and b share a region: join their groups (the smaller root stays, so a
+ * root is its group's first cell). 1 when they were apart. */
+static inline int shard_join(uint32_t *roots, int a, int b)
+{
+    a = shard_root(roots, a);
+    b = shard_root(roots, b);
+    if (a == b)
+        return 0;
+    if (b < a) {
+        const int t = a;
+        a = b;
+        b = t;
+    }
+    roots[b] = (uint32_t)a;
+    return 1;
 }
 
 /* Narrow variable v to `keep`; *moved set when it changed. -1 when nothing is left. */
@@ -190,16 +221,16 @@ static int plane_keep(Search *S, uint32_t *s, const Plane *p, const int *lab, co
  * one with a cell outside the region is out of it, and entering one costs the
  * region all its cells (ISS's shards). */
 static int regions_connect(Search *S, uint32_t *s, const Plane *p, const Con *c,
+                           const uint64_t *groups, int ngroups, const uint64_t *linked,
                            const uint64_t *P0, const uint64_t *F0, uint32_t bit, int *moved)
 {
     const int n = p->n, W = p->W;
     const int *lab = c->cells + n * n;
-    const uint64_t *linked = regions_linked(c, n), *groups = linked + W;
     uint64_t P[REGIONS_WORDS], F[REGIONS_WORDS];
     uint64_t piece[REGIONS_WORDS], rest[REGIONS_WORDS], near[REGIONS_WORDS];
     memcpy(P, P0, (size_t)W * sizeof(uint64_t));
     memcpy(F, F0, (size_t)W * sizeof(uint64_t));
-    for (int g = 0; g < c->nlinks; g++) {
+    for (int g = 0; g < ngroups; g++) {
         const uint64_t *x = groups + (size_t)g * W;
         int decided = 0, out = 0;
         for (int w = 0; w < W; w++) {
@@ -250,7 +281,7 @@ static int regions_connect(Search *S, uint32_t *s, const Plane *p, const Con *c,
         }
         if (last < step + 1)
             last = step + 1;
-        for (int g = 0; g < c->nlinks; g++) {
+        for (int g = 0; g < ngroups; g++) {
             const uint64_t *x = groups + (size_t)g * W;
             int touched = 0, size = 0;
             for (int w = 0; w < W; w++) {
@@ -313,7 +344,10 @@ static int regions(Search *S, uint32_t *s, const Con *c)
     const uint32_t full = S->k->full;
     const int *dig = c->cells, *lab = c->cells + N2;
     uint64_t *memo = c->memo, *seen = memo + (size_t)MEMO_REGIONS * W;
-    uint64_t *has_memo = seen + (size_t)2 * n * W;
+    uint64_t *has_memo = regions_flags(c, n), *groups = regions_groups(c, n);
+    uint32_t *roots = s + c->shard_at, *seen_roots = regions_seen_roots(c, n);
+    uint64_t linked[REGIONS_WORDS];
+    int slot[REGIONS_MAX_WIDTH * REGIONS_MAX_WIDTH];
     const Plane p = {n, W, memo + MEMO_GRID * W, memo + MEMO_NOT_FIRST * W,
                      memo + MEMO_NOT_LAST * W};
     uint32_t L[REGIONS_MAX_WIDTH * REGIONS_MAX_WIDTH], D[REGIONS_MAX_WIDTH * REGIONS_MAX_WIDTH];
@@ -334,6 +368,53 @@ static int regions(Search *S, uint32_t *s, const Con *c)
             D[i] = domain(S, s, dig[i]);
             allowed = (allowed | (L[i] << 1)) & full;
         }
+        /* the groups: their cell sets; the memos of step 3 hold for these only */
+        int ngroups = 0;
+        memset(linked, 0, (size_t)W * sizeof(uint64_t));
+        for (int i = 0; i < N2; i++) {
+            roots[i] = roots[roots[i]]; /* a root comes first: it is flat already */
+            slot[i] = -1;
+            const int r = (int)roots[i];
+            if (r == i)
+                continue;
+            if (slot[r] < 0) {
+                slot[r] = ngroups++;
+                memset(groups + (size_t)slot[r] * W, 0, (size_t)W * sizeof(uint64_t));
+                groups[(size_t)slot[r] * W + r / 64] |= 1ull << (r & 63);
+                linked[r / 64] |= 1ull << (r & 63);
+            }
+            groups[(size_t)slot[r] * W + i / 64] |= 1ull << (i & 63);
+            linked[i / 64] |= 1ull << (i & 63);
+        }
+        if (memcmp(roots, seen_roots, (size_t)N2 * sizeof(uint32_t))) {
+            memcpy(seen_roots, roots, (size_t)N2 * sizeof(uint32_t));
+            *has_memo = 0;
+        }
+        /* a group's cells: the labels they all have, different digits */
+        for (int g = 0; g < ngroups; g++) {
+            const uint64_t *x = groups + (size_t)g * W;
+            uint32_t both = full, placed = 0;
+            for (int w = 0; w < W; w++)
+                for (uint64_t m = x[w]; m; m &= m - 1) {
+                    const int i = w * 64 + __builtin_ctzll(m);
+                    both &= L[i];
+                    if (!(D[i] & (D[i] - 1))) {
+                        if (placed & D[i])
+                            return -1;
+                        placed |= D[i];
+                    }
+                }
+            for (int w = 0; w < W; w++)
+                for (uint64_t m = x[w]; m; m &= m - 1) {
+                    const int i = w * 64 + __builtin_ctzll(m);
+                    if (regions_keep(S, s, lab[i], both, &moved) < 0)
+                        return -1;
+                    if ((D[i] & (D[i] - 1)) && regions_keep(S, s, dig[i], ~placed, &moved) < 0)
+                        return -1;
+                }
+        }
+        if (moved)
+            continue;
         /* 2. region houses: every region's statistics in one sweep */
         for (int k = 0; k < n; k++) {
             nfixed[k] = nmaybe[k] = 0;
@@ -410,7 +491,8 @@ static int regions(Search *S, uint32_t *s, const Con *c)
                 !memcmp(was + W, F[k], (size_t)W * sizeof(uint64_t)))
                 continue;
             int changed = 0;
-            if (regions_connect(S, s, &p, c, P[k], F[k], 1u << k, &changed) < 0)
+            if (regions_connect(S, s, &p, c, groups, ngroups, linked, P[k], F[k], 1u << k,
+                                &changed) < 0)
                 return -1;
             if (changed) {
                 moved = 1;

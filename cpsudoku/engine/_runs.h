@@ -15,6 +15,10 @@
  * run") before and after each arm say which lengths fit a digit left. Beside
  * it, the cells outside the clue already fixed to r are part of r's N cells too,
  * so the run holds at most N minus them (ISS's "off-arm budget").
+ *
+ * With the regions' same-region groups (`_regions.h`): a cell in the start's
+ * group cannot end a run, and the cells every kept run reaches join the
+ * start's group (ISS's shard unions), which the regions pass then reads.
  */
 
 /* The sums of one element of x and one of y (bit t: a total of t), below 64. */
@@ -96,6 +100,18 @@ static int runs(Search *S, uint32_t *s, const Con *c)
     uint64_t sums_kept = 0;
     uint32_t starts_kept = 0;
     uint64_t lengths[64];
+    /* the regions' groups: which arm cells share the start's; each arm's shortest run */
+    uint32_t *roots = c->partner >= 0 ? s + S->k->cons[c->partner].shard_at : NULL;
+    uint64_t grouped = 0; /* bit i: cell i of the clue is in the start's group */
+    int shortest[64];
+    if (roots) {
+        const int start = shard_root(roots, c->cells[1] - c->label_base);
+        for (int i = 2; i < c->len; i++)
+            if (shard_root(roots, c->cells[i] - c->label_base) == start)
+                grouped |= 1ull << i;
+    }
+    for (int a = 0; a < narms; a++)
+        shortest[a] = 64;
     for (uint32_t rs = starts; rs; rs &= rs - 1) {
         const uint32_t rb = rs & (~rs + 1);
         /* cells the arms may add: in a grid of regions (npos), N less the start and
@@ -110,7 +126,8 @@ static int runs(Search *S, uint32_t *s, const Con *c)
         for (int a = 0, at = 2; a < narms; at += len[a], a++) {
             uint64_t m = 0;
             for (int L = 0; L <= len[a]; L++) {
-                if (L == len[a] || (domain(S, s, c->cells[at + L]) & ~rb))
+                if (L == len[a] ||
+                    ((domain(S, s, c->cells[at + L]) & ~rb) && !(grouped >> (at + L) & 1)))
                     m |= 1ull << L;
                 if (L < len[a] && !(domain(S, s, c->cells[at + L]) & rb))
                     break;
@@ -160,6 +177,8 @@ static int runs(Search *S, uint32_t *s, const Con *c)
                 if (((met << L) & allowed) || (L && ((unmet << L) & allowed)))
                     ok |= 1ull << L;
             }
+            if (ok && __builtin_ctzll(ok) < shortest[a])
+                shortest[a] = __builtin_ctzll(ok);
             for (int j = 1; j <= len[a]; j++) {
                 /* cell j: r while a run reaches it or one ended before j - 1; another
                  * label to end a run of j - 1, or past an earlier end */
@@ -167,7 +186,8 @@ static int runs(Search *S, uint32_t *s, const Con *c)
                 const int r_ok = (ok >> j) != 0 || upto_j2;
                 const int other_ok = ((ok >> (j - 1)) & 1) || upto_j2;
                 const uint32_t d = domain(S, s, c->cells[at + j - 1]);
-                support[at + j - 1] |= (r_ok ? rb : 0) | (other_ok ? d & ~rb : 0);
+                const int other = other_ok && !(grouped >> (at + j - 1) & 1);
+                support[at + j - 1] |= (r_ok ? rb : 0) | (other ? d & ~rb : 0);
             }
         }
     }
@@ -182,5 +202,29 @@ static int runs(Search *S, uint32_t *s, const Con *c)
     if (restrict_to(S, s, c->cells[0], digits_kept) < 0 ||
         restrict_to(S, s, c->cells[1], starts_kept) < 0)
         return -1;
+    /* a decided start's region r holds the start, at least the shortest runs on
+     * the arms, and so at most N - 1 - those cells elsewhere: once that many are
+     * r, no other cell outside the clue is (ISS's off-arm budget, converse) */
+    if (c->npos && !(starts_kept & (starts_kept - 1))) {
+        const int r = __builtin_ctz(starts_kept);
+        int least = 0;
+        for (int a = 0; a < narms; a++)
+            least += shortest[a] < 64 ? shortest[a] : 0;
+        if (fixed[r] == n - 1 - least)
+            for (int p = 0; p < c->npos; p++) {
+                const uint32_t m = domain(S, s, c->label_base + p);
+                if (outside[p] && (m & starts_kept) && m != starts_kept &&
+                    restrict_to(S, s, c->label_base + p, ~starts_kept) < 0)
+                    return -1;
+            }
+    }
+    /* the cells every kept run reaches share the start's region */
+    int joined = 0;
+    for (int a = 0, at = 2; roots && a < narms; at += len[a], a++)
+        for (int j = 0; j < shortest[a] && j < len[a]; j++)
+            joined |= shard_join(roots, c->cells[1] - c->label_base,
+                                 c->cells[at + j] - c->label_base);
+    if (joined && !S->inq[c->partner])
+        enqueue(S, c->partner);
     return keep_each(S, s, c->cells + 2, c->len - 2, support + 2);
 }

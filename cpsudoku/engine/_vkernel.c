@@ -48,7 +48,9 @@
  * labels) have no units and no peers.
  *
  * State per search level: cands[ncells] (0 once placed), grid[ncells] (the
- * placed value's bit), placed[nunits]; copied when the search branches. A cell's
+ * placed value's bit), placed[nunits], then per chaos construction its cells'
+ * same-region groups (union-find roots, see `_regions.h`); copied when the
+ * search branches. A cell's
  * domain is cands | grid. The GIL is released during the search; the clock, the
  * solutions found and the call's arguments are handled as in the all-different
  * kernel (`_search.h`).
@@ -121,13 +123,16 @@ typedef struct Con {
     /* COUNT (groups in ngroups/gstart) */
     uint64_t *counts; /* per value, the counts it may take (bit k: k cells) */
     /* REGIONS: its bitset masks and memo (see `_regions.h`), its anchors (cells
-     * whose regions are surely distinct, labelled 1, 2, ... before the others) */
+     * whose regions are surely distinct, labelled 1, 2, ... before the others)
+     * then each cell's first same-region group, and where the search state keeps
+     * the groups found while solving */
     uint64_t *memo;
-    int *anchors, nanchors, nlinks;
+    int *anchors, nanchors, shard_at;
     /* RUNS: offset, the labels' first variable and count, the arms' lengths
      * then near flags then per grid position whether outside the clue; the
-     * pass's sums before and after each arm */
-    int offset, label_base, npos, narms;
+     * pass's sums before and after each arm; the REGIONS constraint whose
+     * groups it joins (-1: none) */
+    int offset, label_base, npos, narms, partner;
     int *arms;
     uint64_t *dp;
     /* RANKS: every reading's cells, the clues in rank sets, the unclued readings,
@@ -160,6 +165,7 @@ typedef struct {
     int max_len;
     size_t max_options;   /* the most options a sum lists in one pass */
     int nslots;           /* constraints, an OR's alternatives' included */
+    int nextra;           /* state words after the cells and units: same-region groups */
 } VKernel;
 
 
@@ -997,6 +1003,26 @@ static int VKernel_init(VKernel *self, PyObject *args, PyObject *kwds)
             self->hinted = hinted;
             self->hinted[self->nhinted++] = k;
         }
+    /* the search state keeps each chaos construction's same-region groups after
+     * the cells and units; a chaos clue joins the groups of its regions */
+    for (int k = 0; k < self->ncons; k++) {
+        Con *c = &self->cons[k];
+        if (c->kind == K_REGIONS) {
+            c->shard_at = 2 * ncells + self->nunits + self->nextra;
+            self->nextra += c->len / 2;
+        }
+    }
+    for (int k = 0; k < self->ncons; k++) {
+        Con *c = &self->cons[k];
+        if (c->kind != K_RUNS)
+            continue;
+        c->partner = -1;
+        for (int x = 0; x < self->ncons; x++) {
+            const Con *r = &self->cons[x];
+            if (r->kind == K_REGIONS && r->len / 2 == c->npos && r->cells[r->len / 2] == c->label_base)
+                c->partner = x;
+        }
+    }
     /* regions found while solving: each cell and its label are partners, and every
      * variable's first conflict count is its priority (see LINK_BOOST) */
     for (int k = 0; k < self->ncons; k++) {
@@ -2433,7 +2459,7 @@ static PyObject *VKernel_solve(VKernel *self, PyObject *args, PyObject *kwds)
     memset(&S, 0, sizeof S);
     S.k = self;
     S.run.ncells = ncells;
-    S.W = 2 * ncells + nunits;
+    S.W = 2 * ncells + nunits + self->nextra;
     S.max_solutions = max_solutions;
     S.locked_depth = locked_depth;
     S.choice = choice;
@@ -2479,6 +2505,9 @@ static PyObject *VKernel_solve(VKernel *self, PyObject *args, PyObject *kwds)
     int empty = 0;
     if (read_domains(dseq, ncells, self->full, self->n, s, S.queue, &S.qn, &empty) < 0)
         goto error;
+    for (int x = 0; x < ncons; x++)
+        if (self->cons[x].kind == K_REGIONS)
+            shards_start(&self->cons[x], self->n, s);
 
     int exhausted = 1;
     run_start(&S.run, time_limit);
