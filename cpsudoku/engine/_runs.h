@@ -202,22 +202,6 @@ static int runs(Search *S, uint32_t *s, const Con *c)
     if (restrict_to(S, s, c->cells[0], digits_kept) < 0 ||
         restrict_to(S, s, c->cells[1], starts_kept) < 0)
         return -1;
-    /* a decided start's region r holds the start, at least the shortest runs on
-     * the arms, and so at most N - 1 - those cells elsewhere: once that many are
-     * r, no other cell outside the clue is (ISS's off-arm budget, converse) */
-    if (c->npos && !(starts_kept & (starts_kept - 1))) {
-        const int r = __builtin_ctz(starts_kept);
-        int least = 0;
-        for (int a = 0; a < narms; a++)
-            least += shortest[a] < 64 ? shortest[a] : 0;
-        if (fixed[r] == n - 1 - least)
-            for (int p = 0; p < c->npos; p++) {
-                const uint32_t m = domain(S, s, c->label_base + p);
-                if (outside[p] && (m & starts_kept) && m != starts_kept &&
-                    restrict_to(S, s, c->label_base + p, ~starts_kept) < 0)
-                    return -1;
-            }
-    }
     /* the cells every kept run reaches share the start's region */
     int joined = 0;
     for (int a = 0, at = 2; roots && a < narms; at += len[a], a++)

@@ -1016,6 +1016,8 @@ static int VKernel_init(VKernel *self, PyObject *args, PyObject *kwds)
         Con *c = &self->cons[k];
         if (c->kind != K_RUNS)
             continue;
+        if (c->label_base + c->npos > ncells)
+            return bad("constraint %d: runs' labels beyond the variables", k);
         c->partner = -1;
         for (int x = 0; x < self->ncons; x++) {
             const Con *r = &self->cons[x];
