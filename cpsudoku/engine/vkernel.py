@@ -57,6 +57,7 @@ from ..grid.constraints import (
     SameSet,
     Sandwich,
     Sum,
+    XSum,
 )
 from ..grid.ranks import TIES, FullRank, reading_cells
 from .counts import implied_counts
@@ -160,6 +161,8 @@ def flat(con, structure) -> Flat:
         return _vkernel.SAME, con.cells, (), 0
     if isinstance(con, Sandwich) and structure.size <= MAX_SANDWICH_VALUES:
         return _vkernel.SANDWICH, con.cells, between(structure.size, con.total), con.total
+    if isinstance(con, XSum):
+        return _vkernel.OR, con.cells, _x_sum_alternatives(con, structure), 0
     if isinstance(con, Regular):
         return _read_along(con)
     if isinstance(con, FullRank):  # its own pass, as ISS's handler reasons
@@ -187,6 +190,25 @@ def _read_along(con: Regular) -> Flat:
     return _vkernel.REGULAR, con.cells, data, 0
 
 
+def _x_sum_alternatives(con: XSum, structure) -> tuple[tuple[Flat, ...], ...]:
+    """An x-sum as ISS takes it: for each X, the first cell is X and the next X - 1
+    cells (a row's or column's, so of different values: a cage) add up to the rest."""
+    assert _vkernel is not None
+    first, rest = con.cells[0], con.cells[1:]
+    out: list[tuple[Flat, ...]] = []
+    for x in range(1, min(len(con.cells), structure.size) + 1):
+        if x == 1:
+            if con.total == 1:
+                out.append(((_vkernel.TABLE, (first,), (1,), 0),))
+            continue
+        if con.total < x:
+            break
+        part = flat(Sum(rest[:x - 1], con.total - x), structure)
+        if part[0] != _vkernel.CAGE or part[2]:  # a cage without a value set never holds
+            out.append(((_vkernel.TABLE, (first,), (x,), 0), part))
+    return tuple(out)
+
+
 def _alternative(con, structure) -> list[Flat]:
     """A constraint of an either/or's alternative, flattened: allowed digits (a given,
     odd cells) a one-cell table per cell, an all-different group a cage of every set
@@ -200,7 +222,7 @@ def _alternative(con, structure) -> list[Flat]:
         sets = () if k < len(con.cells) else tuple(  # a cell twice: no value set fits
             mask_of(vs) for vs in itertools.combinations(range(1, structure.size + 1), k))
         return [(_vkernel.CAGE, con.cells, sets, 0)]
-    if isinstance(con, (SameSet, Sandwich)):  # an alternative's: a sum's to an automaton's
+    if isinstance(con, (SameSet, Sandwich, XSum)):  # an alternative's: an automaton's
         return [_read_along(con)]
     return [flat(con, structure)]
 

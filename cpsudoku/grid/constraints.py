@@ -11,8 +11,9 @@ Every rule of every variant lowers to these few constraints over cells
 `Regular` reads an automaton along its cells (see `automaton.py`): the line
 rules (whispers, entropic, modular, sum lines ...) are regular languages.
 `OwnPass` ones (`RegionRuns`: runs in regions found while solving; `SameSet`: two
-groups holding the same digits; `Sandwich`: a sum between a line's crusts) the native
-engine propagates without their automata.
+groups holding the same digits; `Sandwich`: a sum between a line's crusts; `XSum`:
+a sum of a line's first X digits) the native engine propagates without their
+automata.
 
 A backend declares which kinds it handles natively (`Backend.native_kinds`);
 `lower_for` in `model.py` decomposes the rest.
@@ -301,6 +302,22 @@ class Sandwich(OwnPass):
     def __post_init__(self):
         if object.__getattribute__(self, "automaton") is None:
             raise ValueError(f"{self.describe()}: a sandwich is made with its automaton")
+
+
+@dataclass(frozen=True)
+class XSum(OwnPass):
+    """The first X values of a line holding every value once add up to `total`, X
+    being its first value (x-sums). Its automaton (reading that for every backend)
+    comes from the rule that made it; the native engine takes it as ISS does, an
+    either/or over X of "the first value is X and the next X - 1, all different, add
+    up to the rest", where the automaton's partial sums forget which values were used
+    (ISS's Chaos Construction: x-sums, over a million nodes without a solution)."""
+
+    total: int = 0
+
+    def __post_init__(self):
+        if object.__getattribute__(self, "automaton") is None:
+            raise ValueError(f"{self.describe()}: an x-sum is made with its automaton")
 
 
 @cache

@@ -25,6 +25,7 @@ from .constraints import (
     SameSet,
     Sandwich,
     Sum,
+    XSum,
 )
 from .geometry import Geometry
 from .ranks import FullRank
@@ -83,8 +84,9 @@ def _restated(con: Constraint, shift: int, ncells: int) -> Constraint:
         return Allowed(con.cells, _shifted_rows(con.tuples, shift, tuple(grid)), label=con.label)
     if isinstance(con, InSet) and all(grid):
         return InSet(con.cells, frozenset(v - shift for v in con.values), label=con.label)
-    if (type(con) is Regular or isinstance(con, Sandwich)) and all(grid):
-        # a sandwich's total over digits is no total over values: its automaton alone
+    if (type(con) is Regular or isinstance(con, (Sandwich, XSum))) and all(grid):
+        # a sandwich's or x-sum's total over digits is no total over values: its
+        # automaton alone
         return Regular(con.cells, automaton=_shifted(con.automaton, shift), label=con.label)
     if isinstance(con, SameSet) and all(grid):
         return SameSet(con.cells, values=range(con.values.start - shift, con.values.stop - shift),

@@ -32,7 +32,7 @@ from typing import ClassVar
 
 from ..errors import ModelError, NeverHolds
 from ..grid.automaton import Automaton
-from ..grid.constraints import AllDifferent, Constraint, Regular, Sandwich
+from ..grid.constraints import AllDifferent, Constraint, Regular, Sandwich, XSum
 from ..grid.geometry import Geometry
 from . import cells as C
 from . import outside_automata as automata
@@ -199,6 +199,15 @@ class XSums(OutsideRule):
 
     def automaton(self, clue, geometry, length):
         return automata.x_sum(geometry.digits, clue.value)
+
+    def element_constraints(self, i, clue, cells, geometry):
+        if not (one_per_cell(geometry) and len(cells) == len(geometry.digits)):
+            yield from super().element_constraints(i, clue, cells, geometry)
+            return
+        # a line holding every digit once: the native engine reads it as sums of
+        # different digits
+        yield XSum(cells, automaton=self.automaton(clue, geometry, len(cells)),
+                   total=clue.value, label=self.label(i, clue))
 
 
 class Skyscrapers(OutsideRule):

@@ -30,11 +30,12 @@ from cpsudoku.grid.constraints import (
     SameSet,
     Sandwich,
     Sum,
+    XSum,
 )
 from cpsudoku.grid.geometry import boxed
 from cpsudoku.model import build_model, lower_for
 from cpsudoku.result import Status
-from cpsudoku.rules.outside_automata import sandwich
+from cpsudoku.rules.outside_automata import sandwich, x_sum
 
 ROOT = Path(__file__).resolve().parents[2]
 VARIANTS = sorted((ROOT / "examples" / "variants").glob("*.toml")) + sorted(
@@ -148,10 +149,10 @@ def differ_automaton(n: int, gap: int) -> Automaton:
 
 def random_constraints(sol, n: int, rng: random.Random, count: int,
                        kinds=("cage", "sum", "less", "table", "regular", "holds",
-                              "either", "same", "sandwich")) -> tuple:
+                              "either", "same", "sandwich", "xsum")) -> tuple:
     """Constraints the solution satisfies: cages, weighted sums, thermometers,
-    dot tables, automata, same-value sets, sandwiches and either/or of them, each on
-    random cells."""
+    dot tables, automata, same-value sets, sandwiches, x-sums and either/or of them,
+    each on random cells."""
     out: list = []
     for _ in range(count):
         kind = rng.choice(kinds)
@@ -190,6 +191,11 @@ def random_constraints(sol, n: int, rng: random.Random, count: int,
             ends = [k for k, c in enumerate(line) if sol[c] in (1, n)]
             total = sum(sol[c] for c in line[ends[0] + 1:ends[1]])
             out.append(Sandwich(line, automaton=sandwich(range(1, n + 1), total), total=total))
+        elif kind == "xsum" and n <= 6:  # a row or column, either way: its first X digits'
+            # sum (on 9x9 the Python engine's pass over its automaton takes minutes)
+            line = rng.choice(lines(n))[::rng.choice((1, -1))]
+            total = sum(sol[c] for c in line[:sol[line[0]]])
+            out.append(XSum(line, automaton=x_sum(range(1, n + 1), total), total=total))
     return tuple(out)
 
 
@@ -198,7 +204,8 @@ def lines(n: int) -> list[tuple[int, ...]]:
             + [tuple(range(c, n * n, n)) for c in range(n)])
 
 
-PLAIN = ("cage", "sum", "less", "table", "regular", "holds", "same", "sandwich")  # no either/or
+PLAIN = ("cage", "sum", "less", "table", "regular", "holds", "same", "sandwich",
+         "xsum")  # no either/or
 
 
 def either(sol, n: int, rng: random.Random) -> AnyOf:

@@ -29,6 +29,7 @@ from cpsudoku.grid.constraints import (
     SameSet,
     Sandwich,
     Sum,
+    XSum,
 )
 from cpsudoku.grid.geometry import regions_from_labels
 from cpsudoku.grid.puzzle import Puzzle
@@ -120,7 +121,7 @@ def test_example_is_unique_with_its_recorded_solution(path, backend):
 
 def test_rules_lower_only_to_the_vocabulary():
     vocabulary = (AllDifferent, Sum, Less, Allowed, InSet, Regular, RegionRuns, SameSet, Sandwich,
-                  Regions, AnyOf, FullRank)
+                  XSum, Regions, AnyOf, FullRank)
     for path in EXAMPLES:
         puzzle = load(path)
         for rule in puzzle.rules:
