@@ -205,6 +205,19 @@ static inline int plane_lowest(const Plane *p, const uint64_t *from, uint64_t *x
     return found;
 }
 
+/* The next piece of `rest` (its lowest cell and the cells joined to it within
+ * `within`) into `piece`, taken out of rest; 0 when rest is empty. */
+static inline int plane_next_piece(const Plane *p, uint64_t *rest, const uint64_t *within,
+                                   uint64_t *piece)
+{
+    if (!plane_lowest(p, rest, piece))
+        return 0;
+    plane_flood(p, piece, within);
+    for (int w = 0; w < p->W; w++)
+        rest[w] &= ~piece[w];
+    return 1;
+}
+
 /* Narrow the label of every cell in x to `keep`. */
 static int plane_keep(Search *S, uint32_t *s, const Plane *p, const int *lab, const uint64_t *x,
                       uint32_t keep, int *moved)
@@ -251,10 +264,7 @@ static int regions_connect(Search *S, uint32_t *s, const Plane *p, const Con *c,
         if (plane_keep(S, s, p, lab, rest, ~bit, moved) < 0)
             return -1;
         memcpy(rest, P, (size_t)W * sizeof(uint64_t));
-        while (plane_lowest(p, rest, piece)) {
-            plane_flood(p, piece, P);
-            for (int w = 0; w < W; w++)
-                rest[w] &= ~piece[w];
+        while (plane_next_piece(p, rest, P, piece)) {
             if (plane_count(p, piece) >= n)
                 viable = 1;
             else if (plane_keep(S, s, p, lab, piece, ~bit, moved) < 0)
@@ -318,10 +328,7 @@ static int regions_connect(Search *S, uint32_t *s, const Plane *p, const Con *c,
         return plane_keep(S, s, p, lab, reach, bit, moved);
     /* doors: a decided piece smaller than N with one way out takes it */
     memcpy(rest, F, (size_t)W * sizeof(uint64_t));
-    while (plane_lowest(p, rest, piece)) {
-        plane_flood(p, piece, F);
-        for (int w = 0; w < W; w++)
-            rest[w] &= ~piece[w];
+    while (plane_next_piece(p, rest, F, piece)) {
         if (plane_count(p, piece) >= n)
             continue;
         plane_near(p, piece, near);

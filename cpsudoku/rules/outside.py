@@ -139,10 +139,17 @@ class OutsideRule(ElementRule):
     def automaton(self, clue: OutsideClue, geometry: Geometry, length: int) -> Automaton:
         raise NotImplementedError  # pragma: no cover - overridden
 
+    # On a line holding every digit once, the constraint a clue becomes when the native
+    # engine reads it in a way of its own (its total the clue); the rest, an automaton.
+    whole_line: ClassVar[type[Sandwich] | type[XSum] | None] = None
+
     def element_constraints(self, i, clue, cells, geometry):
         label = self.label(i, clue)
-        yield Regular(cells, automaton=self.automaton(clue, geometry, len(cells)),
-                      label=label)
+        automaton = self.automaton(clue, geometry, len(cells))
+        if self.whole_line and one_per_cell(geometry) and len(cells) == len(geometry.digits):
+            yield self.whole_line(cells, automaton=automaton, total=clue.value, label=label)
+        else:
+            yield Regular(cells, automaton=automaton, label=label)
 
 
 def _between_most(geometry: Geometry, length: int) -> int:
@@ -165,6 +172,7 @@ class Sandwiches(OutsideRule):
     reads_both_ways: ClassVar[bool] = True
     meaning: ClassVar[str] = ("the digits between the smallest and the largest digit of the "
                               "row or column sum to the clue (0: they are neighbours)")
+    whole_line = Sandwich  # the native engine's own pass
 
     def most(self, geometry, length):
         return _between_most(geometry, length)
@@ -174,13 +182,6 @@ class Sandwiches(OutsideRule):
             return automata.sandwich(geometry.digits, clue.value)
         return automata.lunchbox(geometry.digits, clue.value, length)
 
-    def element_constraints(self, i, clue, cells, geometry):
-        if not (one_per_cell(geometry) and len(cells) == len(geometry.digits)):
-            yield from super().element_constraints(i, clue, cells, geometry)
-            return
-        # a line holding every digit once: the native engine's own pass reads it
-        yield Sandwich(cells, automaton=self.automaton(clue, geometry, len(cells)),
-                       total=clue.value, label=self.label(i, clue))
 
 
 class XSums(OutsideRule):
@@ -190,6 +191,7 @@ class XSums(OutsideRule):
     key: ClassVar[str] = "x_sums"
     meaning: ClassVar[str] = ("the first X digits from the clue's side sum to the clue, X "
                               "being the first digit (it counts itself)")
+    whole_line = XSum  # sums of different digits, one per X, in the native engine
 
     def most(self, geometry, length):
         # X (1..length) and the X-1 largest other digits
@@ -200,14 +202,6 @@ class XSums(OutsideRule):
     def automaton(self, clue, geometry, length):
         return automata.x_sum(geometry.digits, clue.value)
 
-    def element_constraints(self, i, clue, cells, geometry):
-        if not (one_per_cell(geometry) and len(cells) == len(geometry.digits)):
-            yield from super().element_constraints(i, clue, cells, geometry)
-            return
-        # a line holding every digit once: the native engine reads it as sums of
-        # different digits
-        yield XSum(cells, automaton=self.automaton(clue, geometry, len(cells)),
-                   total=clue.value, label=self.label(i, clue))
 
 
 class Skyscrapers(OutsideRule):
