@@ -64,26 +64,23 @@ static int build_regions(Con *c, const int64_t *data, Py_ssize_t nd, int n, int 
         return bad("constraint %d: regions need the grid's width and 2 * N * N cells", index);
     if (n > REGIONS_MAX_WIDTH)
         return bad("constraint %d: regions on grids up to 32 wide", index);
-    if (data[1] < 0 || data[1] > n || nd != 2 + data[1] + N2)
-        return bad("constraint %d: regions need up to N anchors and a group per cell", index);
+    if (data[1] < 0 || data[1] > n || nd < 2 + data[1] || (nd - 2 - data[1]) % 2)
+        return bad("constraint %d: regions need up to N anchors and pairs of cells", index);
     c->nanchors = (int)data[1];
-    c->anchors = malloc((size_t)(c->nanchors + N2) * sizeof(int));
-    if (!c->anchors) {
+    c->njoins = (int)(nd - 2 - c->nanchors) / 2;
+    c->anchors = malloc((size_t)(c->nanchors + 1) * sizeof(int));
+    c->joins = malloc((size_t)(2 * c->njoins + 1) * sizeof(int));
+    if (!c->anchors || !c->joins) {
         PyErr_NoMemory();
         return -1;
     }
-    for (int a = 0; a < c->nanchors; a++) {
-        if (data[2 + a] < 0 || data[2 + a] >= N2)
-            return bad("constraint %d: an anchor beyond the grid", index);
+    for (Py_ssize_t a = 2; a < nd; a++)
+        if (data[a] < 0 || data[a] >= N2)
+            return bad("constraint %d: an anchor or a same-region cell beyond the grid", index);
+    for (int a = 0; a < c->nanchors; a++)
         c->anchors[a] = (int)data[2 + a];
-    }
-    const int64_t *root = data + 2 + c->nanchors;
-    for (int i = 0; i < N2; i++) {
-        if (root[i] < 0 || root[i] > i || root[root[i]] != root[i])
-            return bad("constraint %d: a group's first cell is its own and comes first",
-                       index);
-        c->anchors[c->nanchors + i] = (int)root[i];
-    }
+    for (int j = 0; j < 2 * c->njoins; j++)
+        c->joins[j] = (int)data[2 + c->nanchors + j];
     const int W = regions_words(n);
     c->memo = calloc((size_t)(MEMO_REGIONS + 2 * n) * W + 1 + (N2 + 1) / 2 + (size_t)N2 * W,
                      sizeof(uint64_t));
@@ -101,13 +98,6 @@ static int build_regions(Con *c, const int64_t *data, Py_ssize_t nd, int n, int 
     }
     c->exact = 1;
     return 0;
-}
-
-/* The search's first state: each cell's group, as given. */
-static void shards_start(const Con *c, int n, uint32_t *s)
-{
-    for (int i = 0; i < n * n; i++)
-        s[c->shard_at + i] = (uint32_t)c->anchors[c->nanchors + i];
 }
 
 static inline int shard_root(const uint32_t *roots, int i)
@@ -132,6 +122,16 @@ static inline int shard_join(uint32_t *roots, int a, int b)
     }
     roots[b] = (uint32_t)a;
     return 1;
+}
+
+/* The search's first state: each cell alone, then the pairs given joined. */
+static void shards_start(const Con *c, int n, uint32_t *s)
+{
+    uint32_t *roots = s + c->shard_at;
+    for (int i = 0; i < n * n; i++)
+        roots[i] = (uint32_t)i;
+    for (int j = 0; j < c->njoins; j++)
+        shard_join(roots, c->joins[2 * j], c->joins[2 * j + 1]);
 }
 
 /* Narrow variable v to `keep`; *moved set when it changed. -1 when nothing is left. */

@@ -30,10 +30,9 @@
  *            in group order, a group's cells all peers): every cell holds one
  *            value, so the counts add up to the cells; a value is in at most
  *            one cell of a group. Counting circles, quadruples.
- *   REGIONS  data = (N, k, k anchors, then per cell the first cell of its
- *            same-region group); cells = the N*N digit cells, then their region
- *            labels: regions found while solving (chaos construction), see
- *            `_regions.h`.
+ *   REGIONS  data = (N, k, k anchors, then pairs of cells in one region);
+ *            cells = the N*N digit cells, then their region labels: regions
+ *            found while solving (chaos construction), see `_regions.h`.
  *   RUNS     a digit counts the cells along arms that share a start's region
  *            (chaos arrows and counts), see `_runs.h`.
  *   SAME     cells = two groups of as many cells, each of different values: both
@@ -123,11 +122,12 @@ typedef struct Con {
     /* COUNT (groups in ngroups/gstart) */
     uint64_t *counts; /* per value, the counts it may take (bit k: k cells) */
     /* REGIONS: its bitset masks and memo (see `_regions.h`), its anchors (cells
-     * whose regions are surely distinct, labelled 1, 2, ... before the others)
-     * then each cell's first same-region group, and where the search state keeps
-     * the groups found while solving */
+     * whose regions are surely distinct, labelled 1, 2, ... before the others),
+     * the pairs of cells given in one region, and where the search state keeps
+     * the same-region groups */
     uint64_t *memo;
     int *anchors, nanchors, shard_at;
+    int *joins, njoins;
     /* RUNS: offset, the labels' first variable and count, the arms' lengths
      * then near flags then per grid position whether outside the clue; the
      * pass's sums before and after each arm; the REGIONS constraint whose
@@ -290,6 +290,7 @@ static void free_con(Con *c)
     free(c->counts);
     free(c->memo);
     free(c->anchors);
+    free(c->joins);
     free(c->arms);
     free(c->dp);
     free(c->readings);
@@ -1021,7 +1022,8 @@ static int VKernel_init(VKernel *self, PyObject *args, PyObject *kwds)
         c->partner = -1;
         for (int x = 0; x < self->ncons; x++) {
             const Con *r = &self->cons[x];
-            if (r->kind == K_REGIONS && r->len / 2 == c->npos && r->cells[r->len / 2] == c->label_base)
+            if (r->kind == K_REGIONS && r->len / 2 == c->npos &&
+                r->cells[r->len / 2] == c->label_base)
                 c->partner = x;
         }
     }

@@ -102,27 +102,17 @@ def clue_weights(con: Regions, others) -> list[int]:
 
 
 def links(con: Regions, others) -> list[int]:
-    """Per grid position, the first position of its same-region group: the positions
-    whose labels two-cell tables of equal labels bind (same-region clues), joined.
-    The compiled pass treats such a group as one piece (ISS's shards): entering it
-    costs the region all its cells."""
+    """The grid positions two-cell tables of equal labels bind (same-region clues),
+    pair after pair, flattened. The compiled pass joins them into same-region groups
+    and treats a group as one piece (ISS's shards): entering it costs the region all
+    its cells."""
     n2 = con.width * con.width
     position = {v: i for i, v in enumerate(con.cells[n2:])}
     equal = {(v, v) for v in range(1, con.width + 1)}
-    root = list(range(n2))
-
-    def find(i: int) -> int:
-        while root[i] != i:
-            root[i] = root[root[i]]
-            i = root[i]
-        return i
-
-    for other in others:
-        if (isinstance(other, Allowed) and len(other.cells) == 2
-                and all(v in position for v in other.cells) and set(other.tuples) == equal):
-            a, b = sorted(find(position[v]) for v in other.cells)
-            root[b] = a
-    return [find(i) for i in range(n2)]
+    return [position[v] for other in others
+            if isinstance(other, Allowed) and len(other.cells) == 2
+            and all(v in position for v in other.cells) and set(other.tuples) == equal
+            for v in other.cells]
 
 
 def relabel(solution: tuple[int, ...], con: Regions) -> tuple[int, ...]:

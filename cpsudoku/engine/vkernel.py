@@ -14,7 +14,8 @@ plan's other constraints, each flattened to (kind, cells, data, total):
 - a regular constraint (line rules): its automaton's states, start, accepting
   states and transitions;
 - regions found while solving (chaos construction): the grid's width, the
-  anchors and the same-region groups; the labels are variables after the cells;
+  anchors and the pairs of cells same-region clues put in one region; the labels
+  are variables after the cells;
 - two groups holding the same values (`SameSet`): their cells, for a pass of its own;
 - a sandwich on a line holding every value once (`Sandwich`): the sets of values
   between its crusts that make its total, for a pass of its own;

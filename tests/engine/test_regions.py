@@ -88,6 +88,22 @@ def test_the_kernel_refuses_regions_without_their_width():
                                  nvars=s.nvars)
 
 
+@needs_vkernel
+@pytest.mark.parametrize("past_the_grid,why", [(None, "pairs of cells"),
+                                               (0, "same-region cell beyond the grid")])
+def test_the_kernel_refuses_malformed_same_region_pairs(past_the_grid, why):
+    plan = compile_model(build_model(chaos_puzzle("Chaos Construction: cell count")))
+    s = plan.structure
+    # no anchors, then one cell without its pair, or a pair with a cell past the grid
+    pairs = (0,) if past_the_grid is None else (0, s.size * s.size + past_the_grid)
+    bad = [(kind, cells, (s.size, 0, *pairs), total) if kind == vkernel._vkernel.REGIONS
+           else (kind, cells, data, total)
+           for kind, cells, data, total in (vkernel.flat(con, s) for con in s.others)]
+    with pytest.raises(ValueError, match=why):
+        vkernel._vkernel.VKernel(s.size, s.units, s.peers, s.intersections, bad,
+                                 nvars=s.nvars)
+
+
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6, 7, 8, 9, 12, 16])
 def test_anchors_are_in_distinct_regions(n):
     """Cells N or more steps apart cannot share a connected region of N cells."""
