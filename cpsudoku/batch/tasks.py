@@ -107,7 +107,7 @@ class PuzzleTask:
             return loaded.with_rules(extra) if extra else loaded
         except CpsudokuError as exc:  # e.g. a rule that does not fit this puzzle
             where = loaded.source or f"#{index + 1}"
-            return self.failure(index, where, INVALID, f"{where}: {exc}", exc.exit_code)
+            return self.failure(index, where, INVALID, _located(where, exc), exc.exit_code)
 
     def _one(self, index: int, item, extra: list) -> Record:
         puzzle = self.load(index, item, extra)
@@ -117,7 +117,14 @@ class PuzzleTask:
             return self.record(index, puzzle)
         except CpsudokuError as exc:  # e.g. a rule that does not fit this puzzle
             where = puzzle.source or f"#{index + 1}"
-            return self.failure(index, where, INVALID, f"{where}: {exc}", exc.exit_code)
+            return self.failure(index, where, INVALID, _located(where, exc), exc.exit_code)
+
+
+def _located(where: str, exc: CpsudokuError) -> str:
+    """The error with where it happened in front, once (the logical solver's own
+    errors already name the puzzle)."""
+    text = str(exc)
+    return text if text.startswith(f"{where}: ") else f"{where}: {text}"
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,8 @@ from ..rules import cells as cellrefs
 # The keys of the cpsudoku puzzle file (also carried by cpsudoku's own json records).
 ELEMENT_KEYS = ("cages", "little_killers", "thermometers", "arrows", "odd", "even",
                 "kropki", "xv", "greater_than", "extra_regions")
-PUZZLE_KEYS = ("name", "title", "size", "digits", "box", "regions", "grid", "rules",
-               "solution", "extra_cells")
+PUZZLE_KEYS = ("name", "title", "size", "digits", "box", "regions", "houses", "grid",
+               "rules", "solution", "extra_cells")
 
 
 def whole(value, what: str) -> int:
@@ -43,16 +43,18 @@ def read_size(value) -> tuple[int, int]:
     return rows, cols
 
 
-def read_digits(value, size: int) -> range:
+def read_digits(value, size: int, houses: bool = True) -> range:
     """The `digits` key, "first-last" (`"0-8"`, `"1-9"` on 6x6): the digits a cell may
-    hold, from 0 or 1, at least a row's worth; 1..N when absent."""
+    hold, from 0 or 1, at least a row's worth (one on a raw grid); 1..N when absent."""
     if value is None:
         return range(1, size + 1)
     found = re.fullmatch(r"\s*(\d+)\s*-\s*(\d+)\s*", value) if isinstance(value, str) else None
     first, last = (int(found[1]), int(found[2])) if found else (-1, -1)
-    if first not in (0, 1) or not size <= last - first + 1 <= MAX_SIZE:
-        raise ModelError(f"digits must be \"first-last\", from 0 or 1, {size} to {MAX_SIZE} of "
-                         f"them on a {size}x{size} grid (such as \"1-{size}\" or "
+    least = size if houses else 1
+    if first not in (0, 1) or not least <= last - first + 1 <= MAX_SIZE:
+        grid = f"{size}x{size} grid" if houses else "raw grid"
+        raise ModelError(f"digits must be \"first-last\", from 0 or 1, {least} to {MAX_SIZE} "
+                         f"of them on a {grid} (such as \"1-{size}\" or "
                          f"\"0-{size - 1}\"), not {value!r}")
     return range(first, last + 1)
 

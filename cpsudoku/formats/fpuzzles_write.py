@@ -124,6 +124,9 @@ def to_fpuzzles(puzzle: Puzzle, solution=None) -> dict[str, Any]:
     if geometry.extra:  # its cells are the grid's
         raise ModelError(f"f-puzzles has no form for cells outside the grid "
                          f"({geometry.extra[0]} ...); use toml, json or iss")
+    if not geometry.houses:
+        raise ModelError("f-puzzles has no form for a raw grid (its rows, columns and "
+                         "regions hold different digits); use toml, json or iss")
     if not geometry.standard:  # its grids hold the digits 1..N, each once a row
         digits = geometry.digits
         raise ModelError(f"f-puzzles has no form for the digits {digits[0]}-{digits[-1]} on "

@@ -137,6 +137,7 @@ class Reading:
     origin: dict[str, Item]
     digits: range = range(0)  # the digits a cell may hold: 1..N unless the Shape says
     boxes: bool = True
+    houses: bool = True  # False: ISS's Raw grid type
     region_size: tuple[int, Item] | None = None  # `.RegionSize`: cells a region holds
     jigsaw: tuple[str, Item] | None = None
     same_regions: Item | None = None  # `.RegionSameValues`
@@ -809,13 +810,14 @@ MAX_DIGITS = 16  # ISS holds at most 16 digits
 
 
 def _shape_of(found: list[Item], source: str,
-              line: int | None) -> tuple[int, int, range]:
-    """The rows, the columns and the digits of ISS's `.Shape~RxC[~range][~type]` (its
-    `fromShapeSpec`): the range is a count (`6x6~9`: digits 1..9) or first-last from 0
-    or 1 (`9x9~0-8`); without one, 1..max(R, C)."""
+              line: int | None) -> tuple[int, int, range, bool]:
+    """The rows, the columns, the digits and whether the grid has houses, from ISS's
+    `.Shape~RxC[~range][~type]` (its `fromShapeSpec`): the range is a count (`6x6~9`:
+    digits 1..9) or first-last from 0 or 1 (`9x9~0-8`); without one, 1..max(R, C). The
+    type is `Sudoku` (the default) or `Raw` (no houses: `9x9~~Raw`)."""
     shapes = [i for i in found if i.kind == "Shape"]
     if not shapes:
-        return 9, 9, range(1, 10)
+        return 9, 9, range(1, 10), True
     item = shapes[-1]
     try:
         return _shape_spec(item)
@@ -823,7 +825,7 @@ def _shape_of(found: list[Item], source: str,
         raise _error(refusal, source, line) from None
 
 
-def _shape_spec(item: Item) -> tuple[int, int, range]:
+def _shape_spec(item: Item) -> tuple[int, int, range, bool]:
     m = re.fullmatch(r"(\d+)x(\d+)", item.args[0] if item.args else "")
     rows, cols = (int(m.group(1)), int(m.group(2))) if m else (0, 0)
     if not (1 <= rows <= MAX_DIGITS and 1 <= cols <= MAX_DIGITS):
@@ -832,22 +834,24 @@ def _shape_spec(item: Item) -> tuple[int, int, range]:
     if len(item.args) > 3:
         raise _Refusal("expects the grid's size, its digits and its grid type", item)
     kind = item.args[2] if len(item.args) > 2 else ""
-    if kind not in ("", "Sudoku"):
-        raise _Refusal(f"grid type {kind!r} has no cpsudoku counterpart (only Sudoku grids: "
-                       f"rows, columns and regions of different digits)", item)
+    if kind not in ("", "Sudoku", "Raw"):
+        raise _Refusal(f"grid type {kind!r} is neither Sudoku nor Raw", item)
+    houses = kind != "Raw"
     spec = item.args[1] if len(item.args) > 1 else ""
     found = _RANGE.fullmatch(spec)
     if spec and found is None:
         raise _Refusal(f"digits {spec!r} are neither a count (such as {n}) nor a range "
                        f"first-last (such as 0-{n - 1})", item)
     if not found:
-        return rows, cols, range(1, n + 1)
+        return rows, cols, range(1, n + 1), houses
     low, high = (1, int(found[1])) if found[2] is None else (int(found[1]), int(found[2]))
     digits = range(low, high + 1)
-    if low not in (0, 1) or not n <= len(digits) <= MAX_DIGITS:
+    least = n if houses else 1  # a raw grid's rows need not hold different digits
+    if low not in (0, 1) or not least <= len(digits) <= MAX_DIGITS:
         raise _Refusal(f"digits {spec!r}: ISS's digits start at 0 or 1, and a {rows}x{cols} "
-                       f"grid holds {n} to {MAX_DIGITS} of them", item)
-    return rows, cols, digits
+                       f"{'grid' if houses else 'raw grid'} holds {least} to {MAX_DIGITS} of "
+                       f"them", item)
+    return rows, cols, digits, houses
 
 
 def _extra_cells(found: list[Item], r: Reading) -> tuple[str, ...]:
@@ -912,11 +916,13 @@ def to_dict(text: str, source: str = "<string>", line: int | None = None) -> tup
     """The puzzle-file dict of one constraint string, and which item asked for each key
     or rule (for the loader's refusals)."""
     found = items(text, source, line)
-    size, width, digits = _shape_of(found, source, line)
+    size, width, digits, houses = _shape_of(found, source, line)
     r = Reading(size, {"size": size if width == size else f"{size}x{width}"}, {}, digits,
-                width=width)
+                width=width, houses=houses)
     if digits != range(1, max(size, width) + 1):
         r.data["digits"] = digits_key(digits)
+    if not houses:
+        r.data["houses"] = False
     try:
         r.extra = _extra_cells(found, r)
         if r.extra:
@@ -1046,6 +1052,12 @@ def _layout(r: Reading) -> list[list[int]]:
     another size hold the rest), are extra regions; a grid with neither box nor jigsaw
     takes its rows as regions. Returns ISS's regions (boxes and pieces), by cell."""
     n, width, most = r.size, r.width, len(r.digits)
+    if not r.houses:  # a raw grid has no regions (ISS refuses these on it too)
+        asked = (r.origin.get("regions") or (r.jigsaw[1] if r.jigsaw else None)
+                 or r.same_regions)
+        if asked is not None:
+            raise _Refusal("is only valid on a Sudoku grid, not a Raw one", asked)
+        return []
     k, sized = r.region_size or (max(n, width), None)
     box = box_for(n, width, k) if r.boxes else None
     pieces = _pieces(r, k)
@@ -1260,11 +1272,15 @@ def _var_items(geometry: Geometry, rules: list[str]) -> list[str]:
 
 def _shape_items(geometry: Geometry) -> list[str]:
     """`.Shape` as ISS names it (`makeName`): the size, then a count of digits from 1
-    (`6x6~9`) or a range from 0 (`9x9~0-8`); none for 9x9 of 1..9."""
+    (`6x6~9`) or a range from 0 (`9x9~0-8`), then `Raw` for a grid without houses (an
+    empty range before it when the digits are the default: `9x9~~Raw`); none for 9x9
+    of 1..9."""
     digits = geometry.digits
     spec = geometry.shape
     if digits != range(1, max(geometry.size, geometry.width) + 1):
         spec += f"~{digits_key(digits)}" if digits[0] == 0 else f"~{len(digits)}"
+    if not geometry.houses:
+        spec += "~Raw" if "~" in spec else "~~Raw"
     return [f".Shape~{spec}"] if spec != "9x9" else []
 
 
@@ -1309,7 +1325,8 @@ def link(puzzle: Puzzle) -> str:
     return ISS_URL + "?q=" + quote(dumps(puzzle), safe=".~_-")
 
 
-_NOT_ELEMENTS = {"name", "title", "size", "digits", "box", "regions", "grid", "solution",
+_NOT_ELEMENTS = {"name", "title", "size", "digits", "box", "regions", "houses", "grid",
+                 "solution",
                  "extra_cells", "odd",
                  "even", "given_candidates", "givens"}
 
@@ -1318,6 +1335,8 @@ def _layout_items(puzzle: Puzzle) -> list[str]:
     """ISS's default boxes (of `.RegionSize` cells when not N), rows as regions, or a
     jigsaw."""
     geometry = puzzle.geometry
+    if not geometry.houses:
+        return []  # ISS's Raw grid has no regions
     n, width = geometry.size, geometry.width
     line = max(n, width)  # ISS's default region size
     k = len(geometry.regions[0])  # the geometry's regions are all of one size

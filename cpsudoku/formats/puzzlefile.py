@@ -101,7 +101,7 @@ from typing import Any
 
 from .. import rules as R
 from ..errors import ModelError, ParseError
-from ..grid.geometry import Geometry, box_for, boxed, irregular, regions_from_labels
+from ..grid.geometry import Geometry, box_for, boxed, irregular, raw_grid, regions_from_labels
 from ..grid.puzzle import Puzzle
 from ..grid.symbols import ALPHABET, line, value_of
 from ..rules import cells as cellrefs
@@ -300,6 +300,9 @@ def _geometry(data: dict):
     regions = data.get("regions")
     labels = None
     shape = read_size(data["size"]) if "size" in data else None
+    houses = data.get("houses", True)
+    if houses is not True:
+        return _raw(data, shape)
     if isinstance(regions, list) and regions and all(
             isinstance(r, list) and r and isinstance(r[0], str) and len(r[0]) > 1 for r in regions):
         # regions as lists of cell names: any overlap or gap is reported by the geometry
@@ -339,6 +342,20 @@ def _laid_out(size: int, width: int, data: dict, regions=None, labels=None,
     if labels is not None:
         return regions_from_labels(labels, size, **shape)
     return boxed(size, box, **shape)
+
+
+def _raw(data: dict, shape: tuple[int, int] | None):
+    """`"houses": false`: a raw grid, whose rows and columns need not hold different
+    digits (ISS's grid type Raw); it has no box or regions."""
+    if data["houses"] is not False:
+        raise ModelError(f"houses must be true or false, not {data['houses']!r}")
+    if "box" in data or "regions" in data:
+        raise ModelError("a grid without houses (\"houses\": false) has no box or regions")
+    if shape is None:
+        raise ModelError("a grid without houses needs its size (\"size\": 9 or \"6x8\")")
+    size, width = shape
+    digits = read_digits(data.get("digits"), max(size, width), houses=False)
+    return size, None, raw_grid(size, width=width, values=len(digits), first=digits[0])
 
 
 def _box_pair(box) -> tuple[int, int]:
@@ -506,7 +523,9 @@ def as_dict(puzzle: Puzzle) -> dict[str, Any]:
     if geometry.digits != range(1, max(n, width) + 1):
         out["digits"] = digits_key(geometry.digits)
     default = box_or_none(n) if geometry.square else box_for(n, width, geometry.values)
-    if geometry.box is None and (geometry.square or default or geometry.regions != geometry.rows):
+    if not geometry.houses:
+        out["houses"] = False
+    elif geometry.box is None and (geometry.square or default or geometry.regions != geometry.rows):
         labels = [ALPHABET[r] for r in geometry.region_of]
         out["regions"] = ["".join(labels[r * width:(r + 1) * width]) for r in range(n)]
     elif geometry.box is not None and geometry.box != default:

@@ -20,6 +20,10 @@ A puzzle may also have *extra cells*: named cells outside the grid (ISS's `Var`
 cells, a Doppelganger's missing digits), each holding one of the digits, in no row,
 column or region. They follow the grid's cells, numbered R*C onward in the order
 named, so that a rule's constraints can name them as they name grid cells.
+
+A *raw* grid (ISS's grid type `Raw`, `houses=False`) has no houses: its rows, columns
+and regions need not hold different digits, so only the puzzle's rules constrain it.
+It has no regions, and may hold fewer digits than a row has cells.
 """
 
 from __future__ import annotations
@@ -74,6 +78,7 @@ class Geometry:
     first: int = 1  # the lowest digit: 1, or 0 for 0-indexed puzzles
     width: int = 0  # columns: 0 means `size` (a square grid)
     extra: tuple[str, ...] = ()  # names of the cells outside the grid, in order
+    houses: bool = True  # False: a raw grid, whose rows and columns need not differ
 
     def __post_init__(self):
         n = self.size
@@ -88,6 +93,9 @@ class Geometry:
         line = max(n, self.width)
         if self.values == 0:
             object.__setattr__(self, "values", line)
+        if self.houses is not True:
+            self._check_raw()
+            return
         if type(self.values) is not int or not line <= self.values <= MAX_SIZE:
             raise ModelError(f"{self.values!r} digits on a {self.shape} grid: a line needs "
                              f"{line} different digits, and there are at most {MAX_SIZE}")
@@ -115,6 +123,18 @@ class Geometry:
                 seen[cell] = r
         if len(self.regions) != n:
             raise ModelError(f"{len(self.regions)} regions given, expected {n}")
+
+    def _check_raw(self) -> None:
+        if self.houses is not False:
+            raise ArgumentError(f"houses must be True or False, not {self.houses!r}")
+        if type(self.values) is not int or not 1 <= self.values <= MAX_SIZE:
+            raise ModelError(f"{self.values!r} digits: a grid holds 1 to {MAX_SIZE}")
+        if self.first not in (0, 1):
+            raise ModelError(f"digits start at 0 or 1, not {self.first!r}")
+        if self.regions != () or self.box is not None:
+            raise ModelError("a raw grid (no houses) has no regions or boxes")
+        if self.extra:
+            self._check_extra()
 
     def _check_extra(self) -> None:
         if not isinstance(self.extra, tuple) or not all(isinstance(x, str) for x in self.extra):
@@ -207,11 +227,18 @@ class Geometry:
     @cached_property
     def units(self) -> tuple[Cells, ...]:
         """Rows, then columns, then regions: every group whose digits differ (each
-        digit once when the digits are 1..N)."""
-        return self.rows + self.cols + self.regions
+        digit once when the digits are 1..N); none on a raw grid."""
+        return self.rows + self.cols + self.regions if self.houses else ()
+
+    def require_houses(self, what: str) -> None:
+        """Refuse, by name, what reads the rows, columns or regions as houses."""
+        if not self.houses:
+            raise ModelError(f"{what} reads the grid's rows, columns and regions as houses "
+                             f"of different digits, and this raw grid has none")
 
     @cached_property
     def region_of(self) -> tuple[int, ...]:
+        """Per cell, its region (0 everywhere on a raw grid: no borders to draw)."""
         owner = [0] * self.ncells
         for r, region in enumerate(self.regions):
             for cell in region:
@@ -226,7 +253,8 @@ class Geometry:
         return cell_name(cell, self.width)
 
     def describe(self) -> str:
-        shape = (f"{self.box[0]}x{self.box[1]} boxes" if self.box else
+        shape = ("raw (no houses)" if not self.houses else
+                 f"{self.box[0]}x{self.box[1]} boxes" if self.box else
                  "no boxes" if self.regions == self.rows else "irregular regions")
         digits = ("" if self.first == 1 and self.values == max(self.size, self.width)
                   else f", digits {self.first}..{self.digits[-1]}")
@@ -309,6 +337,16 @@ def irregular(size: int, regions, *, values: int = 0, first: int = 1,
                             f"{type(regions).__name__}")
     return Geometry(size, tuple(validate.cells(r, f"regions[{i}]", most=size * width - 1)
                                 for i, r in enumerate(regions)), None, values, first, width)
+
+
+def raw_grid(size: int, *, width: int = 0, values: int = 0, first: int = 1) -> Geometry:
+    """A raw grid (ISS's `Raw`): `size` rows of `width` cells (`size` unless given)
+    holding `values` digits from `first` (max(R, C) unless given), with no houses, so
+    that only the rules constrain it (ContainExact rows of repeated digits, say)."""
+    size = validate.whole(size, "size", 1, MAX_SIZE)
+    width = validate.whole(width, "width", 0, MAX_SIZE) or size
+    values = validate.whole(values, "values", 0, MAX_SIZE)
+    return Geometry(size, (), None, values, first, width, houses=False)
 
 
 def regions_from_labels(labels, size: int, *, values: int = 0, first: int = 1,

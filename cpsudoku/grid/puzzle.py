@@ -26,6 +26,8 @@ class Rule(Protocol):
     A rule that needs unknowns beside the digits also has `variables(geometry)`
     (groups of `grid.variables.Variables`); it is then asked
     `constraints(geometry, layout)`, the layout saying where its variables sit.
+    A rule whose meaning needs the rows, columns and regions to hold different digits
+    (outside clues, indexing) says `reads_houses = True`: raw grids refuse it.
     """
 
     name: str
@@ -112,6 +114,8 @@ class Puzzle:
         for rule in self.rules:
             if not self.geometry.square and not getattr(rule, "any_shape", False):
                 self.geometry.require_square(f"rule {getattr(rule, 'name', rule)}")
+            if getattr(rule, "reads_houses", False):
+                self.geometry.require_houses(f"rule {getattr(rule, 'name', rule)}")
             check = getattr(rule, "validate", None)
             if check is not None:
                 _guarded(rule, "validate", lambda check=check: check(self.geometry))

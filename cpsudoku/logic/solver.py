@@ -56,6 +56,7 @@ class Solver:
         self.puzzle: Puzzle = as_puzzle(puzzle)
         geometry = self.puzzle.geometry
         geometry.require_grid_only(f"{self.puzzle.label()}: the logical solver")
+        geometry.require_houses(f"{self.puzzle.label()}: the logical solver")
         if not geometry.standard:  # its techniques count on every house holding every digit
             geometry.require_square(f"{self.puzzle.label()}: the logical solver")
             raise ModelError(f"{self.puzzle.label()}: the logical solver reads the digits "

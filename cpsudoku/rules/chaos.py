@@ -61,6 +61,7 @@ class Chaos:
     """The global rule: regions found while solving."""
 
     name: ClassVar[str] = "chaos"
+    reads_houses: ClassVar[bool] = True  # its regions join the rows and columns as houses
     aliases: ClassVar[tuple[str, ...]] = ("chaos-construction", "chaosconstruction")
 
     def __repr__(self):

@@ -36,6 +36,7 @@ def doppelganger_cells(rows: int, cols: int) -> list[str]:
 
 class Doppelganger(GlobalRule):
     name: ClassVar[str] = "doppelganger"
+    reads_houses: ClassVar[bool] = True  # it reads each house's missing digit
     description: ClassVar[str] = ("digits 0..N: each row, column and box holds 0 and misses "
                                   "one of 1..N (its extra cell DGC/DGR/DGB), no two of a kind "
                                   "miss the same; at a 0 the three missing digits differ")

@@ -95,7 +95,8 @@ class AntiTaxicab(GlobalRule):
                 rb, cb = divmod(b, n)
                 d = abs(ra - rb) + abs(ca - cb)
                 # a shared row, column or region already keeps the digits apart
-                if d > digits[-1] or ra == rb or ca == cb or region[a] == region[b]:
+                housed = geometry.houses and (ra == rb or ca == cb or region[a] == region[b])
+                if d > digits[-1] or housed:
                     continue
                 table = tables.get(d)
                 if table is None:

@@ -98,6 +98,7 @@ def indexing_constraints(kind: str, cell: int, geometry: Geometry,
 class Indexing(ElementRule):
     any_shape: ClassVar[bool] = True  # its cells are named: any R x C grid
     name: ClassVar[str] = "indexing"
+    reads_houses: ClassVar[bool] = True  # an indexer counts on its row holding each digit
     noun: ClassVar[str] = "indexer"
     key: ClassVar[str] = "indexing"
     meaning: ClassVar[str] = ("column indexer at (r, c) holding v: (r, v) holds c; row "
@@ -145,6 +146,7 @@ class Indexing159(GlobalRule):
     """The global rule `159`: columns 1, 5 and 9 are column indexers."""
 
     name: ClassVar[str] = "159"
+    reads_houses: ClassVar[bool] = True  # an indexer counts on its row holding each digit
     aliases: ClassVar[tuple[str, ...]] = ("one-five-nine",)
     description: ClassVar[str] = (
         "columns 1, 5 and 9 index their rows: the digit in rXc1 is the column of row X "

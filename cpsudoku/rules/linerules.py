@@ -284,6 +284,7 @@ class SumLines(LineRule):
 
 class RegionSumLines(LineRule):
     name: ClassVar[str] = "region-sum-line"
+    reads_houses: ClassVar[bool] = True  # its stretches are cut by the regions
     noun: ClassVar[str] = "region sum line"
     key: ClassVar[str] = "region_sum_lines"
     meaning: ClassVar[str] = ("the digits of each stretch of the line inside one box (or "

@@ -80,6 +80,7 @@ class OutsideRule(ElementRule):
     # A clue whose line means the same read from either end is read from the start, so
     # that a clue moved to the other side is the same constraint.
     reads_both_ways: ClassVar[bool] = False
+    reads_houses: ClassVar[bool] = True  # a clue counts on its line's digits differing
 
     def __init__(self, clues: Iterable):
         super().__init__(tuple(clues))

@@ -99,6 +99,7 @@ class Pattern:
             raise ModelError(f"rule {rule} is defined for {sizes} grids only, "
                              f"not {n}x{n}")
         if self.kind == "box_positions":
+            geometry.require_houses(f"rule {rule}")
             if geometry.box is None:
                 raise ModelError(f"rule {rule} needs rectangular boxes, not irregular regions")
             h, w = geometry.box

@@ -48,6 +48,7 @@ def describe(puzzle: Puzzle) -> dict:
         "size": geometry.size,
         "box": list(geometry.box) if geometry.box else None,
         "regions": list(geometry.region_of),
+        "houses": geometry.houses,  # False: a raw grid, whose cells have no peers
         "givens": list(puzzle.givens),
         "line": line(puzzle.givens),
         "name": puzzle.name,

@@ -93,7 +93,7 @@ def test_relation_keys_count_values_and_name_digits():
     (".Shape~9x9~8", ".Shape", "holds 9 to 16 of them"),
     (".Shape~9x9~0-16", ".Shape", "holds 9 to 16 of them"),
     (".Shape~9x9~x", ".Shape", "neither a count (such as 9) nor a range"),
-    (".Shape~9x9~0-8~Raw", ".Shape", "grid type 'Raw' has no cpsudoku counterpart"),
+    (".Shape~9x9~0-8~Latin", ".Shape", "grid type 'Latin' is neither Sudoku nor Raw"),
     (".Shape~6x9~8", ".Shape", "a 6x9 grid holds 9 to 16 of them"),
     (".Shape~9x9~0-8.~R1C1_9", ".~", "values must be 0..8"),
     (".Shape~6x6~9.~R1C1_0", ".~", "values must be 1..9"),

@@ -175,6 +175,7 @@ function listRules(p) {
 function peersOf(i) {
   const n = puzzle.size, r = Math.floor(i / n), c = i % n;
   const out = [];
+  if (puzzle.houses === false) return out; // a raw grid: digits may repeat anywhere
   for (let j = 0; j < n * n; j++) {
     if (j !== i && (Math.floor(j / n) === r || j % n === c || puzzle.regions[j] === puzzle.regions[i])) out.push(j);
   }
