@@ -95,6 +95,10 @@ def _automaton(i: int, item, size: int, read: dict[int, tuple]) -> AutomatonLine
 
 
 def _transitions(given, what: str) -> tuple[tuple[int, int, int], ...]:
+    if isinstance(given, list) and all(  # the common case, checked in one sweep
+            type(t) is list and len(t) == 3 and type(t[0]) is int and type(t[1]) is int
+            and type(t[2]) is int for t in given):
+        return tuple(map(tuple, given))
     out = []
     for j, t in enumerate(listed(given, f"{what} transitions"), 1):
         if not isinstance(t, list) or len(t) != 3:

@@ -226,11 +226,19 @@ class Automata(_AutomatonLines):
         return {self.key: out}
 
     def automaton(self, element, geometry, what):
-        key = (element.starts, element.accepting, element.transitions)
-        problem = _problem(*key, geometry.digits)
-        if problem:
-            raise ModelError(f"{what}: {problem}")
-        return _built(*key)
+        # Known by the transitions' identity (the rule holds them): lines that share
+        # one list skip hashing its hundreds of transitions again (Stepped Thermos).
+        known = self.__dict__.setdefault("_automata", {})
+        mine = (id(element.transitions), element.starts, element.accepting, geometry.digits)
+        held, found = known.get(mine, (None, None))
+        if held is not element.transitions:  # (an id is only trusted with its object)
+            key = (element.starts, element.accepting, element.transitions)
+            problem = _problem(*key, geometry.digits)
+            if problem:
+                raise ModelError(f"{what}: {problem}")
+            found = _built(*key)
+            known[mine] = (element.transitions, found)
+        return found
 
 
 # An automaton given as data is checked and built once for all the lines that carry it

@@ -160,6 +160,25 @@ def test_iss_automaton_code_round_trips():
             assert back.accepts(word) == mine.accepts(word), (code, word)
 
 
+def test_a_cut_iss_automaton_code_is_refused():
+    code = iss_codes.code_from_automaton([0], [1], [(0, 1, 1), (1, 2, 0), (1, 3, 1)])
+    assert iss_codes.automaton_from_code(code)[2] == [(0, 1, 1), (1, 2, 0), (1, 3, 1)]
+    with pytest.raises(ValueError, match="ends too soon"):
+        iss_codes.automaton_from_code(code[:2])  # the header cut short
+
+
+def test_lines_sharing_one_automaton_share_its_build_and_its_refusal():
+    moves = ((0, 1, 1), (1, 2, 0))
+    lines = Automata((AutomatonLine(ROW[:2], (0,), (0,), moves),
+                      AutomatonLine(ROW[2:4], (0,), (0,), moves)))
+    built = [lines.automaton(line, GEOMETRY, "a") for line in lines.elements]
+    assert built[0] is built[1] and built[0].accepts((1, 2))
+    bad = Automata((AutomatonLine(ROW[:2], (0,), (0,), ((0, 12, 0),)),) * 2)
+    for line in bad.elements:  # each asking line is refused, not only the first
+        with pytest.raises(ModelError, match="reads 12, outside the digits"):
+            bad.automaton(line, GEOMETRY, "a")
+
+
 # ---------------------------------------------------------------- relations
 
 def relation(expression=None, pairs=None, mode="line", cells=ROW[:3]) -> Relations:
@@ -225,6 +244,10 @@ mode = "all"
     ('relations = [{cells = ["r1c1", "r1c2"], pairs = [[1]]}]', "pair 1 must be two values"),
     ('regex_lines = [{cells = ["r1c1"]}]', "regex line 1: give its pattern"),
     ('automata = [{cells = ["r1c1"], transitions = [[0, 1]]}]', "transition 1 must be"),
+    ('automata = [{cells = ["r1c1"], transitions = [[0, 1, 0], [0, true, 1]]}]',
+     "automaton 1 transition 2 must be a whole number, not True"),
+    ('automata = [{cells = ["r1c1"], transitions = [[0, 1, 0], [0, 2.5, 1]]}]',
+     "automaton 1 transition 2 must be a whole number, not 2.5"),
     ('relations = [{cells = ["r1c1", "r1c2"], expression = "a / b"}]', "column 3"),
 ])
 def test_puzzle_file_refusals_name_the_element(text, words):
