@@ -87,3 +87,27 @@ def test_with_iss_in_node():
     thermo = next(line for line in text.splitlines() if line.startswith("Thermo "))
     assert thermo.split()[1:3] == ["yes", "ok"] and thermo.split()[4] == "ok"
     assert "ISS right 2/2" in text and "median time ratio to ISS" in text  # and Odd/Even Thermo
+
+
+@pytest.mark.process
+@pytest.mark.skipif(not os.environ.get(bench.CHECKOUT_ENV),
+                    reason=f"no ISS checkout named by ${bench.CHECKOUT_ENV}")
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+@pytest.mark.parametrize("name, iss_cell", [
+    ("0-indexed: Sums and indexing", "missed"),  # ISS reports one, and accepts the other
+    ("Sandwich snipe 18", "ok,"),  # both find two
+])
+def test_a_second_solution_is_checked_by_iss_itself(name, iss_cell):
+    out = io.StringIO()
+    code = bench.run(os.environ[bench.CHECKOUT_ENV], ["native"], time_limit=20, which="all",
+                     name=name, out=out, repeat=1)
+    row = next(line for line in out.getvalue().splitlines() if line.startswith(name))
+    cells = row[len(name):].split()
+    assert cells[:3] == ["yes", "ok,", "multiple"] and cells[4] == iss_cell
+    assert code == 0
+
+
+def test_a_cell_shows_a_confirmed_second_solution():
+    assert bench.Answer("multiple", True, 0.0072).cell() == "ok, multiple 7.2ms"
+    assert bench.Answer("multiple", False, 0.0072).cell() == "multiple 7.2ms"
+    assert bench.Answer("unique", True, 0.0072).cell() == "ok 7.2ms"
