@@ -86,13 +86,15 @@ def peer_groups(cells: Sequence[int], structure: Structure) -> list[tuple[int, .
     return groups + [tuple(g) for g in rest]
 
 
-def implied_counts(structure: Structure,
-                   constraints: Iterable) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
-    """(cells, data) per set of cells counted for two or more values: data is
-    the allowed counts of each value 1..n as a bit mask, the number of groups of
-    peers and their sizes (the cells in group order)."""
+def implied_counts(structure: Structure, constraints: Iterable
+                   ) -> list[tuple[tuple[int, ...], tuple[int, ...], tuple[Regular, ...]]]:
+    """(cells, data, automata) per set of cells counted for two or more values: data
+    is the allowed counts of each value 1..n as a bit mask, the number of groups of
+    peers and their sizes (the cells in group order); automata, those it stands for
+    (it says all they say, and more)."""
     n = structure.size
     by_cells: dict[frozenset, tuple[tuple[int, ...], dict[int, int]]] = {}
+    sources: dict[frozenset, list[Regular]] = {}
     for con in constraints:
         if not isinstance(con, Regular) or isinstance(con, OwnPass):  # counts nothing
             continue
@@ -105,6 +107,7 @@ def implied_counts(structure: Structure,
         v, counts = found
         _, per_value = by_cells.setdefault(frozenset(cells), (cells, {}))
         per_value[v] = per_value.get(v, counts) & counts
+        sources.setdefault(frozenset(cells), []).append(con)
     out = []
     for cells, per_value in by_cells.values():
         if len(per_value) < 2:
@@ -113,5 +116,6 @@ def implied_counts(structure: Structure,
         groups = peer_groups(cells, structure)
         data = (*(per_value.get(v, every) for v in range(1, n + 1)), len(groups),
                 *(len(g) for g in groups))
-        out.append((tuple(c for g in groups for c in g), data))
+        out.append((tuple(c for g in groups for c in g), data,
+                    tuple(sources[frozenset(cells)])))
     return out

@@ -17,6 +17,7 @@ plan's other constraints, each flattened to (kind, cells, data, total):
   anchors and the pairs of cells same-region clues put in one region; the labels
   are variables after the cells;
 - two groups holding the same values (`SameSet`): their cells, for a pass of its own;
+  and two holding one value as often (`SameCount`): their cells and the value;
 - a sandwich on a line holding every value once (`Sandwich`): the sets of values
   between its crusts that make its total, for a pass of its own;
 - runs in those regions (chaos arrows and counts, `RegionRuns`): the offset, the
@@ -55,6 +56,7 @@ from ..grid.constraints import (
     RegionRuns,
     Regions,
     Regular,
+    SameCount,
     SameSet,
     Sandwich,
     Sum,
@@ -160,6 +162,8 @@ def flat(con, structure) -> Flat:
                  *(int(a in con.near) for a in range(len(con.arms)))), 0)
     if isinstance(con, SameSet):  # its own pass, on the groups' candidates
         return _vkernel.SAME, con.cells, (), 0
+    if isinstance(con, SameCount):  # its own pass, on the counts' bounds
+        return _vkernel.SAME_COUNT, con.cells, (con.value,), 0
     if isinstance(con, Sandwich) and structure.size <= MAX_SANDWICH_VALUES:
         return _vkernel.SANDWICH, con.cells, between(structure.size, con.total), con.total
     if isinstance(con, XSum):
@@ -223,7 +227,7 @@ def _alternative(con, structure) -> list[Flat]:
         sets = () if k < len(con.cells) else tuple(  # a cell twice: no value set fits
             mask_of(vs) for vs in itertools.combinations(range(1, structure.size + 1), k))
         return [(_vkernel.CAGE, con.cells, sets, 0)]
-    if isinstance(con, (SameSet, Sandwich, XSum)):  # an alternative's: an automaton's
+    if isinstance(con, (SameSet, SameCount, Sandwich, XSum)):  # an alternative's: automata
         return [_read_along(con)]
     return [flat(con, structure)]
 
@@ -353,11 +357,19 @@ def vkernel_of(plan: Plan, constraints=None):
     assert _vkernel is not None
     s = plan.structure
     key = "vkernel" if constraints is None else "vkernel with sets"
-    return s.once(key, lambda: _vkernel.VKernel(
-        s.size, s.units, s.peers, s.intersections,
-        [flat(con, s) for con in s.others] + implied_sets(s.size, constraints or ())
-        + [(_vkernel.COUNT, cells, data, 0) for cells, data in implied_counts(s, s.others)],
-        nvars=s.nvars))
+
+    def build():
+        counts = implied_counts(s, s.others)
+        # A joint count says all its automata say, and more: they are left out
+        # (ISS's Bubble Tornado, nine counting automata of 45 cells: 9.5 ms to 1.4).
+        absorbed = {id(con) for _, _, automata in counts for con in automata}
+        return _vkernel.VKernel(
+            s.size, s.units, s.peers, s.intersections,
+            [flat(con, s) for con in s.others if id(con) not in absorbed]
+            + implied_sets(s.size, constraints or ())
+            + [(_vkernel.COUNT, cells, data, 0) for cells, data, _ in counts],
+            nvars=s.nvars)
+    return s.once(key, build)
 
 
 def solve(plan: Plan, max_solutions: int = 1, deadline: float | None = None,

@@ -11,7 +11,8 @@ Every rule of every variant lowers to these few constraints over cells
 `Regular` reads an automaton along its cells (see `automaton.py`): the line
 rules (whispers, entropic, modular, sum lines ...) are regular languages.
 `OwnPass` ones (`RegionRuns`: runs in regions found while solving; `SameSet`: two
-groups holding the same digits; `Sandwich`: a sum between a line's crusts; `XSum`:
+groups holding the same digits; `SameCount`: two groups holding one digit as often
+each; `Sandwich`: a sum between a line's crusts; `XSum`:
 a sum of a line's first X digits) the native engine propagates without their
 automata.
 
@@ -289,6 +290,25 @@ class SameSet(OwnPass):
 
 
 @dataclass(frozen=True)
+class SameCount(OwnPass):
+    """Two groups of cells (the first half of `cells`, then the second) hold `value`
+    as often each; the values read are `values`. Its automaton's state is the cells
+    read and the first group's surplus of `value` (256 states for 15 cells a group);
+    the native engine compares the counts' bounds instead."""
+
+    values: range = range(1, 10)
+    value: int = 1
+
+    def __post_init__(self):
+        if len(self.cells) % 2 or self.value not in self.values:
+            raise ValueError(f"{self.describe()}: two groups of as many cells, and one of "
+                             f"the values")
+
+    def build(self) -> Automaton:
+        return same_count(self.values, len(self.cells) // 2, self.value)
+
+
+@dataclass(frozen=True)
 class Sandwich(OwnPass):
     """The values between the smallest and the largest value (the crusts) of a line
     holding every value once add up to `total`. Its automaton (reading that for every
@@ -333,6 +353,22 @@ def same_set(values: range, length: int) -> Automaton:
 
     return Automaton.build((0, frozenset()), step,
                            lambda state: state == (2 * length, frozenset()), values)
+
+
+@cache
+def same_count(values: range, length: int, value: int) -> Automaton:
+    """2 x `length` values with as many `value`s in the first half as in the second.
+    The state is the cells read and the first half's surplus of `value`."""
+    def step(state, v: int):
+        read, surplus = state
+        if read < length:
+            return read + 1, surplus + (v == value)
+        surplus -= v == value
+        if not 0 <= surplus <= 2 * length - read - 1:
+            return None
+        return read + 1, surplus
+
+    return Automaton.build((0, 0), step, lambda state: state == (2 * length, 0), values)
 
 
 @cache

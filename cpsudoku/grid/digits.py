@@ -22,6 +22,7 @@ from .constraints import (
     InSet,
     Less,
     Regular,
+    SameCount,
     SameSet,
     Sandwich,
     Sum,
@@ -88,6 +89,10 @@ def _restated(con: Constraint, shift: int, ncells: int) -> Constraint:
         # a sandwich's or x-sum's total over digits is no total over values: its
         # automaton alone
         return Regular(con.cells, automaton=_shifted(con.automaton, shift), label=con.label)
+    if isinstance(con, SameCount) and all(grid):
+        return SameCount(con.cells, values=range(con.values.start - shift,
+                                                 con.values.stop - shift),
+                         value=con.value - shift, label=con.label)
     if isinstance(con, SameSet) and all(grid):
         return SameSet(con.cells, values=range(con.values.start - shift, con.values.stop - shift),
                        label=con.label)

@@ -23,7 +23,7 @@ from typing import ClassVar
 
 from ..errors import ModelError
 from ..grid.automaton import Automaton
-from ..grid.constraints import Allowed, InSet, Regular, SameSet
+from ..grid.constraints import Allowed, InSet, Regular, SameCount, SameSet
 from ..grid.geometry import Geometry
 from . import cells as C
 from .alphabet import digit_range, shown
@@ -45,22 +45,6 @@ def same_multiset(digits: range, length: int) -> Automaton:
         return read + 1, tuple(rest)
 
     return Automaton.build((0, ()), step, lambda state: state == (2 * length, ()), digits)
-
-
-@cache
-def same_count(digits: range, length: int, digit: int) -> Automaton:
-    """2 x `length` digits with as many `digit`s in the first half as in the second.
-    The state is the cells read and the first half's surplus of `digit`."""
-    def step(state, v: int):
-        read, surplus = state
-        if read < length:
-            return read + 1, surplus + (v == digit)
-        surplus -= v == digit
-        if not 0 <= surplus <= 2 * length - read - 1:
-            return None
-        return read + 1, surplus
-
-    return Automaton.build((0, 0), step, lambda state: state == (2 * length, 0), digits)
 
 
 # The multisets of `length` digits 1..N one automaton may hold in its states: beyond
@@ -107,12 +91,13 @@ class SameValues(_PartsRule):
                 yield SameSet(parts[0] + part, values=digits, label=label)
             return
         if comb(length + len(digits) - 1, length) <= MAX_MULTISETS:
-            automata = [same_multiset(digits, length)]
-        else:  # as many of each digit in both: weaker alone, small together
-            automata = [same_count(digits, length, digit) for digit in digits]
-        for part in parts[1:]:
-            for automaton in automata:
-                yield Regular(parts[0] + part, automaton=automaton, label=label)
+            for part in parts[1:]:
+                yield Regular(parts[0] + part, automaton=same_multiset(digits, length),
+                              label=label)
+            return
+        for part in parts[1:]:  # as many of each digit in both: weaker alone, small together
+            for digit in digits:
+                yield SameCount(parts[0] + part, values=digits, value=digit, label=label)
 
 
 @dataclass(frozen=True)

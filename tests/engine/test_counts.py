@@ -71,8 +71,9 @@ def test_two_or_more_counted_values_over_one_set_of_cells_join():
     cells = (0, 5, 10, 15)
     cons = [Regular(cells, automaton=counter(4, v, {0, v})) for v in (1, 2)]
     lone = Regular((1, 2), automaton=counter(4, 3, {0, 1}))
-    (joined_cells, data), = implied_counts(plan.structure, cons + [lone])
+    (joined_cells, data, automata), = implied_counts(plan.structure, cons + [lone])
     assert sorted(joined_cells) == sorted(cells)
+    assert automata == tuple(cons)  # what the joint count stands for: not the lone one
     every = (2 << 4) - 1
     assert data[:4] == (0b11, 0b101, every, every)
     assert data[4] == len(data) - 5 and sum(data[5:]) == 4

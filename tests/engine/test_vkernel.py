@@ -27,6 +27,7 @@ from cpsudoku.grid.constraints import (
     InSet,
     Less,
     Regular,
+    SameCount,
     SameSet,
     Sandwich,
     Sum,
@@ -149,10 +150,10 @@ def differ_automaton(n: int, gap: int) -> Automaton:
 
 def random_constraints(sol, n: int, rng: random.Random, count: int,
                        kinds=("cage", "sum", "less", "table", "regular", "holds",
-                              "either", "same", "sandwich", "xsum")) -> tuple:
+                              "either", "same", "count", "sandwich", "xsum")) -> tuple:
     """Constraints the solution satisfies: cages, weighted sums, thermometers,
-    dot tables, automata, same-value sets, sandwiches, x-sums and either/or of them,
-    each on random cells."""
+    dot tables, automata, same-value sets, same counts, sandwiches, x-sums and
+    either/or of them, each on random cells."""
     out: list = []
     for _ in range(count):
         kind = rng.choice(kinds)
@@ -186,6 +187,14 @@ def random_constraints(sol, n: int, rng: random.Random, count: int,
             where = {sol[c]: c for c in range(other * n, other * n + n)}
             second = tuple(where[sol[c]] for c in first)
             out.append(SameSet(first + tuple(rng.sample(second, k)), values=range(1, n + 1)))
+        elif kind == "count":  # any cells, and as many others holding a value as often
+            value = rng.choice(values)
+            held = [c for c in range(n * n) if sol[c] == value]
+            rest = [c for c in range(n * n) if sol[c] != value]
+            times = values.count(value)
+            second = rng.sample(held, times) + rng.sample(rest, len(cells) - times)
+            rng.shuffle(second)
+            out.append(SameCount(cells + tuple(second), values=range(1, n + 1), value=value))
         elif kind == "sandwich":  # a row or column, either way, and its sum between 1 and n
             line = rng.choice(lines(n))[::rng.choice((1, -1))]
             ends = [k for k, c in enumerate(line) if sol[c] in (1, n)]
@@ -204,7 +213,7 @@ def lines(n: int) -> list[tuple[int, ...]]:
             + [tuple(range(c, n * n, n)) for c in range(n)])
 
 
-PLAIN = ("cage", "sum", "less", "table", "regular", "holds", "same", "sandwich",
+PLAIN = ("cage", "sum", "less", "table", "regular", "holds", "same", "count", "sandwich",
          "xsum")  # no either/or
 
 

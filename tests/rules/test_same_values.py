@@ -12,8 +12,8 @@ import pytest
 from cpsudoku import solve
 from cpsudoku.errors import ModelError
 from cpsudoku.formats import iss, puzzlefile
-from cpsudoku.grid.constraints import same_set
-from cpsudoku.rules.same_values import MAX_MULTISETS, same_count, same_multiset
+from cpsudoku.grid.constraints import same_count, same_set
+from cpsudoku.rules.same_values import MAX_MULTISETS, same_multiset
 
 GEOMETRY = puzzlefile.from_dict({"size": 9}).geometry
 

@@ -26,6 +26,7 @@ from cpsudoku.grid.constraints import (
     RegionRuns,
     Regions,
     Regular,
+    SameCount,
     SameSet,
     Sandwich,
     Sum,
@@ -120,8 +121,8 @@ def test_example_is_unique_with_its_recorded_solution(path, backend):
 
 
 def test_rules_lower_only_to_the_vocabulary():
-    vocabulary = (AllDifferent, Sum, Less, Allowed, InSet, Regular, RegionRuns, SameSet, Sandwich,
-                  XSum, Regions, AnyOf, FullRank)
+    vocabulary = (AllDifferent, Sum, Less, Allowed, InSet, Regular, RegionRuns, SameSet,
+                  SameCount, Sandwich, XSum, Regions, AnyOf, FullRank)
     for path in EXAMPLES:
         puzzle = load(path)
         for rule in puzzle.rules:
