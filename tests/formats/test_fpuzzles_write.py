@@ -17,6 +17,7 @@ EXAMPLES = sorted(p for p in (Path(__file__).parents[2] / "examples" / "variants
 # Examples whose rules f-puzzles has no key or switch for, each with what it lacks.
 NO_FORM = {
     "jigsaw-4x7.toml": "grids that are not square",
+    "raw-grid.toml": "grids without houses (its rows and columns hold different digits)",
     "doppelganger.toml": "cells outside the grid (the digits each house misses)",
     "greater-than.toml": "signs between two cells (it has minimum and maximum cells only)",
     "lockout-lines.toml": "lockout lines",

@@ -19,7 +19,7 @@ server, browser, shots, page = kit.server, kit.browser, kit.shots, kit.page  # f
 # The examples the page draws: square grids of the grid's cells (the others are
 # refused by name, see test_web_api).
 EXAMPLES = sorted(p for p in (ROOT / "examples" / "variants").iterdir()
-                  if p.suffix in (".toml", ".json") and p.stem not in ("jigsaw-4x7",
+                  if p.suffix in (".toml", ".json") and p.stem not in ("jigsaw-4x7", "raw-grid",
                                                                        "doppelganger"))
 # What each end marker is drawn as, per line (between lines: a circle at each end, ...).
 END_MARKERS = {"circle": 2, "diamond": 2, "bulb": 1, "middle": 1, None: 0}
