@@ -349,7 +349,7 @@ def _raw(data: dict, shape: tuple[int, int] | None):
     digits (ISS's grid type Raw); it has no box or regions."""
     if data["houses"] is not False:
         raise ModelError(f"houses must be true or false, not {data['houses']!r}")
-    if "box" in data or "regions" in data:
+    if data.get("box") is not None or data.get("regions") is not None:  # ("box": null is none)
         raise ModelError("a grid without houses (\"houses\": false) has no box or regions")
     if shape is None:
         raise ModelError("a grid without houses needs its size (\"size\": 9 or \"6x8\")")

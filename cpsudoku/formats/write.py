@@ -144,14 +144,17 @@ def numbers(values, geometry: Geometry, blank: str = "0") -> str:
 
 def grid_object(values, geometry: Geometry) -> dict:
     """{"size", "box", "grid"}, the puzzle file format's keys; irregular geometries give
-    "box": null and "regions", one row of region labels (1-9, A-P) per grid row; digits
+    "box": null and "regions", one row of region labels (1-9, A-P) per grid row, raw
+    grids "houses": false; digits
     other than 1..N add "digits" ("0-8"), and digits from 0 make the rows text (where a
     number 0 would be a blank)."""
     n = geometry.width
     obj: dict[str, object] = {"size": size_key(geometry), "box": _box_key(geometry)}
     if geometry.digits != range(1, max(geometry.size, n) + 1):
         obj["digits"] = digits_key(geometry.digits)
-    if geometry.box is None:
+    if not geometry.houses:
+        obj["houses"] = False  # a raw grid: no regions
+    elif geometry.box is None:
         labels = [ALPHABET[r] for r in geometry.region_of]
         obj["regions"] = ["".join(labels[r * n:(r + 1) * n]) for r in range(geometry.size)]
     rows = [values[r * n:(r + 1) * n] for r in range(geometry.size)]

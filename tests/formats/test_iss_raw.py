@@ -140,3 +140,14 @@ def test_the_play_page_is_told_a_raw_grid_has_no_peers():
     drawn = describe(Puzzle(raw_grid(4), (0,) * 16))
     assert drawn["houses"] is False and drawn["box"] is None
     assert set(drawn["regions"]) == {0}  # one region: no thick borders inside
+
+
+@pytest.mark.parametrize("fmt", ["json", "jsonl"])
+def test_a_raw_grid_written_as_json_reads_back(fmt):
+    from cpsudoku.formats.read import parse_one
+    from cpsudoku.formats.write import render_grid
+    grid = raw_grid(4, values=2)
+    text = render_grid((1, 2, 1, 2) * 4, grid, fmt)
+    assert json.loads(text)["houses"] is False and "regions" not in json.loads(text)
+    again = parse_one(text)
+    assert again.geometry == grid and again.givens == (1, 2, 1, 2) * 4
