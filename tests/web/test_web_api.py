@@ -391,3 +391,12 @@ def test_a_dead_worker_is_replaced():
         assert asyncio.run(work.process("solve", body, 10))["status"] == "solved"
     finally:
         work.close()
+
+
+def test_parse_raw_grid_says_it_has_no_houses(client):
+    text = 'size = 4\nhouses = false\ngrid = "11.. .... .... ...."\n'
+    got = client.post("/api/parse", json={"puzzle": text}).json()
+    assert got["houses"] is False and got["box"] is None and set(got["regions"]) == {0}
+    again = client.post("/api/parse", json={"puzzle": got["text"]}).json()
+    assert again["houses"] is False and again["givens"][:2] == [1, 1]
+    assert client.post("/api/parse", json={"puzzle": INKALA}).json()["houses"] is True
