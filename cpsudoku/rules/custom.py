@@ -26,7 +26,7 @@ from typing import ClassVar
 
 from ..errors import ModelError
 from ..grid.automaton import Automaton
-from ..grid.constraints import Allowed, Constraint, Regular
+from ..grid.constraints import AllDifferent, Allowed, Constraint, Regular
 from ..grid.geometry import Geometry
 from . import cells as C
 from . import expressions, regex
@@ -133,7 +133,13 @@ class Relations(ElementRule):
             pairs = list(zip(cells, cells[1:]))
         else:
             pairs = list(itertools.combinations(cells, 2))
-        return [Allowed(pair, table, label=what) for pair in pairs]
+        out: list[Constraint] = [Allowed(pair, table, label=what) for pair in pairs]
+        if element.mode == "all" and len(cells) > 2 and not any(a == b for a, b in table):
+            # Every pair differs: the group is all-different, which says as much and
+            # lets an engine take the sets of values the group can hold (ISS's
+            # Nabner, groups of pairwise non-consecutive digits)
+            out.append(AllDifferent(cells, label=what))
+        return out
 
 
 # ---------------------------------------------------------------- lines read by automata

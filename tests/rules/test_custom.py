@@ -18,7 +18,7 @@ from cpsudoku import parse_one, solve
 from cpsudoku.bench.iss import DATA, recorded_for
 from cpsudoku.errors import ModelError, ParseError
 from cpsudoku.formats import iss, iss_codes, puzzlefile
-from cpsudoku.grid.constraints import Allowed, Regular
+from cpsudoku.grid.constraints import AllDifferent, Allowed, Regular
 from cpsudoku.grid.geometry import boxed
 from cpsudoku.rules import describe_elements
 from cpsudoku.rules.custom import (
@@ -196,6 +196,17 @@ def test_relation_modes():
                for c in every.constraints(GEOMETRY))
     pairs = relation(pairs=((1, 2), (2, 1)))
     assert holds(pairs, (1, 2, 1)) and not holds(pairs, (1, 2, 3))
+
+
+def test_a_relation_every_pair_of_which_differs_says_its_group_is_all_different():
+    apart = relation("abs(a - b) >= 2", mode="all").constraints(GEOMETRY)
+    assert [type(c) for c in apart].count(AllDifferent) == 1
+    assert next(c for c in apart if isinstance(c, AllDifferent)).cells == (0, 1, 2)
+    for rule in (relation("abs(a - b) != 1", mode="all"),  # a pair may be equal
+                 relation("abs(a - b) >= 2")):  # neighbours only: a line
+        assert not any(isinstance(c, AllDifferent) for c in rule.constraints(GEOMETRY))
+    for grid in ((1, 3, 5), (1, 3, 1)):  # the same verdicts with or without it
+        assert holds(relation("abs(a - b) >= 2", mode="all"), grid) == (grid == (1, 3, 5))
 
 
 @pytest.mark.parametrize("rule, words", [
