@@ -2046,8 +2046,16 @@ static int any_of(Search *S, uint32_t *s, const Con *c)
             continue;
         }
         alive = 1;
-        for (int i = 0; i < len; i++)
+        int covered = 1;
+        for (int i = 0; i < len; i++) {
             kept[i] |= alt[c->cells[i]] | alt[ncells + c->cells[i]];
+            covered &= (domain(S, s, c->cells[i]) & ~kept[i]) == 0;
+        }
+        /* every value some alternative keeps: the others can narrow nothing more
+         * (Unbidden First Hidden: 92% of its either/or's passes narrow nothing;
+         * alternatives run 11,710 to 2,973, the same 1,010 nodes) */
+        if (covered)
+            break;
     }
     S->quiet = 0;
     return alive ? keep_each(S, s, c->cells, len, kept) : -1;
