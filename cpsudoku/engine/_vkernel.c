@@ -2021,12 +2021,12 @@ static int any_of(Search *S, uint32_t *s, const Con *c)
             left += popcount32(living[w]);
             last = 32 * w + __builtin_ctz(living[w]);
         }
-    if (left == 1) /* the one alternative left simply holds, waking what it narrows */
+    if (left == 1) { /* the one alternative left simply holds, waking what it narrows */
         for (int j = c->alt_start[last]; j < c->alt_start[last + 1]; j++)
             if (run_pass(S, s, &c->subs[j]) < 0)
                 return -1;
-    if (left == 1)
         return 0;
+    }
     memset(kept, 0, (size_t)len * sizeof(uint32_t));
     int alive = 0;
     S->quiet = 1;

@@ -93,8 +93,8 @@ def implied_counts(structure: Structure, constraints: Iterable
     peers and their sizes (the cells in group order); automata, those it stands for
     (it says all they say, and more)."""
     n = structure.size
-    by_cells: dict[frozenset, tuple[tuple[int, ...], dict[int, int]]] = {}
-    sources: dict[frozenset, list[Regular]] = {}
+    # per set of cells: its cells in order, each counted value's counts, the automata
+    by_cells: dict[frozenset, tuple[tuple[int, ...], dict[int, int], list[Regular]]] = {}
     for con in constraints:
         if not isinstance(con, Regular) or isinstance(con, OwnPass):  # counts nothing
             continue
@@ -105,17 +105,16 @@ def implied_counts(structure: Structure, constraints: Iterable
         if found is None:
             continue
         v, counts = found
-        _, per_value = by_cells.setdefault(frozenset(cells), (cells, {}))
+        _, per_value, automata = by_cells.setdefault(frozenset(cells), (cells, {}, []))
         per_value[v] = per_value.get(v, counts) & counts
-        sources.setdefault(frozenset(cells), []).append(con)
+        automata.append(con)
     out = []
-    for cells, per_value in by_cells.values():
+    for cells, per_value, automata in by_cells.values():
         if len(per_value) < 2:
             continue
         every = (2 << len(cells)) - 1
         groups = peer_groups(cells, structure)
         data = (*(per_value.get(v, every) for v in range(1, n + 1)), len(groups),
                 *(len(g) for g in groups))
-        out.append((tuple(c for g in groups for c in g), data,
-                    tuple(sources[frozenset(cells)])))
+        out.append((tuple(c for g in groups for c in g), data, tuple(automata)))
     return out
