@@ -41,6 +41,16 @@ _FP_READ = {"size", "grid", "killercage", "littlekillersum", "thermometer", "arr
 _FP_COSMETIC = {"highlightConflicts", "text", "line", "rectangle", "circle", "cage",
                 "disabledlogic", "truecandidatesoptions", "cellSize", "version"}
 
+# A grid cell's keys: those read (its given, its region, its given candidates) and those
+# that only draw or record a solver's progress: colours (`c`, SudokuPad's `cArray`,
+# `highlight`), pencil marks, and `_region`, the copy of `region` Rangsk's solver writes.
+_CELL_READ = {"value", "given", "region", "givenPencilMarks"}
+_CELL_COSMETIC = {"c", "cArray", "highlight", "centerPencilMarks", "cornerPencilMarks",
+                  "_region"}
+# Where f-puzzles keeps what an unknown cell key seems to mean, said with its refusal.
+_CELL_HINTS = {"parity": " (f-puzzles lists odd and even cells under its 'odd' and 'even' "
+                         "keys)"}
+
 
 def is_fpuzzles(data: dict) -> bool:
     grid = data.get("grid")
@@ -76,6 +86,43 @@ def _fp_clue(i: int, clue: dict):
                   fp_cells(clue["cells"], what) if clue.get("cells") else ())
 
 
+def default_region(r: int, c: int, size: int) -> int:
+    """The region f-puzzles gives cell (r, c), 0-based, when the cell names none: its box,
+    or on sizes with no box (primes) its row."""
+    box = box_or_none(size)
+    return (r // box[0]) * (size // box[1]) + c // box[1] if box else r
+
+
+def _fp_grid(rows: list, size: int):
+    """The givens and the geometry of an f-puzzles grid; a cell key cpsudoku neither reads
+    nor knows as a drawing aid is refused by name, like an unknown constraint."""
+    givens, labels, irregular = [], [], False
+    for r, row in enumerate(rows):
+        for c, cell in enumerate(row):
+            cell = cell or {}
+            where = f"r{r + 1}c{c + 1}"
+            if not isinstance(cell, dict):
+                raise ModelError(f"f-puzzles grid: {where} is not a cell object")
+            unknown = next((k for k, v in cell.items() if k not in _CELL_READ
+                            and k not in _CELL_COSMETIC and v not in (None, False, [], {})),
+                           None)
+            if unknown is not None:
+                hint = _CELL_HINTS.get(unknown, "")
+                raise ModelError(f"f-puzzles grid: {where} has the key {unknown!r}, which is "
+                                 f"not supported{hint}")
+            givens.append(whole(cell["value"], where)
+                          if cell.get("given") and cell.get("value") else 0)
+            default = default_region(r, c, size)
+            region = cell.get("region")
+            region = default if region is None else region
+            irregular |= region != default
+            labels.append(region)
+    box = box_or_none(size)
+    geometry = (regions_from_labels(labels, size) if irregular or box is None
+                else boxed(size, box))
+    return givens, geometry
+
+
 def _from_fpuzzles(data: dict, source: str) -> Puzzle:
     for key, value in data.items():
         if key not in _FP_READ and key not in _FP_COSMETIC and value not in (None, False, [], {}):
@@ -84,22 +131,7 @@ def _from_fpuzzles(data: dict, source: str) -> Puzzle:
     rows = data["grid"]
     if len(rows) != size or any(len(r) != size for r in rows):
         raise ModelError(f"f-puzzles grid is not {size}x{size}")
-    givens, labels, irregular = [], [], False
-    box = box_or_none(size)
-    for r, row in enumerate(rows):
-        for c, cell in enumerate(row):
-            cell = cell or {}
-            givens.append(whole(cell["value"], f"r{r + 1}c{c + 1}")
-                          if cell.get("given") and cell.get("value") else 0)
-            default = (r // box[0]) * (size // box[1]) + c // box[1] if box else None
-            region = cell.get("region", default)
-            if region is None:
-                region = default
-            if region is None:
-                raise ModelError(f"f-puzzles grid: r{r + 1}c{c + 1} has no region")
-            irregular |= region != default
-            labels.append(region)
-    geometry = regions_from_labels(labels, size) if irregular else boxed(size, box)
+    givens, geometry = _fp_grid(rows, size)
 
     rules = [R.get(name) for key, name in _FP_FLAGS.items() if data.get(key)]
     out_elements: list = []
@@ -116,13 +148,18 @@ def _from_fpuzzles(data: dict, source: str) -> Puzzle:
         out_elements.append(R.Thermometers(fp_cells(t, f"thermometer {i}")
                                            for i, t in enumerate(thermos, 1)))
     if data.get("arrow"):
-        arrows = []
+        arrows: list[R.Arrow] = []
         for i, a in enumerate(data["arrow"], 1):
             circle = fp_cells(a.get("cells", []), f"arrow {i}")
-            # f-puzzles lines start inside the circle; the arrow proper follows.
-            lines = tuple(tuple(c for c in fp_cells(line, f"arrow {i}") if c not in circle)
-                          for line in a.get("lines", []))
-            arrows.append(R.Arrow(circle, tuple(line for line in lines if line)))
+            # f-puzzles lines start inside the circle; the arrow proper follows. Several
+            # lines from one circle are several arrows, each summing to the circle on its
+            # own (as f-puzzles, SudokuPad and Rangsk's solver read them), not one sum.
+            lines = [tuple(c for c in fp_cells(line, f"arrow {i}") if c not in circle)
+                     for line in a.get("lines", [])]
+            # a circle without a line stays, so that the rule refuses it by name
+            arrows.extend(R.Arrow(circle, (line,)) for line in lines if line)
+            if not any(lines):
+                arrows.append(R.Arrow(circle, ()))
         out_elements.append(R.Arrows(arrows))
     parity_odd = [c["cell"] for c in data.get("odd") or []]
     parity_even = [c["cell"] for c in data.get("even") or []]

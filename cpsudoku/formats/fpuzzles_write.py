@@ -13,7 +13,7 @@ from ..errors import ModelError
 from ..grid.constraints import AllDifferent
 from ..grid.geometry import Geometry
 from ..grid.puzzle import Puzzle
-from .fpuzzles import fpuzzles_lines
+from .fpuzzles import default_region, fpuzzles_lines
 from .fpuzzles_elements import WRITERS as ELEMENT_WRITERS
 from .fpuzzles_elements import fp_name
 from .lzstring import compress_to_base64
@@ -59,13 +59,20 @@ def _thermometers(rule: R.Thermometers, geometry: Geometry, out: dict) -> None:
 
 def _arrows(rule: R.Arrows, geometry: Geometry, out: dict) -> None:
     from ..rules import cells as C
+    entries: dict[tuple, dict] = {}
     for arrow in rule.elements:
+        if len(arrow.lines) != 1:
+            # f-puzzles reads each line of a circle as an arrow of its own
+            raise ModelError(f"{R.describe(rule)}: f-puzzles has no form for one sum over "
+                             f"several lines from a circle (each of its lines is an arrow "
+                             f"of its own); give each line its own arrow")
         # f-puzzles' lines start inside the circle, at the circle cell they leave from.
-        lines = []
-        for line in arrow.lines:
-            start = next(c for c in arrow.circle if C.king_adjacent(c, line[0]))
-            lines.append(_names((start, *line)))
-        out.setdefault("arrow", []).append({"cells": _names(arrow.circle), "lines": lines})
+        line = arrow.lines[0]
+        start = next(c for c in arrow.circle if C.king_adjacent(c, line[0]))
+        # arrows from one circle are one entry with several lines, as f-puzzles draws them
+        entry = entries.setdefault(arrow.circle, {"cells": _names(arrow.circle), "lines": []})
+        entry["lines"].append(_names((start, *line)))
+    out.setdefault("arrow", []).extend(entries.values())
 
 
 def _parity(rule: R.Parity, geometry: Geometry, out: dict) -> None:
@@ -139,8 +146,10 @@ def to_fpuzzles(puzzle: Puzzle, solution=None) -> dict[str, Any]:
             v = puzzle.givens[r * n + c]
             if v:
                 cell.update(value=v, given=True)
-            if geometry.box is None:
-                cell["region"] = geometry.region_of[r * n + c]
+            # f-puzzles names a cell's region only where it is not the default one
+            region = geometry.region_of[r * n + c]
+            if region != default_region(r, c, n):
+                cell["region"] = region
             row.append(cell)
         grid.append(row)
     out: dict[str, Any] = {"size": n, "title": puzzle.name or "", "grid": grid}
