@@ -15,12 +15,12 @@ from typing import Any
 
 from . import backends, validate
 from .backends.base import Backend, Request
-from .errors import ArgumentError, BackendError
+from .errors import ArgumentError, BackendError, TimeLimitError
 from .formats.read import parse_one
-from .grid import check
+from .grid import check, deadline
 from .grid.puzzle import Puzzle
 from .model import Model, build_model, find_conflicts, lower_for
-from .result import Result, finish, unsolvable_before_search
+from .result import Result, finish, timed_out_before_search, unsolvable_before_search
 
 
 def as_puzzle(value: Any, name: str = "puzzle") -> Puzzle:
@@ -48,18 +48,32 @@ def solve(puzzle, backend: str = "native", *, max_solutions: int = 1,
     max_solutions = validate.whole(max_solutions, "max_solutions", least=1)
     time_limit = validate.seconds(time_limit)
     trace, presolve = validate.flag(trace, "trace"), validate.flag(presolve, "presolve")
-    started = time.monotonic()
-    puzzle = as_puzzle(puzzle)
     engine = backends.get(validate.text(backend, "backend"))
-    request = Request(max_solutions, time_limit, trace, dict(options), started)
-    engine.check_request(request)
-    return _search(build_model(puzzle), engine, request, presolve)
+    # The limit covers the puzzle's whole work; inside one a batch task opened before
+    # reading the puzzle, the search's deadline counts from there.
+    with deadline.limit(time_limit, "reading the puzzle") as limit:
+        started = deadline.started() or time.monotonic()
+        request = Request(max_solutions, time_limit, trace, dict(options), started)
+        engine.check_request(request)
+        try:
+            puzzle = as_puzzle(puzzle)
+            with deadline.stage("building the model"):
+                model = build_model(puzzle)
+            return _search(model, engine, request, presolve)
+        except TimeLimitError as exc:
+            if limit is None or limit.hit is None or not isinstance(puzzle, Puzzle):
+                raise  # not this limit's, or no puzzle to report on: the caller's error
+            return timed_out_before_search(str(exc), backend=engine.name,
+                                           elapsed=time.monotonic() - started, puzzle=puzzle)
 
 
-def _solve_built(model: Model, max_solutions: int = 1) -> Result:
-    """`solve(model.puzzle, max_solutions=max_solutions)` for a caller inside the package
-    that has built the puzzle's model already (the logical solver): not built again."""
-    return _search(model, backends.get("native"), Request(max_solutions), presolve=False)
+def _solve_built(model: Model, max_solutions: int = 1,
+                 time_limit: float | None = None) -> Result:
+    """`solve(model.puzzle, max_solutions=max_solutions, time_limit=time_limit)` for a
+    caller inside the package that has built the puzzle's model already (the logical
+    solver): not built again."""
+    return _search(model, backends.get("native"), Request(max_solutions, time_limit),
+                   presolve=False)
 
 
 def _search(built: Model, engine: Backend, request: Request, presolve: bool) -> Result:
@@ -73,7 +87,8 @@ def _search(built: Model, engine: Backend, request: Request, presolve: bool) -> 
                            f"{', '.join(able[:-1])} or {able[-1]}")
     # A found solution proves there is no conflict: a backend that fails fast on
     # conflicts is asked first (the check costs more than a classic solve).
-    problems = [] if engine.finds_conflicts_fast else find_conflicts(model)
+    with deadline.stage("checking the givens"):
+        problems = [] if engine.finds_conflicts_fast else find_conflicts(model)
     if problems:
         return unsolvable_before_search(problems, backend=engine.name,
                                         elapsed=time.monotonic() - started, puzzle=puzzle)
@@ -85,10 +100,12 @@ def _search(built: Model, engine: Backend, request: Request, presolve: bool) -> 
                                             backend=engine.name,
                                             elapsed=time.monotonic() - started, puzzle=puzzle)
         model = model.with_domains(reduced)
-    model = lower_for(model, engine.native_kinds, f"backend {engine.name!r}",
-                      engine.whole_when_too_big)
+    with deadline.stage(f"lowering the model for backend {engine.name!r}"):
+        model = lower_for(model, engine.native_kinds, f"backend {engine.name!r}",
+                          engine.whole_when_too_big)
     setup_s = time.monotonic() - started
-    outcome = engine.search(model, request)
+    with deadline.stage(f"preparing the search of backend {engine.name!r}"):
+        outcome = engine.search(model, request)
     if engine.finds_conflicts_fast and not outcome.solutions:
         problems = find_conflicts(built)
         if problems:

@@ -18,6 +18,11 @@ class ExitCode:
     BAD_INPUT = 5  # malformed grid, wrong size, missing file, invalid variant element
     BACKEND = 6  # unknown or unavailable backend, or a request it cannot honour
     DISAGREEMENT = 7  # `compare`: backends gave different answers
+    OUTPUT = 8  # the output cannot be written (disk full, permission denied)
+    INTERNAL = 70  # a bug, or a batch item whose worker process died
+    INTERRUPTED = 130  # Ctrl-C (128 + SIGINT, as shells report it)
+    CLOSED_PIPE = 141  # the reader of the output went away (128 + SIGPIPE)
+    TERMINATED = 143  # SIGTERM (128 + SIGTERM)
 
 
 class CpsudokuError(Exception):
@@ -56,6 +61,23 @@ class ModelError(CpsudokuError):
 class NeverHolds(ModelError):
     """An element no digits can satisfy (a cage's sum out of reach): the puzzle has no
     solution; inside an either/or, that alternative is simply false."""
+
+
+class OutputError(CpsudokuError):
+    """The output file or stream cannot be written; the message names it and the cause."""
+
+    exit_code = ExitCode.OUTPUT
+
+
+class TimeLimitError(CpsudokuError):
+    """The time limit (`-t`) ran out before the search, while reading or building a
+    puzzle; `stage` names what was in progress. A puzzle's record then says timeout."""
+
+    exit_code = ExitCode.TIMEOUT
+
+    def __init__(self, message: str, stage: str = ""):
+        super().__init__(message)
+        self.stage = stage
 
 
 class BackendError(CpsudokuError):

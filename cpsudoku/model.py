@@ -13,6 +13,7 @@ from functools import cache, wraps
 from typing import Concatenate, ParamSpec, TypeVar
 
 from .errors import BackendError
+from .grid import deadline
 from .grid.constraints import AllDifferent, AnyOf, Constraint, InSet
 from .grid.puzzle import Puzzle
 
@@ -182,6 +183,7 @@ def lower_for(model: Model, native_kinds: Collection[str], backend: str = "this 
         return model
     out: list[Constraint] = []
     for con in model.constraints:
+        deadline.check()  # a decomposition may list big tables: within the time limit
         out.extend(_lowered(con, model, native_kinds, backend, whole_when_too_big))
     return replace(model, constraints=tuple(out))
 
@@ -209,6 +211,7 @@ def _lowered(con: Constraint, model: Model, native_kinds: Collection[str], backe
         pieces = [con]  # no table would do either: say the kind cannot be expressed
     out: list[Constraint] = []
     for piece in pieces:
+        deadline.check()
         if piece.kind in native_kinds:
             out.append(piece)
         elif piece.kind in (con.kind, "allowed"):  # nothing simpler to turn it into

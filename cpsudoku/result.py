@@ -62,7 +62,9 @@ class Result:
     time_s: float
     stats: dict[str, int | float | bool]
     puzzle: Puzzle | None = None  # the Puzzle solved
-    reason: str | None = None  # why unsolvable (conflicting givens), when known before search
+    # why unsolvable (conflicting givens), or in which stage time ran out, when known
+    # before the search
+    reason: str | None = None
     trace: list | None = None
     # Per solution, the values of its auxiliary variables (grid.variables: a chaos
     # construction's region labels), when the puzzle has any.
@@ -162,6 +164,14 @@ def unsolvable_before_search(problems: list[str], *, backend: str, elapsed: floa
     stats: dict[str, int | float | bool] = {"timed_out": False, **timings(elapsed, elapsed)}
     return Result(Status.UNSOLVABLE, [], backend, elapsed, stats, puzzle,
                   reason="; ".join(problems))
+
+
+def timed_out_before_search(reason: str, *, backend: str, elapsed: float,
+                            puzzle=None) -> Result:
+    """The time limit ran out before the search could start (reading, building or
+    lowering the puzzle); `reason` says in which stage."""
+    stats: dict[str, int | float | bool] = {"timed_out": True, **timings(elapsed, elapsed)}
+    return Result(Status.TIMEOUT, [], backend, elapsed, stats, puzzle, reason=reason)
 
 
 def exit_code_for(statuses, *, counting: bool = False) -> int:

@@ -7,13 +7,13 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ..errors import ExitCode
-from ..formats.write import puzzle_fields
+from ..formats.write import csv_puzzle_fields, puzzle_fields
 from .records import Record
 from .tasks import PuzzleTask
 
 # CSV columns (documented in the README): a header, then one row per puzzle.
 RATE_COLUMNS = ("index", "source", "puzzle", "status", "er", "ep", "ed", "level", "guesses",
-                "time_s", "techniques", "message")
+                "time_s", "techniques", "message", "variant")
 RATED = "rated"  # the status of a puzzle that got a rating
 
 
@@ -44,8 +44,8 @@ class RateTask(PuzzleTask):
                                "status": RATED, **r.as_dict()},
                               indent=2 if self.fmt == "json" else None)
         elif self.fmt == "csv":
-            text = self.csv_row({"index": index, "source": label, "puzzle": puzzle.line(),
-                                 "status": RATED, **r.as_dict(),
+            text = self.csv_row({"index": index, "source": label,
+                                 **csv_puzzle_fields(puzzle), "status": RATED, **r.as_dict(),
                                  "techniques": ";".join(f"{k}:{v}"
                                                         for k, v in r.techniques.items())})
         else:
@@ -63,6 +63,7 @@ class RateTask(PuzzleTask):
                                "status": status, "error": message},
                               indent=2 if self.fmt == "json" else None)
         if self.fmt == "csv":
-            return self.csv_row({"index": index, "source": label, "puzzle": puzzle.line(),
-                                 "status": status, "level": status, "message": message})
+            return self.csv_row({"index": index, "source": label,
+                                 **csv_puzzle_fields(puzzle), "status": status,
+                                 "level": status, "message": message})
         return message  # it names the puzzle

@@ -8,7 +8,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-INTERNAL_ERROR = 70  # the CLI's exit status for a bug; a worker that died is one too
+from ..errors import ExitCode
+
+INTERNAL_ERROR = ExitCode.INTERNAL  # the CLI's exit status for a bug; a worker that died too
 INVALID = "invalid"  # status of a puzzle that could not be read
 ERROR = "error"  # status of an item whose worker died or raised
 

@@ -7,7 +7,8 @@ from collections import deque
 from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass
 
-from ..errors import UsageError
+from ..errors import CpsudokuError, TimeLimitError, UsageError
+from ..grid import deadline
 from .pool import Executor, Pool, Serial, cores
 from .records import Record, Task
 
@@ -50,6 +51,21 @@ def run(items: Iterable, task: Task, options: BatchOptions = BatchOptions(), *,
         executor.close(abort=not finished)
 
 
+def _pull(numbered: Iterator, size: int, time_limit: float | None) -> list:
+    """The next `size` items of the input. A source that is no list of lines (TOML,
+    JSON, multi-line grids) is read whole here, as its first item is asked for: the
+    time limit bounds that reading for each puzzle the source holds, as it bounds each
+    puzzle's own work in its worker."""
+    with deadline.limit(time_limit, "reading the input", each_puzzle=True) as limit:
+        try:
+            return list(itertools.islice(numbered, size))
+        except CpsudokuError as exc:
+            if limit is not None and limit.hit is not None:
+                # the reader reports what stopped it as unreadable input: it was the time
+                raise TimeLimitError(str(exc), limit.hit.stage) from None
+            raise
+
+
 def _ordered(numbered: Iterator, task: Task, executor: Executor,
              fixed: int | None) -> Iterator[Record]:
     retry: deque[tuple[int, list]] = deque()  # items of failed chunks, one by one
@@ -71,7 +87,7 @@ def _ordered(numbered: Iterator, task: Task, executor: Executor,
                 first, chunk = retry.popleft()
                 alone = True
             elif not exhausted and len(sent) + len(ready) < window:
-                chunk = list(itertools.islice(numbered, size))
+                chunk = _pull(numbered, size, getattr(task, "time_limit", None))
                 if not chunk:
                     exhausted = True
                     break

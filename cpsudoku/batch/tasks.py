@@ -13,18 +13,21 @@ from typing import Any, ClassVar
 
 from ..errors import CpsudokuError, ExitCode
 from ..formats.sources import BadPuzzle, Entry
+from ..grid import deadline
 from ..result import Result, Status
 from .records import ERROR, INTERNAL_ERROR, INVALID, Record, csv_text
 
 # CSV columns (documented in the README): a header, then one row per puzzle.
 SOLVE_COLUMNS = ("index", "source", "puzzle", "status", "solutions", "solution", "backend",
-                 "time_s", "nodes", "backtracks", "message")
+                 "time_s", "nodes", "backtracks", "message", "variant")
 COUNT_COLUMNS = ("index", "source", "puzzle", "status", "count", "verdict", "backend",
-                 "time_s", "nodes", "backtracks", "message")
+                 "time_s", "nodes", "backtracks", "message", "variant")
 
 # Which exit status wins when puzzles of a batch ask for different ones: an item that
-# failed outright first, then bad input, then each command's own order.
-_FIRST = (INTERNAL_ERROR, ExitCode.BAD_INPUT)
+# failed outright first, then bad input, then a backend that cannot take the puzzle (or
+# an option it cannot honour), then each command's own order. A puzzle that got no
+# answer must never leave the batch looking successful.
+_FIRST = (INTERNAL_ERROR, ExitCode.BAD_INPUT, ExitCode.BACKEND, ExitCode.USAGE)
 _STATUSES = frozenset(s.value for s in Status)
 
 
@@ -39,6 +42,9 @@ class PuzzleTask:
     color: bool = False  # terminal styles: the output is a terminal (workers cannot tell)
 
     columns: ClassVar[tuple[str, ...]] = ("index", "source", "status", "message")
+    # The time limit spans the puzzle's reading and its record; False: it bounds the
+    # reading only, and the record's own solves each take a whole limit (compare).
+    one_limit: ClassVar[bool] = True
     # Keys every jsonl record of the command has, given empty in a failure's record.
     empty: ClassVar[dict] = {}
 
@@ -60,13 +66,12 @@ class PuzzleTask:
         return [self._one(index, item, extra) for index, item in chunk]
 
     def failed(self, index: int, item, message: str) -> Record:
-        where = item.where if isinstance(item, Entry) else (
-            getattr(item, "source", None) or f"#{index + 1}")
+        where = _where(index, item)
         return self.failure(index, where, ERROR, f"{where}: {message}", INTERNAL_ERROR)
 
     def exit_code(self, codes: set[int], statuses: set[str]) -> int:
-        """The batch's exit status: an item that failed outright, then bad input, then
-        the highest code an item asked for."""
+        """The batch's exit status: an item that failed outright, then bad input, then a
+        refusing backend, then the highest code an item asked for."""
         for code in _FIRST:
             if code in codes:
                 return code
@@ -110,14 +115,37 @@ class PuzzleTask:
             return self.failure(index, where, INVALID, _located(where, exc), exc.exit_code)
 
     def _one(self, index: int, item, extra: list) -> Record:
-        puzzle = self.load(index, item, extra)
-        if isinstance(puzzle, Record):
-            return puzzle
+        # The time limit bounds the puzzle's whole work, reading it included: it opens
+        # here, and the solve inside goes on with it (see `cpsudoku.grid.deadline`).
+        with deadline.limit(getattr(self, "time_limit", None)) as limit:
+            puzzle = self.load(index, item, extra)
+            if isinstance(puzzle, Record):
+                return self._timed_out(index, puzzle, limit, _where(index, item))
+            if self.one_limit:
+                return self._record(index, puzzle, limit)
+        return self._record(index, puzzle, None)
+
+    def _record(self, index: int, puzzle, limit) -> Record:
         try:
             return self.record(index, puzzle)
         except CpsudokuError as exc:  # e.g. a rule that does not fit this puzzle
             where = puzzle.source or f"#{index + 1}"
-            return self.failure(index, where, INVALID, _located(where, exc), exc.exit_code)
+            record = self.failure(index, where, INVALID, _located(where, exc),
+                                  exc.exit_code)
+            return self._timed_out(index, record, limit, where)
+
+    def _timed_out(self, index: int, record: Record, limit, where: str) -> Record:
+        """A failure the time limit caused (the reader reports it as bad input, which
+        it is not) as the puzzle's timeout; any other record as it is."""
+        if limit is None or limit.hit is None or not record.message:
+            return record
+        return self.failure(index, where, "timeout", record.message, ExitCode.TIMEOUT)
+
+
+def _where(index: int, item) -> str:
+    """Where an item of the input is: its file and line, or its place in the batch."""
+    return item.where if isinstance(item, Entry) else (
+        getattr(item, "source", None) or f"#{index + 1}")
 
 
 def _located(where: str, exc: CpsudokuError) -> str:
@@ -167,7 +195,8 @@ class SolveTask(PuzzleTask):
                       code=exit_code_for([result.status]))
 
     def exit_code(self, codes: set[int], statuses: set[str]) -> int:
-        """A failed item or bad input first; then the statuses' `exit_code_for`."""
+        """A failed item, bad input or a refusing backend first; then the statuses'
+        `exit_code_for`."""
         if any(code in codes for code in _FIRST):
             return super().exit_code(codes, statuses)
         from ..result import exit_code_for
@@ -177,7 +206,8 @@ class SolveTask(PuzzleTask):
     def failure(self, index: int, where: str, status: str, message: str,
                 code: int) -> Record:
         if self.command == "count" and self.fmt == "line":  # count's "label: verdict"
-            return Record(index, f"{where}: {status} ({message})", status, message, code)
+            said = message.removeprefix(f"{where}: ")  # the line names the puzzle once
+            return Record(index, f"{where}: {status} ({said})", status, message, code)
         return super().failure(index, where, status, message, code)
 
     # --- rendering: the same text whichever worker produced it --------------------
@@ -185,7 +215,7 @@ class SolveTask(PuzzleTask):
     def _solve_text(self, index: int, result: Result) -> str:
         from ..formats.write import render_result
         if self.fmt == "csv":
-            return self._csv(result.as_dict(index), solutions=len(result.solutions),
+            return self._csv(result, index, solutions=len(result.solutions),
                              solution=result.solution_lines()[0] if result.solutions else "")
         return render_result(result, self.fmt, index=index, stats=self.stats,
                              trace=self.trace, color=self.color, limit=self.max_solutions)
@@ -197,7 +227,7 @@ class SolveTask(PuzzleTask):
         said = verdict(result, limit)
         code = exit_code_for([result.status], counting=True)
         if self.fmt == "csv":
-            text = self._csv(result.as_dict(index), count=len(result.solutions), verdict=said)
+            text = self._csv(result, index, count=len(result.solutions), verdict=said)
         elif self.fmt == "line":
             puzzle: Any = result.puzzle
             text = f"{puzzle.source or f'#{index + 1}'}: {said}"
@@ -207,7 +237,11 @@ class SolveTask(PuzzleTask):
                                  limit=limit)
         return Record(index, text, result.status.value, code=code)
 
-    def _csv(self, record: dict, **extra) -> str:
+    def _csv(self, result: Result, index: int, **extra) -> str:
+        from ..formats.write import csv_puzzle_fields
+        record = result.as_dict(index)
+        if result.puzzle is not None:
+            record.update(csv_puzzle_fields(result.puzzle))
         stats = record.get("stats", {})
         return self.csv_row({**record, **extra, "nodes": stats.get("nodes"),
                              "backtracks": stats.get("backtracks"),

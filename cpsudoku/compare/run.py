@@ -39,6 +39,7 @@ class CompareTask(PuzzleTask):
 
     fmt: str = "line"  # only the message of a failed puzzle is shown; no text is written
     columns: ClassVar[tuple[str, ...]] = ("index", "source", "status", "message")
+    one_limit: ClassVar[bool] = False  # each backend has the whole limit for its solve
 
     def prepare(self) -> None:
         """An unknown or missing backend fails before any work."""

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TypeVar
 
+from ..grid import deadline
 from ..grid.constraints import AllDifferent, Sum
 from ..model import Model, by_identity
 
@@ -161,17 +162,42 @@ def _houses(n: int, distinct: tuple[AllDifferent, ...], ncells: int) -> tuple:
     for u, cells in enumerate(units):
         for c in cells:
             cell_units[c].append(u)
-    intersections = []
-    unit_sets = [frozenset(u) for u in units]
-    for a in range(len(units)):
-        for b in range(a + 1, len(units)):
-            shared = unit_sets[a] & unit_sets[b]
-            if len(shared) >= 2:
-                intersections.append((tuple(sorted(shared)),
-                                      tuple(c for c in units[a] if c not in shared),
-                                      tuple(c for c in units[b] if c not in shared)))
     return (tuple(tuple(sorted(p)) for p in peer_sets), tuple(units), tuple(labels),
-            tuple(tuple(u) for u in cell_units), tuple(intersections))
+            tuple(tuple(u) for u in cell_units), intersections_of(units))
+
+
+# Locked candidates only speed the search up (the units' all-different rules hold
+# without them), and every propagation visits each intersection: past this many, those
+# of the later units are left out. The grid's own rows, columns and boxes come first.
+MAX_INTERSECTIONS = 4096
+
+
+def intersections_of(units: list[tuple[int, ...]]) -> tuple:
+    """(shared cells, rest of unit a, rest of unit b) for units a < b sharing two or
+    more cells, ordered by a then b. Each unit is taken against the units before it,
+    so that past MAX_INTERSECTIONS those of the later units are the ones left out.
+    Units are met through the pairs of cells they hold, so two units that share at most
+    one cell are never compared: the work grows with the intersections found, not with
+    the square of the units (a puzzle may add thousands of regions)."""
+    by_pair: dict[tuple[int, int], list[int]] = {}
+    unit_sets = [frozenset(u) for u in units]
+    found: list[tuple[int, int, frozenset[int]]] = []
+    for b, members in enumerate(unit_sets):
+        deadline.check()
+        ordered = sorted(members)
+        pairs = [(x, y) for i, x in enumerate(ordered) for y in ordered[i + 1:]]
+        for a in sorted({a for pair in pairs for a in by_pair.get(pair, ())}):
+            found.append((a, b, unit_sets[a] & unit_sets[b]))
+            if len(found) == MAX_INTERSECTIONS:
+                break
+        else:
+            for pair in pairs:
+                by_pair.setdefault(pair, []).append(b)
+            continue
+        break
+    found.sort(key=lambda f: (f[0], f[1]))
+    return tuple((tuple(sorted(shared)), tuple(c for c in units[a] if c not in shared),
+                  tuple(c for c in units[b] if c not in shared)) for a, b, shared in found)
 
 
 MAX_IMPLIED_CELLS = 6  # longer implied sums prune little and cost a propagator each

@@ -12,6 +12,7 @@ malformed one; the rules check what the values mean on the grid."""
 from __future__ import annotations
 
 from ..errors import ModelError
+from ..grid.automaton import MAX_GIVEN_TRANSITIONS, given_size_problem
 from ..rules.custom import Automata, AutomatonLine, RegexLine, RegexLines, Relation, Relations
 from .fields import cell_list, listed, whole
 
@@ -95,6 +96,8 @@ def _automaton(i: int, item, size: int, read: dict[int, tuple]) -> AutomatonLine
 
 
 def _transitions(given, what: str) -> tuple[tuple[int, int, int], ...]:
+    if isinstance(given, list) and len(given) > MAX_GIVEN_TRANSITIONS:  # refused unread
+        raise ModelError(f"{what}: {given_size_problem(0, len(given))}")
     if isinstance(given, list) and all(  # the common case, checked in one sweep
             type(t) is list and len(t) == 3 and type(t[0]) is int and type(t[1]) is int
             and type(t[2]) is int for t in given):

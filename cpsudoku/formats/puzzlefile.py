@@ -122,7 +122,7 @@ from .fields import (
 from .fpuzzles import from_fpuzzles, is_fpuzzles, unpack_link
 from .grids import read_grids
 from .notation import read_notation
-from .safeload import check_bounds, toml_value
+from .safeload import MAX_DOCUMENT, check_bounds, refuse_document, toml_value
 
 _LINK = re.compile(r"[?&]load=([^&#\s]+)")
 _TOML_TABLE = re.compile(r"\[\[?\s*[A-Za-z_]")  # [table] / [[array]], not a JSON list
@@ -140,13 +140,20 @@ def load(text: str, source: str = "<string>") -> list[Puzzle]:
     if len(_LINK.findall(s)) > 1:  # links one a line: each line its puzzle
         return [puzzle for number, text_line in enumerate(text.splitlines(), 1)
                 if (found := _LINK.search(text_line))
-                for puzzle in _objects(unpack_link(found.group(1), f"{source}:{number}"),
+                for puzzle in _objects(_unpacked(found.group(1), f"{source}:{number}"),
                                        f"{source}:{number}")]
     link = _LINK.search(s)
     if link or (_BASE64.match(s) and not s.isdigit() and "\n" not in s):
         payload = link.group(1) if link else s
-        return _objects(unpack_link(payload, source), source)
+        return _objects(_unpacked(payload, source), source)
     return _load_toml(text, source)
+
+
+def _unpacked(payload: str, source: str) -> dict:
+    """A link's puzzle, its payload first measured (it is decompressed in Python)."""
+    if len(payload) > MAX_DOCUMENT:
+        refuse_document(f"the link's puzzle ({len(payload)} characters)", source)
+    return unpack_link(payload, source)
 
 
 def _load_json(text: str, source: str) -> list[Puzzle]:
@@ -212,11 +219,13 @@ def _objects(data: dict, source: str) -> list[Puzzle]:
     """The puzzles of one JSON object: a puzzle, an f-puzzles puzzle, a `puzzles` list,
     or the json/jsonl record of a cpsudoku command (see `cpsudoku.formats.records`)."""
     if "puzzles" in data:
-        return _many(data, source, _object)
-    return _object(data, source)
+        return _many(data, source, read_object)
+    return read_object(data, source)
 
 
-def _object(data: dict, source: str) -> list[Puzzle]:
+def read_object(data: dict, source: str) -> list[Puzzle]:
+    """The puzzle of one JSON object that is no `puzzles` list: a cpsudoku record, an
+    f-puzzles puzzle or a puzzle file's JSON form."""
     form = records.puzzle_form(data, source)
     if form is not None:  # a record of a cpsudoku command: its puzzle, the rest as meta
         spec, meta = form

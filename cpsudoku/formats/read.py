@@ -63,6 +63,11 @@ def parse(text: str, *, size=None, box=None, source: str = "<string>") -> list[P
         puzzles = CsvReader(size, box, source).read(text)
     elif kind == "iss":
         from . import iss  # the Interactive Sudoku Solver's strings and links
+        from .safeload import MAX_DOCUMENT, refuse_document
+        if len(body) > MAX_DOCUMENT:  # one puzzle a line: the longest line is one puzzle
+            longest = max(text.splitlines(), key=len)
+            if len(longest) > MAX_DOCUMENT:
+                refuse_document(f"an ISS puzzle string ({len(longest)} characters)", source)
         puzzles = iss.load(text, source)
     elif kind == "variant":
         puzzles = _load_variant(text, source)
@@ -84,19 +89,32 @@ def parse_one(text: str, **kw: Any) -> Puzzle:
 
 def _kind(body: str) -> str:
     """'iss', 'variant', 'json' or 'grid', from the first meaningful line."""
-    if looks_like_iss(body):
+    first = _first_line(body)
+    if looks_like_iss(first):
         return "iss"
     if body[0] == "{" or "?load=" in body or body.startswith(("http://", "https://")):
         return "variant"
     if _LINK_PAYLOAD.fullmatch(body) and not set(body) <= VALUE.keys():
         return "variant"  # the compressed puzzle of an f-puzzles link, on its own
-    first = next((s.strip() for s in body.splitlines()
-                  if s.strip() and not s.lstrip().startswith("#")), "")
     if first.startswith("{") or _TOML_LINE.match(first):
         return "variant"
     if csv_header(first) is not None:
         return "csv"
     return "json" if first.startswith("[") else "grid"
+
+
+def _first_line(body: str) -> str:
+    """The first line that is neither blank nor a `#` comment, stripped, found without
+    splitting the rest (a big file is refused by its reader, not split here first)."""
+    pos = 0
+    while pos < len(body):
+        end = body.find("\n", pos)
+        end = len(body) if end < 0 else end
+        line = body[pos:end].strip()
+        if line and not line.startswith("#"):
+            return line
+        pos = end + 1
+    return ""
 
 
 def _load_variant(text: str, source: str) -> list[Puzzle]:

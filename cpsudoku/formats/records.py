@@ -20,11 +20,12 @@ from ..errors import ModelError
 from ..grid.puzzle import Puzzle
 from ..grid.symbols import value_of
 from .families import KEYS as FAMILY_KEYS
-from .fields import ELEMENT_KEYS, read_digits, read_size
+from .fields import ELEMENT_KEYS, PUZZLE_KEYS, read_digits, read_size
 
-# The puzzle file's keys a record may carry besides its `puzzle` line.
-_SHAPE_KEYS = ("name", "size", "digits", "box", "regions", "rules", *ELEMENT_KEYS,
-               *FAMILY_KEYS)
+# The puzzle file's keys a record may carry besides its `puzzle` line: every key of the
+# puzzle file but its grid and solution, which the record carries its own way.
+_SHAPE_KEYS = (*(key for key in PUZZLE_KEYS if key not in ("grid", "solution")),
+               *ELEMENT_KEYS, *FAMILY_KEYS)
 
 # What a record is, told by the fields only that command writes (first match wins), and
 # what to pipe instead when it carries no puzzle.
@@ -83,7 +84,7 @@ def puzzle_form(data: dict, source: str) -> tuple[dict[str, Any], dict[str, Any]
     solutions = data.get("solutions")
     if solutions is not None:  # solve, count: what check validates, never the givens
         meta["solutions"] = _grid_lines(solutions, form.get("size", 9), form.get("digits"),
-                                        source)
+                                        source, houses=form.get("houses") is not False)
         if len(solutions) == 1:
             form["solution"] = solutions[0]
     elif data.get("solution") is not None:  # generate: the puzzle's known solution
@@ -102,15 +103,17 @@ def filled_grids(puzzle: Puzzle) -> list[Puzzle]:
             for values in solutions]
 
 
-def _grid_lines(lines, size: int | str, spec, source: str) -> tuple[tuple[int, ...], ...]:
+def _grid_lines(lines, size: int | str, spec, source: str,
+                houses: bool = True) -> tuple[tuple[int, ...], ...]:
     """A record's solution lines as values, read with the puzzle's digits (`spec`, the
-    record's `digits` key: 0 is a digit when they start at 0)."""
+    record's `digits` key: 0 is a digit when they start at 0; a raw grid, `houses`
+    false, may have fewer digits than a row has cells)."""
     if not isinstance(lines, list) or not all(isinstance(s, str) and s for s in lines):
         raise ModelError(f"{source}: a record's 'solutions' must be a list of grid lines, "
                          f"not {lines!r}")
     try:
         rows, cols = read_size(size)
-        found = read_digits(spec, max(rows, cols))
+        found = read_digits(spec, max(rows, cols), houses)
     except ModelError as exc:
         raise ModelError(f"{source}: {exc}") from None
     out = []

@@ -23,10 +23,13 @@ _CSV_NAME = re.compile(r'\s*"?\s*[A-Za-z_][\w .-]*"?\s*')
 
 def csv_header(line: str) -> list[str] | None:
     """The column names of a CSV header line that names a puzzle or solution column
-    (`puzzle,solution,...` as the Kaggle data sets have it), else None."""
-    if "," not in line:
-        return None
+    (`puzzle,solution,...` as the Kaggle data sets have it), else None. A header of one
+    column is one of those names alone (so that `solution` by itself is refused as a
+    CSV without a puzzle, not read as a line of text)."""
     names = line.split(",")
+    if len(names) == 1 and names[0].strip().strip('"').strip().lower() not in {
+            *_PUZZLE_COLUMNS, *_SOLUTION_COLUMNS}:
+        return None
     if not all(_CSV_NAME.fullmatch(n) for n in names):
         return None
     names = [n.strip().strip('"').strip() for n in names]
@@ -36,8 +39,10 @@ def csv_header(line: str) -> list[str] | None:
 
 class CsvReader(Builder):
     """One puzzle a row from the puzzle column; the solution column, if any, goes into
-    `meta["solution"]` and the other columns into `meta`. Errors name the line and the
-    column (and the column's name)."""
+    `meta["solution"]` (a data set's known solution) or, in a solve record's rows (a
+    `status` column beside it), into `meta["solutions"]` as a JSON record's solutions
+    do, so that `check` checks the answer; the other columns go into `meta`. Errors
+    name the line and the column (and the column's name)."""
 
     def read(self, text: str) -> list[Puzzle]:
         lines = text.splitlines()
@@ -54,6 +59,11 @@ class CsvReader(Builder):
                              f"{', '.join(_PUZZLE_COLUMNS)}); columns: {', '.join(names)}",
                              self.source, start + 1)
         solution_col = next((lower.index(c) for c in _SOLUTION_COLUMNS if c in lower), None)
+        # solve's rows: `solutions` counts them and `solution` holds the first
+        answers = "status" in lower
+        variant_col = lower.index("variant") if "variant" in lower else None
+        known = {puzzle_col, solution_col, variant_col} | {
+            i for i, n in enumerate(lower) if n in _SOLUTION_COLUMNS}
         for lineno, fields in zip(range(start + 2, len(lines) + 1),
                                   csv.reader(lines[start + 1:])):
             if not fields or (len(fields) == 1 and not fields[0].strip()):
@@ -65,18 +75,54 @@ class CsvReader(Builder):
                 raise ParseError(f"{len(fields)} fields, expected {len(names)} "
                                  f"({', '.join(names)})", self.source, lineno)
             meta = {name: value for i, (name, value) in enumerate(zip(names, fields))
-                    if i not in (puzzle_col, solution_col)}
+                    if i not in known}
+            if not fields[puzzle_col].strip():
+                said = meta.get("message") or meta.get("status")
+                raise ParseError(f"column {names[puzzle_col]!r} is empty" + (
+                    f": a record of a puzzle with no answer ({said}) carries no puzzle; "
+                    f"pipe the puzzle itself" if said else ""), self.source, lineno)
+            solution_text = fields[solution_col].strip() if solution_col is not None else ""
+            if variant_col is not None and fields[variant_col].strip():
+                # the solution is read in the puzzle's own digits (0 may be one)
+                self.puzzles.append(self._variant(fields[puzzle_col], fields[variant_col],
+                                                  solution_text, answers, lineno, meta))
+                continue
             puzzle = self._field(fields, puzzle_col, names, lineno, raw, meta)
-            if solution_col is not None and fields[solution_col].strip():
+            if solution_col is not None and solution_text:
                 solution = self._field(fields, solution_col, names, lineno, raw)
                 if solution.size != puzzle.size:
                     raise ParseError(f"column {names[solution_col]!r}: a {solution.size}x"
                                      f"{solution.size} solution for a {puzzle.size}x"
                                      f"{puzzle.size} puzzle", self.source, lineno,
                                      _field_column(raw, fields, solution_col))
-                puzzle.meta["solution"] = solution.givens
+                if answers:
+                    puzzle.meta["solutions"] = (solution.givens,)
+                else:
+                    puzzle.meta["solution"] = solution.givens
             self.puzzles.append(puzzle)
         return self.puzzles
+
+    def _variant(self, grid: str, keys: str, solution: str, answers: bool, lineno: int,
+                 meta: dict) -> Puzzle:
+        """A row's variant puzzle: its `variant` column holds the puzzle file's keys as a
+        JSON object (as cpsudoku's CSV output writes them), its `puzzle` the givens; read
+        as the JSON record the same row would be in jsonl."""
+        from .puzzlefile import read_object  # on demand: classic tables never need it
+        where = f"{self.source}:{lineno}"
+        try:
+            form = json.loads(keys)
+        except ValueError as exc:
+            raise ParseError(f"column 'variant': not a JSON object ({exc})", self.source,
+                             lineno) from None
+        if not isinstance(form, dict):
+            raise ParseError("column 'variant': not a JSON object", self.source, lineno)
+        record = {**form, "puzzle": grid.strip()}
+        if solution and answers:
+            record.update(status=meta.get("status", ""), solutions=[solution])
+        elif solution:
+            record["solution"] = solution
+        puzzle = read_object(record, where)[0]
+        return replace(puzzle, source=where, meta={**puzzle.meta, **meta})
 
     def _field(self, fields, col: int, names, lineno: int, raw: str, meta=None) -> Puzzle:
         """The one grid in a field (with `meta`), errors placed in the file."""

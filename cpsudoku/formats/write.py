@@ -226,6 +226,8 @@ def verdict(result: Result, limit: int | None = None) -> str:
         return f"not unique: {found} solutions found"
     if status is Status.UNSOLVABLE:
         return "no solution" + (f": {result.reason}" if result.reason else "")
+    if result.reason:  # before the search: reading or building the puzzle
+        return f"timeout: {result.reason}"
     return f"timeout: no solution found in {result.time_s:.3g} s"
 
 
@@ -247,6 +249,16 @@ def puzzle_fields(puzzle) -> dict:
     fields.update((key, value) for key, value in form.items()
                   if key not in ("name", "grid", "solution"))
     return fields
+
+
+def csv_puzzle_fields(puzzle) -> dict:
+    """How every CSV row carries its puzzle, so that it reads back as `puzzle_fields`
+    does for JSON: `puzzle`, the givens as one line, and `variant`, the puzzle file's
+    other keys as one JSON object (empty for a classic grid)."""
+    fields = puzzle_fields(puzzle)
+    line = fields.pop("puzzle")
+    return {"puzzle": line, "variant": json.dumps(fields, separators=(",", ":"))
+            if fields else ""}
 
 
 def result_record(result: Result, index: int | None = None, *, trace: bool = False,

@@ -25,7 +25,31 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from . import deadline
+
 Transition = tuple[int, int, int]  # (state, value, next state)
+
+# Automata a puzzle brings (given as data, or compiled from a pattern) are bounded, so
+# that reading, checking and propagating them stay within a puzzle's means: the states
+# are numbered below MAX_GIVEN_STATES, the transitions at most MAX_GIVEN_TRANSITIONS,
+# and their product at most MAX_GIVEN_SIZE, as the bit-set passes over an automaton
+# (each transition carries a set of states) cost about that. The rules' own automata
+# are bounded by their parameters instead.
+MAX_GIVEN_STATES = 4096
+MAX_GIVEN_TRANSITIONS = 100_000
+MAX_GIVEN_SIZE = 10_000_000
+
+
+def given_size_problem(states: int, transitions: int) -> str | None:
+    """What makes an automaton of `states` states (numbered from 0) and `transitions`
+    transitions too large to take from a puzzle, or None."""
+    if transitions > MAX_GIVEN_TRANSITIONS:
+        return (f"{transitions} transitions, more than the {MAX_GIVEN_TRANSITIONS} an "
+                f"automaton may have")
+    if states * transitions > MAX_GIVEN_SIZE:
+        return (f"{states} states x {transitions} transitions = {states * transitions}, more "
+                f"than the {MAX_GIVEN_SIZE} an automaton may have (states x transitions)")
+    return None
 
 
 @dataclass(frozen=True)
@@ -62,7 +86,9 @@ class Automaton:
         depth = {start: 0}
         queue = [start]
         transitions = []
-        for state in queue:  # breadth first; the list grows as states are found
+        for found, state in enumerate(queue):  # breadth first; the list grows as found
+            if found & 255 == 0:  # a subset construction may explode: within the limit
+                deadline.check()
             if longest is not None and depth[state] >= longest:
                 continue
             for v in values:
@@ -249,6 +275,7 @@ def along(line: Sequence[int], parts: Sequence[tuple[Sequence[int], Automaton]],
     layer = [start]
     transitions: list[Transition] = []
     for k in range(len(line)):
+        deadline.check()
         here = reads[k]
         values = sorted(allowed[k])
         found: dict[tuple, None] = {}  # the next layer, in the order met

@@ -10,6 +10,7 @@ from typing import Protocol
 
 from .. import validate
 from ..errors import ArgumentError, CpsudokuError, ModelError
+from . import deadline
 from .constraints import AllDifferent, Constraint
 from .digits import in_values
 from .geometry import Geometry, boxed
@@ -119,6 +120,7 @@ class Puzzle:
             check = getattr(rule, "validate", None)
             if check is not None:
                 _guarded(rule, "validate", lambda check=check: check(self.geometry))
+        deadline.puzzle_read()
 
     @property
     def size(self) -> int:
@@ -146,6 +148,7 @@ class Puzzle:
         units = unit_constraints(self.geometry)  # shared: found again by identity
         extra = []
         for rule in self.rules:
+            deadline.check()
             extra.extend(_rule_constraints(rule, self.geometry, self.variables))
         if extra and self.geometry.first != 1:  # rules speak digits, the model values
             extra = in_values(extra, self.geometry)

@@ -25,7 +25,7 @@ from functools import cache
 from typing import ClassVar
 
 from ..errors import ModelError
-from ..grid.automaton import Automaton
+from ..grid.automaton import MAX_GIVEN_STATES, Automaton, given_size_problem
 from ..grid.constraints import AllDifferent, Allowed, Constraint, Regular
 from ..grid.geometry import Geometry
 from . import cells as C
@@ -35,7 +35,7 @@ from .element import ElementRule
 
 MODES = ("line", "all", "cells")
 MAX_TABLE = 200_000  # value tuples a "cells" relation may list
-MAX_STATES = 4096
+MAX_STATES = MAX_GIVEN_STATES  # state numbers of an automaton given as data: 0..4095
 
 
 # ---------------------------------------------------------------- relations
@@ -260,6 +260,9 @@ def _problem(starts: tuple[int, ...], accepting: tuple[int, ...],
     if any(s < 0 or s >= MAX_STATES for s in states):
         bad = next(s for s in states if s < 0 or s >= MAX_STATES)
         return f"state {bad} is outside 0..{MAX_STATES - 1}"
+    too_large = given_size_problem(max(states) + 1, len(transitions))
+    if too_large:
+        return too_large
     for t in transitions:
         if t[1] not in digits:
             return f"transition {list(t)} reads {t[1]}, outside the digits {shown(digits)}"

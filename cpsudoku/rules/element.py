@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import ClassVar
 
+from ..grid import deadline
 from ..grid.constraints import Constraint
 from ..grid.geometry import Geometry
 
@@ -60,6 +61,7 @@ class ElementRule:
 
     def validate(self, geometry: Geometry) -> None:
         for i, element in enumerate(self.elements, 1):
+            deadline.check()  # thousands of elements, each maybe costly: all in the limit
             self.check_element(i, element, geometry)
 
     def constraints(self, geometry: Geometry) -> tuple[Constraint, ...]:
@@ -69,6 +71,7 @@ class ElementRule:
             out: list[Constraint] = []
             used = []
             for i, element in enumerate(self.elements, 1):
+                deadline.check()
                 cells = self.check_element(i, element, geometry)
                 used.append(cells)
                 out.extend(self.element_constraints(i, element, cells, geometry))

@@ -13,7 +13,10 @@ reads them); `.` is any of them.
 The pattern is parsed by recursive descent into a small tree, built into a Thompson
 NFA (fragments joined by empty moves), then the empty moves are closed over so that
 the `Automaton` has only moves on digits. Bounded repeats copy their fragment, so
-they are capped at `MAX_REPEAT`.
+they are capped at `MAX_REPEAT`; repeats inside repeats multiply the copies, so
+repetition nests at most `MAX_NESTING` deep and a pattern may expand to at most
+`MAX_STATES` states (closing over the empty moves costs about the square of those),
+both checked on the tree before anything is built.
 """
 
 from __future__ import annotations
@@ -22,11 +25,15 @@ from dataclasses import dataclass
 from functools import cache
 
 from ..errors import ModelError
-from ..grid.automaton import Automaton
+from ..grid import deadline
+from ..grid.automaton import MAX_GIVEN_STATES, MAX_GIVEN_TRANSITIONS, Automaton
 from .alphabet import digit_range, shown
 
 MAX_REPEAT = 64
 MAX_LENGTH = 1000
+MAX_NESTING = 3  # a repeat within a repeat within a repeat; no regex puzzle needs more
+MAX_GROUPS = 32  # groups within groups (the parser recurses once per level)
+MAX_STATES = MAX_GIVEN_STATES  # as many as an automaton given as data may have
 
 # pattern trees: ("set", values) | ("cat", parts) | ("alt", parts) | ("repeat", part, m, n)
 Node = tuple
@@ -47,6 +54,7 @@ class _Parser:
     digits: range
     what: str
     pos: int = 0
+    depth: int = 0  # groups open
 
     def fail(self, message: str, at: int | None = None) -> ModelError:
         column = (self.pos if at is None else at) + 1
@@ -111,6 +119,9 @@ class _Parser:
     def atom(self) -> Node:
         at, ch = self.pos, self.peek()
         if ch == "(":
+            self.depth += 1
+            if self.depth > MAX_GROUPS:
+                raise self.fail(f"groups nested more than {MAX_GROUPS} deep")
             self.pos += 1
             if self.peek() == "?":
                 raise self.fail("group flags '(?...)' are not supported")
@@ -118,6 +129,7 @@ class _Parser:
             if self.peek() != ")":
                 raise self.fail("missing ')' for the '(' here", at)
             self.pos += 1
+            self.depth -= 1
             return inner
         if ch == "[":
             return self.char_class()
@@ -172,7 +184,41 @@ def parse(pattern: str, digits: int | range, what: str = "pattern") -> Node:
         raise ModelError(f"{what}: a pattern must be text, not {pattern!r}")
     if len(pattern) > MAX_LENGTH:
         raise ModelError(f"{what}: pattern longer than {MAX_LENGTH} characters")
-    return _Parser("".join(pattern.split()), digit_range(digits), what).parse()
+    text = "".join(pattern.split())
+    tree = _Parser(text, digit_range(digits), what).parse()
+    nesting = _nesting(tree)
+    if nesting > MAX_NESTING:
+        raise ModelError(f"{what}: pattern {text!r}: repetition nested {nesting} deep, more "
+                         f"than the {MAX_NESTING} a pattern may nest")
+    states = expanded_states(tree)
+    if states > MAX_STATES:
+        raise ModelError(f"{what}: pattern {text!r} expands to {states} states, more than "
+                         f"the {MAX_STATES} a pattern may expand to (each bounded repeat "
+                         f"copies what it repeats)")
+    return tree
+
+
+def _nesting(node: Node) -> int:
+    """How deep repeats nest in the tree (0: none)."""
+    if node[0] == "set":
+        return 0
+    if node[0] == "repeat":
+        return 1 + _nesting(node[1])
+    return max((_nesting(part) for part in node[1]), default=0)
+
+
+def expanded_states(node: Node) -> int:
+    """The states `_Thompson.build` makes for the tree: two per node, and a repeat's
+    part once per copy (the least number of times, then each optional copy, or one
+    more for a loop)."""
+    kind = node[0]
+    if kind == "set":
+        return 2
+    if kind == "repeat":
+        _, part, least, most = node
+        copies = least + (1 if most is None else most - least)
+        return 2 + copies * expanded_states(part)
+    return 2 + sum(expanded_states(part) for part in node[1])
 
 
 class _Thompson:
@@ -243,7 +289,10 @@ def compile_pattern(pattern: str, digits: int | range, what: str = "pattern") ->
     digits = digit_range(digits)
     nfa = _Thompson()
     start, final = nfa.build(parse(pattern, digits, what))
-    closures = [nfa.closure(s) for s in range(len(nfa.empty))]
+    closures = []
+    for s in range(len(nfa.empty)):
+        deadline.check()
+        closures.append(nfa.closure(s))
 
     def step(state: int, v: int):
         return [t for s in closures[state] for (w, t) in nfa.moves[s] if w == v]
@@ -253,11 +302,16 @@ def compile_pattern(pattern: str, digits: int | range, what: str = "pattern") ->
     queue = [start]
     transitions = []
     for state in queue:
+        deadline.check()
         for v in digits:
             for t in sorted(set(step(state, v))):
                 if t not in number:
                     number[t] = len(number)
                     queue.append(t)
                 transitions.append((number[state], v, number[t]))
+        if len(transitions) > MAX_GIVEN_TRANSITIONS:  # many states, each reaching most
+            raise ModelError(f"{what}: pattern {pattern!r} makes an automaton of more than "
+                             f"{MAX_GIVEN_TRANSITIONS} transitions, the most an automaton "
+                             f"may have")
     accepting = frozenset(number[s] for s in number if final in closures[s])
     return Automaton(0, accepting, tuple(transitions))
