@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -59,7 +60,7 @@ def estimate_total(args) -> int | None:
     total = 0
     for arg in args:
         path = Path(str(arg))
-        if str(arg) == "-" or path.suffix == ".gz" or not path.is_file():
+        if str(arg) == "-" or path.suffix == ".gz" or not os.path.isfile(path):
             return None
         try:
             with open(path, "rb") as handle:

@@ -24,6 +24,7 @@ from . import bench  # noqa: F401
 from . import convert  # noqa: F401
 from . import catalog  # noqa: F401  (backends, variants)
 # isort: on
+from ..errors import ExitCode
 from .app import EXIT_CODES_HELP, app
 
 __all__ = ["EXIT_CODES_HELP", "app", "main"]
@@ -36,10 +37,10 @@ def main() -> None:
         app()
     except KeyboardInterrupt:
         typer.echo("cpsudoku: interrupted", err=True)
-        sys.exit(130)
+        sys.exit(ExitCode.INTERRUPTED)
     except Exception as exc:
         if os.environ.get("CPSUDOKU_DEBUG"):
             raise
         typer.echo(f"cpsudoku: internal error: {type(exc).__name__}: {exc} "
                    f"(set CPSUDOKU_DEBUG=1 for details)", err=True)
-        sys.exit(70)
+        sys.exit(ExitCode.INTERNAL)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Sequence
 from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
@@ -17,7 +18,7 @@ from typing import Any, TextIO
 import typer
 from typer.core import TyperGroup
 
-from ..errors import CpsudokuError, UsageError
+from ..errors import CpsudokuError, ExitCode, OutputError, UsageError
 
 EXIT_CODES_HELP = (
     "Exit status: 0 every puzzle solved (count: every puzzle unique; check: no conflict); "
@@ -26,12 +27,12 @@ EXIT_CODES_HELP = (
     "2 bad command-line usage; 3 a puzzle has no solution; 4 time limit reached; "
     "5 bad input (malformed grid, wrong size, missing file, invalid variant element); "
     "6 unknown or unavailable backend, or an option it cannot honour; "
-    "7 compare: backends disagree."
+    "7 compare: backends disagree; 8 the output cannot be written (disk full, "
+    "permission denied; what was written before is kept whole); 70 internal error, or "
+    "a batch item whose worker process died; 130 interrupted (Ctrl-C); 141 the reader "
+    "of the output went away; 143 stopped by SIGTERM."
 )
 
-# A reader that went away (`cpsudoku solve big.txt | head`): the shell's code for a
-# process ended by SIGPIPE, and no message, as other command-line tools do.
-EXIT_CLOSED_PIPE = 128 + 13
 
 
 class _Commands(TyperGroup):
@@ -45,10 +46,12 @@ class _Commands(TyperGroup):
             raise typer.Exit(exc.exit_code) from None
         except BrokenPipeError:
             quiet_closed_pipe()
-            raise typer.Exit(EXIT_CLOSED_PIPE) from None
+            # A reader that went away (`cpsudoku solve big.txt | head`): the shell's code
+            # for a process ended by SIGPIPE, and no message, as other tools do.
+            raise typer.Exit(ExitCode.CLOSED_PIPE) from None
         except KeyboardInterrupt:
             typer.echo("cpsudoku: interrupted", err=True)
-            raise typer.Exit(130) from None
+            raise typer.Exit(ExitCode.INTERRUPTED) from None
 
     def format_commands(self, ctx, formatter):
         """Each command's first sentence whole, wrapped to the terminal, where click
@@ -94,7 +97,7 @@ class _Commands(TyperGroup):
             if not standalone_mode:
                 raise
             typer.echo("cpsudoku: interrupted", err=True)
-            sys.exit(130)
+            sys.exit(ExitCode.INTERRUPTED)
         if not standalone_mode:
             return code
         sys.exit(code if isinstance(code, int) else 0)
@@ -269,7 +272,7 @@ def backend_options(workers: int | None, pairs: list[str] | None = None) -> dict
 
 def check_limits(max_solutions: int, time_limit: float | None) -> None:
     if max_solutions < 1:
-        raise UsageError(f"--max-solutions must be at least 1, not {max_solutions}")
+        raise UsageError(f"--max-solutions (-n) must be at least 1, not {max_solutions}")
     check_time_limit(time_limit)
 
 
@@ -281,35 +284,91 @@ def check_time_limit(time_limit: float | None) -> float | None:
     return time_limit
 
 
-class Output:
-    """stdout, or a file written line by line so an interrupted batch keeps its results."""
+def refuse_overwriting(output: Path | None, inputs: Sequence[str]) -> None:
+    """Refuse an output file that is one of the inputs (by name, through a link, or as a
+    second name of the same file; `-` is standard input), before anything is opened for
+    writing: writing would empty the user's puzzles before they are read."""
+    if output is None:
+        return
+    try:
+        written = os.stat(output)
+    except (OSError, ValueError):  # not there yet (or no valid name): it is no input
+        return
+    for arg in inputs:
+        try:
+            read = os.fstat(sys.stdin.fileno()) if arg == "-" else os.stat(arg)
+        except (OSError, ValueError, AttributeError):  # an inline grid, or no real stdin
+            continue
+        if (read.st_dev, read.st_ino) == (written.st_dev, written.st_ino):
+            what = "standard input" if arg == "-" else f"the input {arg}"
+            raise UsageError(f"--output {output} is {what}: writing it would destroy the "
+                             f"puzzles; choose another file")
 
-    def __init__(self, path: Path | None, append: bool = False):
+
+class Output:
+    """stdout, or a file written record by record so an interrupted batch keeps its
+    results. `inputs`: the command's puzzle arguments, which the file may never be.
+
+    A file is written through its descriptor, unbuffered: each record reaches the file
+    whole or not at all. When a write fails (a full disk) or is interrupted by a signal,
+    the file is cut back to the end of the last whole record, so `--resume` and any
+    reader see only whole records, and the error names the file and the cause."""
+
+    def __init__(self, path: Path | None, append: bool = False,
+                 inputs: Sequence[str] = ()):
+        refuse_overwriting(path, list(inputs))
         self.path, self.append = path, append  # append: resuming a batch into the file
         self.stream: TextIO = sys.stdout
+        self.fd: int | None = None  # the file's descriptor (None: standard output)
+        self.end = 0  # where the last whole record of the file ends
         self.written = 0  # results written, for the message when interrupted
 
     def __enter__(self):
-        if self.path is None:
-            self.stream = sys.stdout
-        else:
+        if self.path is not None:
+            flags = os.O_WRONLY | os.O_CREAT | (os.O_APPEND if self.append else os.O_TRUNC)
             try:
-                self.stream = open(self.path, "a" if self.append else "w", encoding="utf-8")
-            except OSError as exc:
-                raise CpsudokuError(f"cannot write {self.path}: {exc.strerror}") from None
+                self.fd = os.open(self.path, flags, 0o666)
+                self.end = os.fstat(self.fd).st_size
+            except (OSError, ValueError) as exc:
+                raise OutputError(f"cannot write {self.path}: "
+                                  f"{getattr(exc, 'strerror', None) or exc}") from None
         return self
 
     def write(self, text: str) -> None:
         self.raw(text if text.endswith("\n") else text + "\n")
 
     def raw(self, text: str) -> None:
-        """Write text as it is (no newline added), flushed at once."""
-        self.stream.write(text)
-        self.stream.flush()
+        """Write text as it is (no newline added), at once."""
+        if self.fd is None:
+            try:
+                self.stream.write(text)
+                self.stream.flush()
+            except BrokenPipeError:
+                raise
+            except OSError as exc:
+                raise OutputError(f"cannot write standard output: {exc.strerror}") from None
+            return
+        encoded = text.encode("utf-8")
+        data = memoryview(encoded)
+        try:
+            while data:
+                data = data[os.write(self.fd, data):]
+        except BaseException as exc:
+            try:
+                os.ftruncate(self.fd, self.end)  # no torn record is left behind
+            except OSError:  # not a regular file (a device, a pipe): nothing to cut back
+                pass
+            if isinstance(exc, OSError):
+                raise OutputError(f"cannot write {self.path}: {exc.strerror}; the "
+                                  f"{self.written} result(s) before are kept whole") from None
+            raise
+        self.end += len(encoded)
 
     @property
     def color(self) -> bool:
         """Styles for a terminal only (and not under NO_COLOR): files stay plain text."""
+        if self.fd is not None:
+            return False
         isatty = getattr(self.stream, "isatty", None)
         return bool(isatty and isatty()) and not os.environ.get("NO_COLOR")
 
@@ -318,8 +377,9 @@ class Output:
         return str(self.path) if self.path is not None else "standard output"
 
     def __exit__(self, *exc):
-        if self.path is not None:
-            self.stream.close()
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
 
 
 def report_console():

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import typer
 
-from ..errors import CpsudokuError, UsageError
+from ..errors import CpsudokuError, ExitCode, UsageError
 from ..formats.write import JsonStream
-from .app import Output
+from .app import Output, refuse_overwriting
 
 JobsOpt = typer.Option(1, "--jobs", "-j", min=0, metavar="N",
                        help="Worker processes (0: every core); the output is the same as "
@@ -29,7 +29,6 @@ DaskOpt = typer.Option(None, "--dask", metavar="ADDRESS",
                        help="Run on a Dask cluster: a scheduler address "
                             "(tcp://host:8786) or local:N for N local workers.")
 
-TERMINATED = 143  # 128 + SIGTERM, as shells report it
 
 
 class Terminated(BaseException):
@@ -54,6 +53,7 @@ def run_batch(items: Iterable, task, *, inputs: list[str], output: Path | None,
     from ..batch.resume import RESUMABLE, records_done
 
     header = getattr(task, "header", None)
+    refuse_overwriting(output, inputs)  # before --resume reads it or anything is written
     done = 0
     if resume:
         if output is None:
@@ -66,7 +66,7 @@ def run_batch(items: Iterable, task, *, inputs: list[str], output: Path | None,
                    enabled=wanted(progress))
     codes: set[int] = set()
     statuses: set[str] = set()
-    out = Output(output, append=resume)
+    out = Output(output, append=resume, inputs=inputs)
     previous = signal.signal(signal.SIGTERM, _terminate)
     try:
         with out:
@@ -106,11 +106,11 @@ def run_batch(items: Iterable, task, *, inputs: list[str], output: Path | None,
         bar.close()
         typer.echo(f"cpsudoku: interrupted; the {out.written} result(s) finished before "
                    f"are written to {out.where}", err=True)
-        raise typer.Exit(130) from None
+        raise typer.Exit(ExitCode.INTERRUPTED) from None
     except Terminated:
         bar.close()
         typer.echo("cpsudoku: terminated", err=True)
-        raise typer.Exit(TERMINATED) from None
+        raise typer.Exit(ExitCode.TERMINATED) from None
     finally:
         signal.signal(signal.SIGTERM, previous)
     bar.close()

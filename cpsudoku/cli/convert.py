@@ -37,5 +37,5 @@ def convert(
                          f"(choose from: {', '.join(PUZZLE_FORMATS)})")
     loaded = load_puzzles(puzzles, size, box, rules)
     text = render_puzzles(loaded, fmt)  # everything converted before anything is written
-    with Output(output) as out:
+    with Output(output, inputs=puzzles) as out:
         out.write(text)

@@ -13,7 +13,7 @@ from typing import Any, NoReturn, get_type_hints
 import typer
 
 from ..batch import SolveTask
-from ..errors import CpsudokuError, ExitCode, UsageError
+from ..errors import CpsudokuError, ExitCode
 from .app import (
     BackendOpt,
     BoxOpt,
@@ -130,8 +130,6 @@ def count(
     run: RunOptions,
 ):
     """Count solutions up to -n (default 2) and say: unique, multiple or none."""
-    if limit < 1:
-        raise UsageError(f"--limit must be at least 1, not {limit}")
     check_limits(limit, time_limit)
     run_solving("count", puzzles, run, fmt=fmt, backend=backend, max_solutions=limit,
                 time_limit=time_limit)
@@ -147,8 +145,9 @@ class CheckFormat(str, Enum):
 def check(
     puzzles: list[str] = PuzzlesArg,
     original: str | None = typer.Option(None, "--puzzle", "-p", metavar="PUZZLE",
-                                           help="The original puzzle: also check its givens "
-                                                "are kept."),
+                                           help="The original puzzle: check the grids by its "
+                                                "regions and rules, and that its givens are "
+                                                "kept."),
     fmt: CheckFormat = typer.Option(CheckFormat.text, "--format", "-f",
                                     help="text: a verdict and the conflicts per grid; "
                                          "jsonl/json: one object per grid (index, source, "
@@ -168,18 +167,26 @@ def check(
     loaded = load_puzzles(puzzles, size, box, rules)
     base = load_puzzles([original], size, box, rules)[0] if original else None
     failed = False
-    with Output(output) as out:
+    with Output(output, inputs=puzzles + ([original] if original else [])) as out:
         stream = JsonStream(out.raw) if fmt is CheckFormat.json else None
         # A solve or count record is checked as its solutions, each against its puzzle.
         for index, grid in enumerate(g for p in loaded for g in filled_grids(p)):
             label = grid.source or f"#{index + 1}"
-            problems = [c.message for c in conflicts(grid)]
             origin = grid.meta.get("puzzle")
             against = base if base is not None else origin
+            if against is not None and against.geometry.ncells != grid.geometry.ncells:
+                raise CpsudokuError(f"{label}: a {grid.size}x{grid.size} grid cannot fill "
+                                    f"a {against.size}x{against.size} puzzle")
+            if base is not None and base.geometry.first != grid.geometry.first:
+                raise CpsudokuError(f"{label}: the puzzle's digits start at "
+                                    f"{base.geometry.first}, the grid's at "
+                                    f"{grid.geometry.first} (a plain grid reads 0 as a "
+                                    f"blank): check a json, jsonl or csv record instead")
+            # --puzzle: the grid is judged by that puzzle's regions and rules, which a
+            # plain grid (a solve's line or pretty output) does not carry itself
+            problems = [c.message for c in (conflicts(base, grid.givens) if base is not None
+                                            else conflicts(grid))]
             if against is not None:
-                if against.size != grid.size:
-                    raise CpsudokuError(f"{label}: a {grid.size}x{grid.size} grid cannot fill "
-                                        f"a {against.size}x{against.size} puzzle")
                 name = grid.geometry.cell_name
                 problems += [f"{name(c)} was given as {g} but holds {v or 'nothing'}"
                              for c, (g, v) in enumerate(zip(against.givens, grid.givens))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import gzip
 import itertools
 import math
+import os
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -18,6 +19,7 @@ from ..errors import CpsudokuError, ParseError
 from ..grid.puzzle import Puzzle
 from ..grid.symbols import ALPHABET, BLANKS, MAX_SIZE
 from .grids import DECORATION
+from .iss import looks_like_iss
 from .read import parse
 
 STDIN = "-"
@@ -40,9 +42,8 @@ def read_puzzles(arg, *, size=None, box=None) -> list[Puzzle]:
     arg_text = str(arg)
     if arg_text == STDIN:
         return parse(read_stdin(), size=size, box=box, source="<stdin>")
-    path = Path(arg_text)
-    if path.exists():
-        return parse(read_file(path), size=size, box=box, source=arg_text)
+    if is_path(arg_text):
+        return parse(read_file(arg_text), size=size, box=box, source=arg_text)
     if looks_inline(arg_text):
         return parse(arg_text, size=size, box=box, source="<argument>")
     cells = _inline_cells(arg_text)
@@ -52,12 +53,20 @@ def read_puzzles(arg, *, size=None, box=None) -> list[Puzzle]:
     raise SourceError(f"no such file: {arg_text}", arg_text)
 
 
+def is_path(arg: str) -> bool:
+    """Whether `arg` names something on disk. A grid typed inline may be longer than a
+    file name can be, or hold a NUL: that is no path, not an error."""
+    return os.path.exists(arg)
+
+
 def looks_inline(arg: str) -> bool:
     """A grid typed on the command line rather than a file name: grid characters only
     and at least a 4x4 grid's worth of cells (so that `abc` stays a missing file)."""
     stripped = arg.strip()
     if stripped.startswith(("{", "[")) or "?load=" in stripped:
         return True
+    if stripped.startswith(("http://", "https://")) and looks_like_iss(stripped):
+        return True  # an ISS link, read inline as an f-puzzles link is
     cells = _inline_cells(stripped)
     return cells is not None and cells >= 16
 
@@ -177,7 +186,7 @@ def iter_entries(arg, *, size=None, box=None) -> Iterator[Entry]:
             yield from _stream(stream, "<stdin>", size, box)
         return
     path = Path(arg_text)
-    if not path.is_file():
+    if not os.path.isfile(arg_text):
         yield from _whole(None, arg_text, size, box)  # read_puzzles names the problem
         return
     try:
@@ -193,7 +202,7 @@ def check_arg(arg) -> None:
     """Fail now, as `read_puzzles` would, for an argument that is no file, no `-` and
     no inline grid: a missing file is a mistake in the command, not a bad puzzle."""
     arg_text = str(arg)
-    if arg_text != STDIN and not Path(arg_text).exists() and not looks_inline(arg_text):
+    if arg_text != STDIN and not is_path(arg_text) and not looks_inline(arg_text):
         read_puzzles(arg_text)
 
 
