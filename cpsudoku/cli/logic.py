@@ -58,6 +58,12 @@ def _grid_steps(spec: str | None) -> set[int] | str:
         raise UsageError(f"--grid-at {spec!r} is not 'all' or step numbers like 0,5,12") from None
 
 
+def _grid_wanted(show: set[int] | str, done: int, state) -> bool:
+    """Whether --grid-at asks for the candidate grid after `done` steps (that is, before
+    the next one: none once the grid is full)."""
+    return (show == "all" or done in show) and not state.solved()
+
+
 @app.command()
 def explain(
     puzzles: list[str] = PuzzlesArg,
@@ -89,7 +95,7 @@ def explain(
     check_time_limit(time_limit)
     show = _grid_steps(grid_at)
     worst = ExitCode.OK
-    with Output(output) as out:
+    with Output(output, inputs=puzzles) as out:
         for index, puzzle in enumerate(load_puzzles(puzzles, size, box, rules)):
             label = puzzle.source or f"#{index + 1}"
             try:
@@ -106,10 +112,10 @@ def explain(
             if fmt is StepFormat.pretty:
                 out.write(f"{label}: {puzzle.line()}")
             steps: list[Step] = []
-            while not state.solved() and (deadline is None or time.monotonic() < deadline):
-                if fmt is StepFormat.pretty and (show == "all" or len(steps) in show):
-                    out.write(candidate_grid(state, puzzle.geometry.region_of))
-                step = solver.advance(state, len(steps) + 1)
+            if fmt is StepFormat.pretty and _grid_wanted(show, 0, state):
+                out.write(candidate_grid(state, puzzle.geometry.region_of))
+            # the solver's run checks the deadline inside its long searches too, as for rate
+            for step in solver.run(state, deadline=deadline):
                 steps.append(step)
                 if fmt is StepFormat.jsonl:
                     out.write(json.dumps({"index": index, "source": label, **step.as_dict()}))
@@ -118,6 +124,8 @@ def explain(
                     for line in chain_lines(step.chain, " " * 10):  # each chain, indented
                         out.write(line)
                     out.write(f"{'':10}{plain(step)}")  # the play page's hint says the same
+                    if _grid_wanted(show, len(steps), state):
+                        out.write(candidate_grid(state, puzzle.geometry.region_of))
             done = Explanation(steps, state.solved(), list(state.values))
             if fmt is StepFormat.json:
                 out.write(json.dumps({"index": index, "source": label,
@@ -139,9 +147,10 @@ def hint(
     puzzle: str = typer.Argument(..., metavar="PUZZLE",
                                  help="The puzzle: a file or a grid given inline."),
     state: str | None = typer.Option(None, "--state", metavar="GRID",
-                                     help="The player's current grid (file or inline), "
-                                          "optionally as pencil marks: one token of "
-                                          "candidate digits per cell."),
+                                     help="The player's current grid (a file, '-' or "
+                                          "inline): values as for a puzzle, or pencil "
+                                          "marks as explain --grid-at prints them, one "
+                                          "token of candidates per cell."),
     fmt: StepFormat = typer.Option(StepFormat.pretty, "--format", "-f", help="Output format."),
     time_limit: float | None = typer.Option(None, "--time-limit", "-t", metavar="SECONDS",
                                             help="Give up when no step is found within this "
@@ -201,7 +210,8 @@ def _state_text(arg: str) -> str:
     if not is_file:
         return arg
     try:
-        return path.read_text(encoding="utf-8")
+        # utf-8-sig: an editor's byte-order mark would otherwise stick to the first cell
+        return path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise CpsudokuError(f"cannot read --state {arg}: {exc}") from None
 

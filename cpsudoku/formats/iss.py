@@ -23,7 +23,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import parse_qs, quote, unquote, urlsplit
+from urllib.parse import SplitResult, parse_qs, quote, unquote, urlsplit
 
 from ..errors import CpsudokuError, ModelError, ParseError
 from ..grid.geometry import MAX_EXTRA, Geometry, box_for, tiles
@@ -1180,9 +1180,20 @@ def load(text: str, source: str = "<string>") -> list[Puzzle]:
     return out
 
 
+def split_link(url: str, source: str = "<string>", line: int | None = None) -> SplitResult:
+    """A link's parts, or a ParseError naming it: urllib refuses some links outright (a
+    host with an unmatched `[`, a bracketed host that is no IPv6 address) with a bare
+    ValueError, which is bad input, not a fault. Every link read in `formats` goes
+    through here."""
+    try:
+        return urlsplit(url)
+    except ValueError as exc:
+        raise ParseError(f"not a valid link ({exc}): {url}", source, line) from None
+
+
 def from_link(url: str, source: str = "<string>", line: int | None = None) -> str:
     """The constraint string an ISS link carries in `q`."""
-    parts = urlsplit(url)
+    parts = split_link(url, source, line)
     found = parse_qs(parts.query).get("q") or parse_qs(parts.fragment).get("q")
     if not found:
         raise ParseError("the ISS link carries no constraint string (?q=...)", source, line)
@@ -1427,7 +1438,10 @@ def _write_arrows(items, n) -> list[str]:
         lines = arrow.get("lines") or [arrow["cells"]]
         circle = _names(arrow["circle"])
         if len(lines) != 1:
-            raise ModelError("an arrow with several lines from one circle has no ISS form")
+            # an ISS arrow has one line: several from one circle are separate sums,
+            # not this one sum over them all
+            raise ModelError("an arrow summing several lines from one circle has no ISS "
+                             "form (give each line its own arrow)")
         at = [tuple(map(int, re.findall(r"\d+", c))) for c in circle]
         if len(circle) == 1:
             out.append(_item("Arrow", *_cells(circle + _names(lines[0]))))

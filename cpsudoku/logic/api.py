@@ -7,13 +7,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .. import validate
-from ..errors import ModelError
+from ..errors import ModelError, ParseError
 from ..formats.read import parse_one
 from ..grid.puzzle import Puzzle
+from ..grid.symbols import ALPHABET, BLANKS
 from .levels import level_of
+from .show import cell_text, cell_tokens, count_error, is_candidate_grid, read_candidate_grid
 from .solver import RatingTimeout, Solver, Unsolvable
 from .state import State
 from .step import Step, cell_name
+
+SETTLE_SHARE = 0.2  # of a hint's time limit, for the search for the solution
 
 
 @dataclass
@@ -53,18 +57,25 @@ class Rating:
                 "unique": self.unique, "time_s": round(self.time_s, 6)}
 
 
-def _read_state(solver: Solver, state) -> tuple[State, list[str]]:
+def _read_state(solver: Solver, state,
+                time_limit: float | None = None) -> tuple[State, list[str]]:
     """The player's grid as a pencil-mark state, and the cells whose entries are wrong.
 
     `state` is a grid (string, Puzzle or list of values, 0 blank) or pencil marks
-    (whitespace-separated candidate digits per cell, or a list of ints and sets)."""
+    (a candidate grid as `explain --grid-at` prints it: one token of candidate symbols
+    per cell, `|` and rule lines optional; or a list of ints and sets).
+    `time_limit` bounds the search that tells whether entries without a known solution
+    still have one (past it, they are taken as they are)."""
     puzzle = solver.puzzle
     n = puzzle.size
-    values, marks = _state_values(state, n)
+    values, marks = _state_values(state, n, solver.layout.peers)
     givens = puzzle.givens
     for cell, (g, v) in enumerate(zip(givens, values)):
         if g and v and g != v:
             raise ModelError(f"state: {cell_name(cell, n)} holds {v} but the puzzle gives {g}")
+        if g and not v and marks and marks[cell] and not marks[cell] >> (g - 1) & 1:
+            raise ModelError(f"state: {cell_name(cell, n)} holds {cell_text(0, marks[cell])} "
+                             f"but the puzzle gives {g}")
     wrong: list[str] = []
     entries = list(givens)
     solution = solver.solution if solver.unique else None
@@ -75,7 +86,8 @@ def _read_state(solver: Solver, state) -> tuple[State, list[str]]:
             else:
                 entries[cell] = v
     current = State.start(Puzzle(puzzle.geometry, tuple(entries), puzzle.rules), solver.layout)
-    if current.broken() or (solution is None and not _consistent(puzzle, entries)):
+    if current.broken() or (solution is None and entries != list(givens)
+                            and not _consistent(puzzle, entries, time_limit)):
         raise Unsolvable("state: the grid given has no solution")
     if marks is not None:
         for cell, m in enumerate(marks):
@@ -84,28 +96,43 @@ def _read_state(solver: Solver, state) -> tuple[State, list[str]]:
                     wrong.append(cell_name(cell, n))
                     m |= 1 << (solution[cell] - 1)
                 current.cand[cell] &= m
+        # marks that strike out every value a cell's peers leave it
+        for cell in range(n * n):
+            if not current.values[cell] and not current.cand[cell]:
+                raise Unsolvable(f"state: {cell_name(cell, n)} has no candidate left")
     return current, sorted(set(wrong), key=lambda s: [int(x) for x in s[1:].split("c")])
 
 
-def _consistent(puzzle: Puzzle, entries) -> bool:
+def _consistent(puzzle: Puzzle, entries, time_limit: float | None = None) -> bool:
     from ..api import solve
     from ..result import Status
-    return solve(Puzzle(puzzle.geometry, tuple(entries), puzzle.rules)).status is not \
-        Status.UNSOLVABLE
+    return solve(Puzzle(puzzle.geometry, tuple(entries), puzzle.rules),
+                 time_limit=time_limit).status is not Status.UNSOLVABLE
 
 
-def _state_values(state, n: int) -> tuple[list[int], list[int] | None]:
+def _state_values(state, n: int, peers) -> tuple[list[int], list[int] | None]:
     if isinstance(state, Puzzle):
         values = list(state.givens)
         if len(values) != n * n:
             raise ModelError(f"state: {len(values)} cells given for a {n}x{n} puzzle")
         return values, None
     if isinstance(state, str):
-        tokens = state.split()
-        if len(tokens) == n * n and n <= 9 and any(len(t) > 1 for t in tokens):
-            return _marks_from_tokens(tokens, n)
-        grid = parse_one(state, size=n, source="state")
-        return _state_values(grid, n)
+        tokens, separated = cell_tokens(state)
+        if is_candidate_grid(tokens, separated, n):
+            return _marks_from_masks(read_candidate_grid(tokens, n), n, peers)
+        try:
+            grid = parse_one(state, size=n, source="state")
+        except ParseError:
+            # more tokens than rows, or region separators, and no run of cells with blanks
+            # (as `8..` of a plain grid is): a candidate grid with cells missing or extra,
+            # told in cells and rows (the grid parser counts symbols, no help there)
+            cells = BLANKS | set(ALPHABET[:n]) | set(ALPHABET[:n].lower())
+            if (len(tokens) > n or separated) and not any(
+                    len(t.text) > 1 and set(t.text) & BLANKS and set(t.text) <= cells
+                    for t in tokens):
+                raise count_error(tokens, n) from None
+            raise
+        return _state_values(grid, n, peers)
     if isinstance(state, Sequence):
         flat = [x for row in state for x in row] if state and isinstance(state[0], list) \
             else list(state)
@@ -133,22 +160,18 @@ def _marks_from_sets(flat, n: int) -> tuple[list[int], list[int]]:
     return values, marks
 
 
-def _marks_from_tokens(tokens: list[str], n: int) -> tuple[list[int], list[int]]:
-    values, marks = [], []
-    for i, tok in enumerate(tokens):
-        if not tok.isdigit() or "0" in tok and tok != "0":
-            raise ModelError(f"state: pencil marks {tok!r} at {cell_name(i, n)} are not "
-                             f"digits 1..{n}")
-        digits = [int(ch) for ch in tok]
-        if any(d > n for d in digits):
-            raise ModelError(f"state: pencil marks {tok!r} at {cell_name(i, n)} exceed {n}")
-        if len(digits) == 1:
-            values.append(digits[0])
-            marks.append(0)
-        else:
-            values.append(0)
-            marks.append(sum(1 << (d - 1) for d in digits))
-    return values, marks
+def _marks_from_masks(masks: list[int], n: int, peers) -> tuple[list[int], list[int]]:
+    """Values and pencil marks from a candidate grid's cells. A lone candidate is a
+    placed value when no peer still lists it (as a placement leaves the grid), else a
+    cell with one candidate left: the candidate grid writes both alike, and this keeps
+    a printed state's candidates as they were."""
+    values = [0] * len(masks)
+    for cell, m in enumerate(masks):
+        if not m:
+            raise Unsolvable(f"state: {cell_name(cell, n)} has no candidate left")
+        if not m & (m - 1) and not any(masks[p] & m for p in peers[cell]):
+            values[cell] = m.bit_length()
+    return values, masks
 
 
 def explain(puzzle, *, state=None, time_limit: float | None = None,
@@ -169,11 +192,16 @@ def hint(puzzle, state=None, *, allow_multiple: bool = False,
     `RatingTimeout` when no step is found within `time_limit` seconds."""
     time_limit = validate.seconds(time_limit)
     deadline = time.monotonic() + time_limit if time_limit is not None else None
-    solver = Solver(puzzle, allow_multiple=allow_multiple)
+    # The search for the solution (which names wrong entries and proves uniqueness) may
+    # take minutes on a 25x25 while the next step takes milliseconds: it gets a share of
+    # the time, and past it the hint is a step that holds without knowing the solution.
+    settle = None if time_limit is None else time_limit * SETTLE_SHARE
+    solver = Solver(puzzle, allow_multiple=allow_multiple, time_limit=settle,
+                    unsettled_ok=time_limit is not None)
     if state is None:
         current, wrong = solver.start(), list[str]()
     else:
-        current, wrong = _read_state(solver, state)
+        current, wrong = _read_state(solver, state, settle)
     step = next(solver.run(current, limit=1, deadline=deadline), None)
     if step is None and not current.solved():
         raise RatingTimeout(f"{solver.puzzle.label()}: no step found within the time limit "
@@ -188,7 +216,7 @@ def rate(puzzle, *, allow_multiple: bool = False, time_limit: float | None = Non
     time_limit = validate.seconds(time_limit)
     started = time.monotonic()
     deadline = started + time_limit if time_limit is not None else None
-    solver = Solver(puzzle, allow_multiple=allow_multiple)
+    solver = Solver(puzzle, allow_multiple=allow_multiple, time_limit=time_limit)
     er = ep = ed = 0.0
     placed = False
     used: dict[str, int] = {}

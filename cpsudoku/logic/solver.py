@@ -12,12 +12,14 @@ solver) keeps the explanation going.
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 from ..api import _solve_built, as_puzzle
 from ..engine.clock import OutOfTime
 from ..errors import CpsudokuError, ExitCode, ModelError
 from ..grid.puzzle import Puzzle
-from ..model import build_model, find_conflicts
+from ..grid.variables import EXTRA
+from ..model import Model, build_model, find_conflicts
 from ..result import Status
 from .state import Layout, State, layout_of, popcount
 from .step import Step, cell_name
@@ -49,10 +51,16 @@ class Solver:
 
     A puzzle with several solutions is refused (`NotUnique`) unless `allow_multiple`:
     then the techniques that assume one solution are left out and a guess takes the
-    value of one of the solutions."""
+    value of one of the solutions.
+
+    `time_limit` bounds the search for the solution and its uniqueness (on a 25x25 it
+    can take minutes): past it, `RatingTimeout`; or, with `unsettled_ok`, the solver goes
+    on without knowing (no technique that assumes one solution, no guess unless a
+    solution was found, no entry judged wrong)."""
 
     def __init__(self, puzzle, techniques: list[Technique] | None = None, *,
-                 allow_multiple: bool = False):
+                 allow_multiple: bool = False, time_limit: float | None = None,
+                 unsettled_ok: bool = False):
         self.puzzle: Puzzle = as_puzzle(puzzle)
         geometry = self.puzzle.geometry
         geometry.require_grid_only(f"{self.puzzle.label()}: the logical solver")
@@ -65,16 +73,21 @@ class Solver:
         problems = find_conflicts(self.model)
         if problems:
             raise Unsolvable(f"{self.puzzle.label()}: no solution: {problems[0]}")
-        result = _solve_built(self.model, max_solutions=2)
+        result = _solve_built(self.model, max_solutions=2, time_limit=time_limit)
         if result.status is Status.UNSOLVABLE:
             raise Unsolvable(f"{self.puzzle.label()}: no solution")
+        self.settled = result.status in (Status.UNIQUE, Status.MULTIPLE)
+        if not self.settled and not unsettled_ok:
+            raise RatingTimeout(f"{self.puzzle.label()}: its solution and uniqueness not "
+                                f"settled within the time limit ({time_limit:g} s)")
         self.solution: tuple[int, ...] | None = result.solution
         self.unique = result.status is Status.UNIQUE
-        if not self.unique and not allow_multiple:
+        if result.status is Status.MULTIPLE and not allow_multiple:
             raise NotUnique(f"{self.puzzle.label()}: not unique (several solutions); only a "
                             f"puzzle with one solution is rated and explained "
                             f"(--allow-multiple to go on with one of them)")
-        self.layout: Layout = layout_of(self.puzzle)
+        self.model = _digits_model(self.puzzle, self.model, time_limit)
+        self.layout: Layout = layout_of(self.model.puzzle)
         chosen = techniques if techniques is not None else all_techniques()
         classic = self.layout.is_classic()
         self.techniques = [t for t in chosen if (self.unique or not t.needs_unique)
@@ -104,8 +117,9 @@ class Solver:
 
     def guess(self, state: State) -> Step:
         """The solution's value in a cell with fewest candidates, marked as a guess."""
-        if self.solution is None:  # pragma: no cover - a solvable puzzle has a solution
-            raise Unsolvable("no solution to guess from")
+        if self.solution is None:  # unsettled: the search for it ran out of time
+            raise RatingTimeout(f"{self.puzzle.label()}: no technique applies, and no "
+                                f"solution to guess from was found within the time limit")
         open_cells = [c for c, m in enumerate(state.cand) if m]
         cell = min(open_cells, key=lambda c: popcount(state.cand[c]))
         value = self.solution[cell]
@@ -133,6 +147,34 @@ class Solver:
             yield step
             if count > budget:  # pragma: no cover - every step makes progress
                 raise RuntimeError("the logical solver made no progress")
+
+
+def _digits_model(puzzle: Puzzle, model: Model, time_limit: float | None) -> Model:
+    """The model the steps reason on: the puzzle's own, or, when rules add unknowns beside
+    the digits (a chaos construction's region labels), the puzzle without those rules.
+    Pencil marks hold digits only, and no step over a bounded group of candidates can
+    read such a rule (the regions are one connected partition of the whole grid). What
+    the other rules imply holds in the whole puzzle too, so every step stays sound; the
+    rules left out must not be needed, so the digits must have one solution without them,
+    else the puzzle is refused by name (what would be left is guessing)."""
+    if not any(group.name != EXTRA for group in puzzle.variables.groups):
+        return model
+    left_out = [rule for rule in puzzle.rules
+                if hasattr(rule, "variables") and rule.variables(puzzle.geometry)]
+    digits = build_model(replace(puzzle, rules=tuple(r for r in puzzle.rules
+                                                    if r not in left_out)))
+    found = _solve_built(digits, max_solutions=2, time_limit=time_limit)
+    if found.status is Status.UNIQUE:
+        return digits
+    what = ", ".join(dict.fromkeys(group.meaning or group.name
+                                   for group in puzzle.variables.groups if group.name != EXTRA))
+    names = ", ".join(dict.fromkeys(rule.name for rule in left_out))
+    if found.status is Status.MULTIPLE:
+        raise ModelError(f"{puzzle.label()}: the logical solver reads the cells' digits only, "
+                         f"not {what}, and without the rules over them ({names}) the digits "
+                         f"have several solutions")
+    raise RatingTimeout(f"{puzzle.label()}: whether the digits have one solution without the "
+                        f"rules over {what} ({names}) was not settled within the time limit")
 
 
 def apply(state: State, step: Step) -> None:

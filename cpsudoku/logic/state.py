@@ -80,11 +80,17 @@ def _layout(puzzle: Puzzle) -> Layout:
     rules: list[Constraint] = []
     small: list[Constraint] = []
     kinds = ["row"] * n + ["col"] * n + ["box"] * n
+    seen: set[frozenset[int]] = set()
     for index, con in enumerate(puzzle.constraints()):
         if isinstance(con, AllDifferent):
             if len(con.cells) == n:
-                kind = kinds[index] if index < 3 * n else "extra"
-                houses.append(House(tuple(con.cells), con.label or f"group {index + 1}", kind))
+                # a grid with no boxes has its rows as regions: one house each, a row (the
+                # same cells twice would rate a row's single as a box's, and look classic)
+                if frozenset(con.cells) not in seen:
+                    seen.add(frozenset(con.cells))
+                    kind = kinds[index] if index < 3 * n else "extra"
+                    houses.append(House(tuple(con.cells), con.label or f"group {index + 1}",
+                                        kind))
             else:
                 small.append(con)
             for cell in con.cells:
@@ -124,7 +130,9 @@ class State:
         layout = layout or layout_of(puzzle)
         model = model if model is not None else build_model(puzzle)
         cand = [0] * len(puzzle.givens)
-        for cell, domain in enumerate(model.domains):
+        # the grid cells only: a rule's unknowns beside the digits (region labels) come
+        # after them in the model and have no pencil marks
+        for cell, domain in enumerate(model.domains[:len(cand)]):
             if not puzzle.givens[cell]:
                 cand[cell] = sum(1 << (v - 1) for v in domain)
         state = cls(layout, [0] * len(cand), cand)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections import deque
 
+from ...engine.clock import check_clock
 from .. import chaincore
 from ..chain import path_branch
 from ..chaincore import Tables
@@ -279,6 +280,7 @@ def forcing_chain_paths(state: State, y: bool, base: float, name: str) -> list[C
     n = state.size
     found = []
     for src in g.ons:
+        check_clock(state.deadline)  # a search from every literal: long on an open grid
         c, v = src
         # on => own off: some literal reached from src turns src off; weak links go
         # both ways, so those literals are the ones src turns off
@@ -334,6 +336,7 @@ def cycles(state: State, x: bool, y: bool, base: float, name: str) -> list[Chain
     found: list[ChainFound] = []
     seen: set[frozenset] = set()
     for src in g.ons:
+        check_clock(state.deadline)
         back = g.forced_by.get(src)
         if not back:
             continue

@@ -272,6 +272,8 @@ class Chaining:
     def run(self, lit: Lit, on: bool) -> Consequences:
         key = (lit, on)
         if key not in self._memo:
+            # one cell's assumptions can take long when nested searches run under them
+            check_clock(self.state.deadline)
             self._memo[key] = self._run(lit, on)
         return self._memo[key]
 

@@ -47,16 +47,21 @@ def _remembered(kind: str, layout: Layout, cand: list[int], build):
     return known[1]
 
 
-def _grid(layout: Layout, cand: list[int]) -> State:
-    return State(layout, [0] * len(cand), cand[:], [])
+def _grid(layout: Layout, cand: list[int], deadline: float | None = None) -> State:
+    """An assumption's grid as a state of its own; `deadline` is the outer search's, so
+    that an inner search stops with it."""
+    grid = State(layout, [0] * len(cand), cand[:], [])
+    grid.deadline = deadline
+    return grid
 
 
-def _static_chains(layout: Layout, cand: list[int]) -> list[tuple]:
+def _static_chains(layout: Layout, cand: list[int],
+                   deadline: float | None = None) -> list[tuple]:
     """SE's "forcing chains and cycles" on a grid, easiest first: (rating, complexity,
     name, removed, literals with signs, branch)."""
     found = _compiled_chains(layout, cand)
     if found is None:
-        found = _searched_chains(layout, cand)
+        found = _searched_chains(layout, cand, deadline)
     found.sort(key=lambda t: (t[0], t[1]))
     return [(rating, cx, name, removed, path, lambda path=path: _branches(path, layout.size))
             for rating, cx, name, removed, path in found]
@@ -79,10 +84,11 @@ def _compiled_chains(layout: Layout, cand: list[int]) -> list[tuple] | None:
     return out
 
 
-def _searched_chains(layout: Layout, cand: list[int]) -> list[tuple]:
+def _searched_chains(layout: Layout, cand: list[int],
+                     deadline: float | None = None) -> list[tuple]:
     """The chain techniques' own searches, in the order they find: (rating, complexity,
     name, removed, path) each."""
-    state = _grid(layout, cand)
+    state = _grid(layout, cand, deadline)
     found = cycles(state, True, False, 6.5, "Bidirectional X-Cycle")
     found += cycles(state, False, True, 6.5, "Bidirectional Y-Cycle")
     found += cycles(state, True, True, 7.0, "Bidirectional Cycle")
@@ -113,10 +119,11 @@ def _link_cause(layout: Layout, cand: list[int], off: Lit, on: Lit) -> int:
     return -1
 
 
-def _static_hints(layout: Layout, source: list[int], cand: list[int]) -> list[InnerHint]:
+def _static_hints(layout: Layout, source: list[int], cand: list[int],
+                  deadline: float | None = None) -> list[InnerHint]:
     out = []
     for rating, cx, name, removed, path, chain in _remembered(
-            "static", layout, cand, lambda: _static_chains(layout, cand)):
+            "static", layout, cand, lambda: _static_chains(layout, cand, deadline)):
         needs: dict[Lit, None] = {}
         closed = path[0] == path[-1]  # a cycle: its first literal follows from its last
         pairs = list(zip(path, path[1:])) + ([(path[-2], path[0])] if closed else [])
@@ -132,14 +139,16 @@ def _static_hints(layout: Layout, source: list[int], cand: list[int]) -> list[In
 
 def _search_hints(kind: str, make):
     """Inner hints of a forcing-chain search of `kind`, made by make(state)."""
-    def hints(layout: Layout, source: list[int], cand: list[int]) -> list[InnerHint]:
+    def hints(layout: Layout, source: list[int], cand: list[int],
+              deadline: float | None = None) -> list[InnerHint]:
         grid = cand[:]
 
         def build():
-            found = make(_grid(layout, grid)).inner_found()
+            found = make(_grid(layout, grid, deadline)).inner_found()
             again: list[ForcingSearch] = []  # the chains, searched again only when shown
 
             def branches(index: int):
+                # remembered past this search: its deadline would be stale by then
                 if not again:
                     again.append(make(_grid(layout, grid)))
                 return again[0].branches_of(index)
@@ -154,22 +163,24 @@ _multiple = _search_hints("multiple", lambda s: ForcingSearch(
 _dynamic = _search_hints("dynamic", lambda s: ForcingSearch(
     s, 8.5, True, True, True, False, "Dynamic "))
 _level2 = _search_hints("level 2", lambda s: ForcingSearch(
-    s, 9.5, True, True, True, False, "Dynamic ", rules_of(2), NAMES[2], plus=True))
+    s, 9.5, True, True, True, False, "Dynamic ", rules_of(2, s.deadline), NAMES[2],
+    plus=True))
 
 INNER = {2: (_static_hints,), 3: (_static_hints, _multiple), 4: (_dynamic,),
          5: (_dynamic, _level2)}
 
 
-def rules_of(level: int):
+def rules_of(level: int, deadline: float | None = None):
     """What an assumption's grid yields at a nesting level when its singles run out and
     the plus rules find nothing: the removals of the first inner technique that has
-    some, with the candidates they need gone and their inner chains."""
+    some, with the candidates they need gone and their inner chains. The inner searches
+    stop (OutOfTime) once `deadline` passes."""
     inner = INNER[level]
 
     def rules(layout: Layout, source: list[int], cand: list[int]) -> list[tuple]:
         for producer in inner:
             out: list[tuple] = []
-            for hint in producer(layout, source, cand):
+            for hint in producer(layout, source, cand, deadline):
                 for lit in sorted(hint.removed):
                     out.append((lit, hint.needs, hint))
             if out:
@@ -181,7 +192,8 @@ def rules_of(level: int):
 def _level(level: int):
     def find(state: State):
         yield from ForcingSearch(state, RATINGS[level], True, True, True, False, "Dynamic ",
-                                 rules_of(level), NAMES[level], plus=True).steps()
+                                 rules_of(level, state.deadline), NAMES[level],
+                                 plus=True).steps()
     find.__doc__ = f"Dynamic forcing chains{NAMES[level]}."
     return find
 

@@ -1,0 +1,65 @@
+"""Links urllib refuses outright (a host with an unmatched `[`, a bracketed host that is
+no IPv6 address) are bad input: a ParseError naming the link, exit 5, in every way a
+link reaches the parser."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from cpsudoku import parse
+from cpsudoku.cli import app
+from cpsudoku.errors import ExitCode, ParseError
+from cpsudoku.formats import iss
+
+BAD_LINKS = ["https://[invalid/?q=.Shape~9x9", "https://[abc]/?q=.Shape~4x4",
+             "http://example.org]/?q=.Shape~4x4"]
+runner = CliRunner()
+
+
+def run(*args, stdin: str | None = None):
+    return runner.invoke(app, [str(a) for a in args], input=stdin)
+
+
+def one_error_line(result) -> str:
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and "Traceback" not in result.output, result.output
+    return lines[0]
+
+
+@pytest.mark.parametrize("link", BAD_LINKS)
+def test_split_link_names_the_link(link):
+    with pytest.raises(ParseError) as info:
+        iss.split_link(link, "puzzles.txt", 3)
+    assert info.value.source == "puzzles.txt" and info.value.line == 3
+    assert link in str(info.value) and "not a valid link" in str(info.value)
+
+
+@pytest.mark.parametrize("link", BAD_LINKS)
+def test_the_parser_refuses_a_bad_link(link):
+    with pytest.raises(ParseError, match="not a valid link"):
+        parse(link)
+
+
+@pytest.mark.parametrize("link", BAD_LINKS)
+@pytest.mark.parametrize("how", ["argument", "stdin", "file"])
+def test_solve_refuses_a_bad_link_by_name(link, how, tmp_path):
+    if how == "argument":
+        result = run("solve", link)
+    elif how == "stdin":
+        result = run("solve", "-", stdin=link + "\n")
+    else:
+        path = tmp_path / "link.txt"
+        path.write_text(link + "\n", encoding="utf-8")
+        result = run("solve", path)
+    assert result.exit_code == ExitCode.BAD_INPUT, result.output
+    line = one_error_line(result)
+    assert "internal error" not in result.output
+    assert "not a valid link" in line and link in line
+
+
+def test_a_good_iss_link_is_read_inline():
+    result = run("solve", "https://sigh.github.io/Interactive-Sudoku-Solver/?q=.Shape~4x4",
+                 "-f", "line")
+    assert result.exit_code == ExitCode.OK, result.output
+    assert len(result.stdout.split()[-1]) == 16
