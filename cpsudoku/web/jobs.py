@@ -4,6 +4,7 @@ processes or threads, so each takes and returns plain data."""
 
 from __future__ import annotations
 
+import time
 from importlib import import_module
 from typing import Any
 
@@ -92,6 +93,18 @@ def solve(body: SolveIn, limit: float | None = None) -> dict:
                  time_limit=seconds, presolve=body.presolve).as_dict()
 
 
+def timeout(body: SolveIn, spent: float | None = None) -> dict:
+    """The answer of a solve whose time ran out before its worker answered (queued
+    behind other requests, or killed past the limit): a `timeout` result like the one a
+    backend gives, through the same `Result.as_dict`."""
+    from .. import backends
+    from ..result import Outcome, finish
+    backends.get(body.backend)  # an unknown backend is still a 400
+    return finish(Outcome([], exhausted=False, timed_out=True), backend=body.backend,
+                  max_solutions=body.max_solutions, elapsed=spent or body.time_limit,
+                  puzzle=load(body)).as_dict()
+
+
 def check(body: CheckIn, limit: float | None = None) -> dict:
     """Conflicts among the entries (the independent checker), completion, the simple
     candidates on request, and with `solution` the entries that differ from the solution."""
@@ -110,13 +123,33 @@ def check(body: CheckIn, limit: float | None = None) -> dict:
         from .candidates import candidates
         out["candidates"] = candidates(puzzle, grid)
     if body.solution:
-        from ..api import solve
-        result = solve(puzzle, max_solutions=2, time_limit=limit or body.time_limit)
-        out["status"] = result.status.value
-        if result.solution is not None and result.status.value == "unique":
-            out["wrong"] = [name(c) for c, (v, s) in enumerate(zip(grid, result.solution))
-                            if v and v != s]
+        out.update(wrong_entries(puzzle, grid, limit or body.time_limit))
     return out
+
+
+def wrong_entries(puzzle: Puzzle, grid: tuple[int, ...], seconds: float) -> dict:
+    """The entries that differ from the solution, with the status of the search that
+    judged them; no `wrong` when it did not end in time.
+
+    Proving a 25x25's solution unique can take minutes, while the same puzzle with the
+    player's entries as givens solves in milliseconds: when the entries still lead to a
+    solution, none is wrong (for a puzzle with one solution, it is that one), and the
+    puzzle's own solution is searched for only when they do not."""
+    from ..api import solve
+    if grid == puzzle.givens:
+        return {"wrong": []}  # nothing entered, nothing to judge
+    name = puzzle.geometry.cell_name
+    deadline = time.monotonic() + seconds
+    entered = solve(Puzzle(puzzle.geometry, grid, puzzle.rules), time_limit=seconds)
+    if entered.status.solved:
+        return {"status": entered.status.value, "wrong": []}
+    if entered.status.value != "unsolvable":
+        return {"status": entered.status.value}
+    result = solve(puzzle, max_solutions=2, time_limit=max(deadline - time.monotonic(), 0.01))
+    if result.solution is None or result.status.value != "unique":
+        return {"status": result.status.value}
+    return {"status": "unique", "wrong": [name(c) for c, (v, s) in
+                                          enumerate(zip(grid, result.solution)) if v and v != s]}
 
 
 def hint(body: HintIn, limit: float | None = None) -> dict:

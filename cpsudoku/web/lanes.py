@@ -21,7 +21,9 @@ from typing import Any
 from ..backends.solver_process import Deadline, SolverProcess
 from ..errors import BackendError
 
-GRACE_S = 0.5  # past the job's own time limit (which the engines watch) before the kill
+# Past the request's time limit (which the engines watch) before the kill: with the
+# kill and the answer, a killed job is still answered within half a second of its limit.
+GRACE_S = 0.3
 QUEUE_POLL_S = 0.05  # how often a queued request looks whether it was withdrawn
 
 
@@ -138,7 +140,11 @@ class Lane:
                 if ticket.left() <= 0:
                     raise TimedOut
                 if self._idle:
-                    worker = self._idle.pop()
+                    # A warm worker first: a fresh one may still be importing, which
+                    # would eat into this request's time.
+                    warm = [w for w in self._idle if w.ready]
+                    worker = warm[-1] if warm else self._idle[-1]
+                    self._idle.remove(worker)
                     break
                 self._ready.wait(min(ticket.left(), QUEUE_POLL_S))
         if not ticket.hold(worker):

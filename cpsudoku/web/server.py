@@ -8,6 +8,7 @@ wait for the requests in flight (which hung behind a busy worker and printed tra
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import socket
@@ -48,6 +49,59 @@ def url_of(sock: socket.socket) -> str:
     return f"http://{shown}:{port}/"
 
 
+# Connections that hold a socket without asking anything are closed: one idle after an
+# answer after KEEP_ALIVE_S (uvicorn's keep-alive timeout), one that has not sent a
+# request's complete headers REQUEST_HEADERS_S after it opened or after its last answer
+# (nothing sent at all, or headers trickling in a byte at a time).
+KEEP_ALIVE_S = 5
+REQUEST_HEADERS_S = 10
+
+
+def protocol(headers_s: float = REQUEST_HEADERS_S):
+    """uvicorn's h11 protocol, closing a connection whose request headers are not
+    complete `headers_s` after it opened or after its last answer. uvicorn's own
+    keep-alive timer does not cover this: any byte received stops it."""
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class Protocol(H11Protocol):
+        _headers_timer: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport) -> None:
+            super().connection_made(transport)
+            self._arm()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            self._arm()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if self._headers_timer is not None:
+                self._headers_timer.cancel()
+            super().connection_lost(exc)
+
+        def _arm(self) -> None:
+            if self._headers_timer is not None:
+                self._headers_timer.cancel()
+            if not self.transport.is_closing():
+                self._headers_timer = self.loop.call_later(headers_s, self._headers_late)
+
+        def _headers_late(self) -> None:
+            self._headers_timer = None
+            # A request whose headers came in time is being answered (within its own
+            # time limit): only a connection between requests is closed.
+            if (self.cycle is None or self.cycle.response_complete) \
+                    and not self.transport.is_closing():
+                self.transport.close()
+
+    return Protocol
+
+
+def config(app, **options):
+    """uvicorn's settings for the play server: the idle limits above."""
+    import uvicorn
+    return uvicorn.Config(app, http=protocol(), timeout_keep_alive=KEEP_ALIVE_S, **options)
+
+
 def serve(host: str = "127.0.0.1", port: int = 0,
           ready: Callable[[str], None] | None = None, log_level: str = "warning") -> None:
     """Run until interrupted; `ready(url)` is called once the socket listens."""
@@ -65,7 +119,7 @@ def serve(host: str = "127.0.0.1", port: int = 0,
             sys.stderr.flush()
             os._exit(128 + sig)  # 143 on SIGTERM, 130 on SIGINT
 
-    server = Server(uvicorn.Config(create_app(work), log_level=log_level))
+    server = Server(config(create_app(work), log_level=log_level))
     if ready is not None:
         ready(url_of(sock))
     try:
@@ -86,8 +140,8 @@ def running(host: str = "127.0.0.1", port: int = 0,
     from .workers import Workers
     sock = bind(host, port)
     work = workers or Workers()
-    server = uvicorn.Server(uvicorn.Config(create_app(work), log_level="warning",
-                                           timeout_graceful_shutdown=1))
+    server = uvicorn.Server(config(create_app(work), log_level="warning",
+                                  timeout_graceful_shutdown=1))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30

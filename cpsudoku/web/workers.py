@@ -30,6 +30,7 @@ PRELOAD = (__name__,)
 QUICK_SIZE = 9  # the largest grid whose requests go to the quick lane
 QUICK_BACKENDS = frozenset({"native", "dlx"})  # milliseconds on any 9x9
 HEAVY_NICE = 10
+ANSWER_RESERVE_S = 0.15  # of a job's time, kept for reading the puzzle and answering
 WITHDRAWN = 499  # the client closed the connection: nobody reads this answer
 
 # Each error class the CLI turns into an exit code becomes one HTTP status here.
@@ -112,8 +113,8 @@ class Workers:
             self._limiters[lane] = anyio.CapacityLimiter(self._threads[lane])
         return self._limiters[lane]
 
-    async def light(self, name: str, body):
-        return _unpack(await anyio.to_thread.run_sync(run, name, body,
+    async def light(self, name: str, body, limit: float | None = None):
+        return _unpack(await anyio.to_thread.run_sync(run, name, body, limit,
                                                       limiter=self._limiter("light")))
 
     async def process(self, name: str, body, time_limit: float,
@@ -121,13 +122,16 @@ class Workers:
         """Run a job in a worker process within `time_limit` seconds, stopped early when
         `gone()` returns (the client left). The lane follows from the puzzle's size,
         read here by the shared parser (a bad puzzle is answered without a worker)."""
+        ticket = Ticket(time_limit)  # counted from here: reading the puzzle is part of it
         size = body.size if name == "generate" else \
             await self.light("size", body)
         lane = self.quick if is_quick(name, body, size) else self.heavy
-        ticket = Ticket(time_limit)
 
         def call():
-            return lane.run(ticket, JOB, lambda left: (name, body, round(max(left, 0.1), 1)))
+            # The engine is told what is left less what answering takes (parsing again in
+            # the worker, sending the answer back), so that it stops in time on its own.
+            return lane.run(ticket, JOB, lambda left: (name, body,
+                                                       max(left - ANSWER_RESERVE_S, 0.05)))
 
         failure: Exception | None = None
         async with anyio.create_task_group() as group:
@@ -142,6 +146,9 @@ class Workers:
             except (TimedOut, WorkerDied, Withdrawn) as exc:
                 failure = exc
             group.cancel_scope.cancel()
+        if isinstance(failure, TimedOut) and name == "solve":
+            # A solve past its limit is a result, `timeout`, as the backends give it.
+            return await self.light("timeout", body, ticket.time_limit - ticket.left())
         if isinstance(failure, TimedOut):
             raise JobError(422, f"{name}: not finished within the time limit "
                                 f"({time_limit:g} s)", ExitCode.TIMEOUT)

@@ -11,8 +11,8 @@ import urllib.request
 
 INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
 # The first 25x25 of Gecode's examples (MIT-style licence; in ../shared/data/sizes too):
-# its hint searches for about a minute without looking at the clock, so only the
-# server's kill stops it.
+# proving its solution unique takes minutes, so a rating of it runs to its time limit,
+# and a hint with a long limit stays busy for a fifth of it.
 BIG = ('...G...9..4.....6F..L8...CEIN.HDM.OF.1L..A..9PJ.4......A...L..JBN.2.D.1...HP49..'
        '.JB23.AD..7E..C5F...A1H....F.N5....I.BL...26.....7..C.6...H4B..1....I5.F.P...I..'
        'B..7.5.L...9....L6A...5OF.8P...K.NE..734B2.E..L...1J.5....O7.K.APO.5.CB1.P....3E'
@@ -21,6 +21,12 @@ BIG = ('...G...9..4.....6F..L8...CEIN.HDM.OF.1L..A..9PJ.4......A...L..JBN.2.D.1.
        '...75LG...6..1..CI..4.E..9K..6.....HGN.O2P.4.......OA..IP849...2.K3...7GN....G..'
        '..N...P.D9....A...C1J...M.NAFE.4..23.7....8L......J.H9CD1LP..GO....4ME48NK..5.M.'
        '.....JL.......9.I.OG....835.A.DH..P.....35......L.J..E....8IG.67B')
+
+
+def stall(seconds: float, send) -> None:
+    """A worker job that never looks at the clock (run as "server_kit:stall" by workers
+    started with this folder on PYTHONPATH): only the server's kill stops it."""
+    time.sleep(seconds)
 
 
 def post(url: str, body: dict, timeout: float = 60) -> tuple[int, dict, float]:

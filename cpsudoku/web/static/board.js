@@ -11,6 +11,8 @@ import { CELL, el, rowCol } from "./svg.js";
 
 export { CELL, rowCol };
 
+const MIN_CELL_PX = 24; // the smallest touch target WCAG 2.5.8 allows
+
 export function symbol(value) {
   return value <= 9 ? String(value) : String.fromCharCode(55 + value); // 10 -> A
 }
@@ -50,6 +52,8 @@ export class Board {
     this.svg.setAttribute("aria-label", `Sudoku grid, ${n} by ${n}`);
     this.svg.setAttribute("aria-rowcount", String(n));
     this.svg.setAttribute("aria-colcount", String(n));
+    // Each cell at least MIN_CELL_PX wide: a wider board scrolls (style.css).
+    this.svg.style.minWidth = `${Math.ceil(((side + 2 * margin) / CELL) * MIN_CELL_PX)}px`;
     // Paper, then the cells' highlights, then the variant shapes (a highlight never hides a
     // line), then the cells themselves (transparent: what the pointer and a screen reader
     // meet), then digits, grid lines and cages, as SudokuPad layers them.

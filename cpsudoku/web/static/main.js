@@ -43,7 +43,8 @@ class Stale extends Error {}
 
 // --- settings, kept in localStorage ---
 
-const settings = { highlight: true, autoremove: true, timer: true };
+// limit: the seconds Hint, Check and Rating may take (the server allows 1 to 60).
+const settings = { highlight: true, autoremove: true, timer: true, limit: 10 };
 try {
   Object.assign(settings, JSON.parse(localStorage.getItem(SETTINGS) || "{}"));
 } catch {
@@ -51,8 +52,17 @@ try {
 }
 
 function applySettings() {
-  for (const box of document.querySelectorAll("[data-setting]")) box.checked = !!settings[box.dataset.setting];
+  for (const box of document.querySelectorAll("[data-setting]")) {
+    if (box.type === "checkbox") box.checked = !!settings[box.dataset.setting];
+    else box.value = String(settings[box.dataset.setting]);
+  }
   $('[data-role="timer-box"]').hidden = !settings.timer;
+}
+
+// The setting's limit, kept within what the server takes (it refuses anything else).
+function helpLimit() {
+  const limit = Number(settings.limit);
+  return Number.isFinite(limit) ? Math.min(60, Math.max(1, limit)) : 10;
 }
 
 // --- talking to the server ---
@@ -132,6 +142,7 @@ async function show(description) {
   $('[data-role="compare"] tbody').replaceChildren();
   $('[data-role="share-link"]').hidden = true;
   board.draw(puzzle);
+  fitBoard();
   buildPad(puzzle.size);
   listRules(puzzle);
   clearHelp();
@@ -277,6 +288,11 @@ function onKey(e) {
     e.preventDefault();
     return;
   }
+  if (e.key === "Escape") {
+    selection = new Set(); // the cursor stays: arrows select from it again
+    paint();
+    return;
+  }
   const ctrl = e.ctrlKey || e.metaKey;
   if (ctrl && e.key.toLowerCase() === "z") {
     (e.shiftKey ? redo : undo)();
@@ -371,7 +387,7 @@ async function hint() {
   if (!hintState) {
     status("Looking for a step…");
     try {
-      const found = await ask("/api/hint", { puzzle: puzzle.text, grid: game.values });
+      const found = await ask("/api/hint", { puzzle: puzzle.text, grid: game.values, time_limit: helpLimit() });
       wrong = new Set((found.wrong || []).map(index));
       if (wrong.size) {
         paint();
@@ -432,7 +448,8 @@ function applyHint() {
 
 async function check(submit) {
   try {
-    const found = await ask("/api/check", { puzzle: puzzle.text, grid: game.values, solution: true });
+    const found = await ask("/api/check", { puzzle: puzzle.text, grid: game.values, solution: true,
+      time_limit: helpLimit() });
     wrong = new Set((found.wrong || []).map(index));
     conflicts = new Set(found.conflicts.flatMap((c) => c.cells.map(index)));
     conflictCount = found.conflicts.length;
@@ -446,6 +463,8 @@ async function check(submit) {
       status(summary(found.conflicts), "bad");
     } else if (wrong.size) {
       status(`Wrong: ${[...wrong].map((i) => cellName(i, puzzle.size)).join(", ")}`, "bad");
+    } else if (!found.wrong) {
+      status(`No conflicts; whether an entry is wrong was not settled within ${helpLimit()} s.`);
     } else if (submit) {
       if (found.complete) status("The grid breaks a rule.", "bad");
       else status("Not finished yet: no mistakes so far.");
@@ -460,7 +479,7 @@ async function check(submit) {
 async function rate() {
   status("Rating…");
   try {
-    const r = await ask("/api/rate", { puzzle: puzzle.text });
+    const r = await ask("/api/rate", { puzzle: puzzle.text, time_limit: helpLimit() });
     const techniques = Object.entries(r.techniques || {}).map(([k, v]) => `${k} ×${v}`).join(", ");
     status(`Rating ER ${r.er} / EP ${r.ep} / ED ${r.ed} (${r.level})${techniques ? ": " + techniques : ""}`);
   } catch (err) {
@@ -503,6 +522,7 @@ async function solve() {
     try {
       const r = await ask("/api/solve", { puzzle: puzzle.text, backend: name, max_solutions: 2, time_limit: limit });
       cells[1].textContent = r.status;
+      cells[1].title = DID[r.status] || r.status;
       cells[2].textContent = (r.time_s * 1000).toFixed(1);
       cells[3].textContent = r.stats.nodes ?? "";
       return r;
@@ -513,14 +533,41 @@ async function solve() {
   }));
   if (asked !== current) return; // another puzzle is on the board now
   const found = results.find((r) => r && r.solutions.length);
-  const statuses = new Set(results.filter(Boolean).map((r) => r.status));
   if (found) {
     solution = Array.from(found.solutions[0], (ch) => (/\d/.test(ch) ? Number(ch) : ch.charCodeAt(0) - 55));
     action("reveal").forEach((b) => (b.disabled = false));
   }
-  const verdict = statuses.has("unique") ? "unique solution" : statuses.has("multiple") ? "several solutions"
-    : statuses.has("unsolvable") ? "no solution" : [...statuses].join(", ") || "no answer";
-  status(`Solved by ${names.length} backend(s): ${verdict}.`, statuses.has("unsolvable") ? "bad" : "");
+  const { text, bad } = verdict(names, results);
+  status(text, bad ? "bad" : "");
+}
+
+// What a backend's answer to "at most two solutions" shows.
+const DID = {
+  unique: "proved the solution unique",
+  multiple: "found two solutions",
+  unsolvable: "proved there is no solution",
+  unproven: "found a solution but did not prove it unique in time",
+  solved: "found a solution without looking for another",
+  timeout: "found nothing in time",
+};
+const PROOFS = { unique: "unique solution", multiple: "several solutions", unsolvable: "no solution" };
+
+// The verdict counts only the backends that proved it, and agree on the solution when
+// they name one; every other backend is named with what it did.
+function verdict(names, results) {
+  const proved = names.map((name, k) => [name, results[k]]).filter(([, r]) => r && r.status in PROOFS);
+  const claims = new Set(proved.map(([, r]) => (r.status === "unique" ? `unique ${r.solutions[0]}` : r.status)));
+  const others = names.map((name, k) => [name, results[k]]).filter(([, r]) => !r || !(r.status in PROOFS))
+    .map(([name, r]) => `${name} ${r ? DID[r.status] || r.status : "gave no answer"}`);
+  const rest = others.length ? `; ${others.join("; ")}` : "";
+  if (!proved.length) return { text: `No backend proved anything: ${others.join("; ")}.`, bad: false };
+  if (claims.size > 1) {
+    const said = proved.map(([name, r]) => `${name}: ${PROOFS[r.status]}`).join(", ");
+    return { text: `The backends disagree: ${said}${rest}.`, bad: true };
+  }
+  const claim = PROOFS[proved[0][1].status];
+  return { text: `${proved.length} of ${names.length} backend(s) proved: ${claim} ` +
+    `(${proved.map(([name]) => name).join(", ")})${rest}.`, bad: claim === "no solution" };
 }
 
 function reveal() {
@@ -618,6 +665,19 @@ async function features() {
   }
 }
 
+// A number setting as the server takes it; the field shows what is used.
+function helpLimitOf(input) {
+  const limit = Math.round(Number(input.value));
+  return Number.isFinite(limit) && input.value !== "" ? Math.min(60, Math.max(1, limit)) : 10;
+}
+
+// The board scrolls sideways when its cells at their smallest do not fit (a 16x16 on a
+// phone): a sideways swipe then scrolls it instead of selecting.
+function fitBoard() {
+  const wrap = $(".board-wrap");
+  wrap.classList.toggle("scrolls", wrap.scrollWidth > wrap.clientWidth + 1);
+}
+
 function setPauseLabel() {
   action("pause")[0].textContent = game && !document.body.classList.contains("paused") ? "Pause" : "Resume";
 }
@@ -647,6 +707,7 @@ function wire() {
     if (cell && index(cell.dataset.cell) !== cursor) select(index(cell.dataset.cell));
   });
   document.addEventListener("keydown", onKey);
+  window.addEventListener("resize", fitBoard);
   action("mode").forEach((b) => b.addEventListener("click", () => setMode(b.dataset.mode)));
   action("erase")[0].addEventListener("click", () => game && !game.finished && game.clear([...selection]) && afterChange());
   action("undo")[0].addEventListener("click", undo);
@@ -674,7 +735,7 @@ function wire() {
   });
   for (const box of document.querySelectorAll("[data-setting]")) {
     box.addEventListener("change", () => {
-      settings[box.dataset.setting] = box.checked;
+      settings[box.dataset.setting] = box.type === "checkbox" ? box.checked : helpLimitOf(box);
       try {
         localStorage.setItem(SETTINGS, JSON.stringify(settings));
       } catch {

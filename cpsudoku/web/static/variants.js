@@ -15,8 +15,12 @@ export function drawVariants(puzzle, under, over) {
   for (const group of puzzle.shaded || []) shade(group, kind("window", under, { class: "window" }));
   for (const region of e.extra_regions || []) shade(region, kind("extra_regions", under, { class: "extra-region" }));
   for (const line of puzzle.lines || []) {
+    // A diagonal runs from the grid's corner to the opposite corner: its end cells'
+    // centres pushed half a cell outwards, to their outer corners.
     const [a, b] = [centre(rowCol(line[0])), centre(rowCol(line[line.length - 1]))];
-    el("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], class: "diagonal" }, kind("diagonal", under));
+    const [dx, dy] = [Math.sign(b[0] - a[0]) * CELL / 2, Math.sign(b[1] - a[1]) * CELL / 2];
+    el("line", { x1: a[0] - dx, y1: a[1] - dy, x2: b[0] + dx, y2: b[1] + dy, class: "diagonal" },
+      kind("diagonal", under));
   }
   for (const name of e.odd || []) {
     const [x, y] = centre(rowCol(name));
