@@ -52,8 +52,11 @@ def bench(
     count: bool = typer.Option(False, "--count",
                                help="Count solutions up to 2 and check unique/multiple too."),
     data: str | None = typer.Option(None, "--data", metavar="DIR",
-                                    help="Puzzle data folder (default: ../shared/data)."),
-    list_sets: bool = typer.Option(False, "--list", help="List the available sets and exit."),
+                                    help="Puzzle data folder (default: $CPSUDOKU_DATA, else "
+                                         "../shared/data)."),
+    list_sets: bool = typer.Option(False, "--list",
+                                   help="List the data sets, their files and whether they "
+                                        "are found, and how to get them; then exit."),
     peers: bool = typer.Option(False, "--peers",
                                help="The native C kernel, the Python engine, the reference "
                                     "and hodoku-py side by side, CPU time per puzzle."),
@@ -80,7 +83,7 @@ def bench(
         raise UsageError(f"--limit must be more than 0, not {limit}")
     _positive(time_limit, "--time-limit")
     if list_sets:
-        typer.echo("\n".join(datasets.set_names(datasets.find_data_dir(data))))
+        typer.echo("\n".join(datasets.listing(data)))
         raise typer.Exit(0)
     if iss is not None:
         from ..bench import iss as iss_bench
