@@ -19,6 +19,9 @@ class ExitCode:
     BACKEND = 6  # unknown or unavailable backend, or a request it cannot honour
     DISAGREEMENT = 7  # `compare`: backends gave different answers
     OUTPUT = 8  # the output cannot be written (disk full, permission denied)
+    # the logical solver found no technique for the rest: explain and hint stop there,
+    # rate puts the puzzle beyond the scale
+    NO_LOGIC = 9
     INTERNAL = 70  # a bug, or a batch item whose worker process died
     INTERRUPTED = 130  # Ctrl-C (128 + SIGINT, as shells report it)
     CLOSED_PIPE = 141  # the reader of the output went away (128 + SIGPIPE)

@@ -25,14 +25,15 @@ from ..logic.solver import Solver
 BANDS = ((0.0, 1.5), (1.6, 2.8), (2.9, 4.5), (4.6, 6.9), (7.0, 7.9), (8.0, 99.0))
 
 
-def audited_rating(line: str) -> tuple[float, float, float, int, list[str]]:
-    """(ER, EP, ED, guesses, problems): the rating, and every unsound step found on the way."""
+def audited_rating(line: str) -> tuple[float, float, float, bool, list[str]]:
+    """(ER, EP, ED, stuck, problems): the rating, and every unsound step found on the way.
+    `stuck`: no technique applied before the end, so the puzzle is beyond the scale and
+    ER is only the hardest step made."""
     puzzle = parse_one(line)
     solver = Solver(puzzle)
     solution = solver.solution
     er = ep = ed = 0.0
     placed = False
-    guesses = 0
     problems = []
     state = solver.start()
     for step in solver.run(state):
@@ -42,14 +43,13 @@ def audited_rating(line: str) -> tuple[float, float, float, int, list[str]]:
         if not placed:
             ep = max(ep, step.rating)
             placed = bool(step.placements)
-        guesses += step.guess
         if solver.unique and solution is not None:
             bad = [f"{c}={v}" for c, v in step.placements if solution[c] != v]
             bad += [f"{c}<>{v}" for c, v in step.eliminations if solution[c] == v]
             if bad:
                 problems.append(f"{line}: step {step.number} {step.text} removes the solution "
                                 f"({', '.join(bad)})")
-    return er, ep, ed, guesses, problems
+    return er, ep, ed, solver.stuck, problems
 
 
 def spearman(xs: list[float], ys: list[float]) -> float:
@@ -82,14 +82,14 @@ def calibration(path: Path, limit: int | None, out) -> list[str]:
     mine, problems, times = [], [], []
     for i, (p, *_rest) in enumerate(rows):
         t = time.perf_counter()
-        er, ep, ed, guesses, bad = audited_rating(p)
+        er, ep, ed, stuck, bad = audited_rating(p)
         times.append(time.perf_counter() - t)
-        mine.append((er, ep, ed, guesses))
+        mine.append((er, ep, ed, stuck))
         problems += bad
         if (i + 1) % 50 == 0:
             print(f"  ... {i + 1}/{len(rows)} rated", file=sys.stderr, flush=True)
     out(f"\nER agreement with Sudoku Explainer ({path.name}, {len(rows)} puzzles)\n")
-    out("| SE ER band | puzzles | exact | within 0.3 | mean abs diff | with guesses |")
+    out("| SE ER band | puzzles | exact | within 0.3 | mean abs diff | beyond the scale |")
     out("|---|---|---|---|---|---|")
     for lo, hi in BANDS:
         idx = [i for i, r in enumerate(rows) if lo <= r[1] <= hi]
@@ -99,7 +99,7 @@ def calibration(path: Path, limit: int | None, out) -> list[str]:
         out(f"| {lo:.1f}-{min(hi, 11.0):.1f} | {len(idx)} | "
             f"{sum(d < 0.05 for d in diffs) / len(idx):.1%} | "
             f"{sum(d <= 0.3 + 1e-9 for d in diffs) / len(idx):.1%} | "
-            f"{statistics.fmean(diffs):.2f} | {sum(mine[i][3] > 0 for i in idx)} |")
+            f"{statistics.fmean(diffs):.2f} | {sum(mine[i][3] for i in idx)} |")
     low = [i for i, r in enumerate(rows) if r[1] <= 4.5]
     high = [i for i, r in enumerate(rows) if r[1] > 4.5]
     exact_low = sum(abs(mine[i][0] - rows[i][1]) < 0.05 for i in low) / max(1, len(low))
@@ -149,19 +149,19 @@ def _peers():
 def speed(data: Path, sets: dict[str, int | None], out, with_peers: bool) -> list[str]:
     peers = _peers() if with_peers else {}
     out("\nRate time per puzzle (one process, pure Python; every step audited)\n")
-    header = "| set | puzzles | cpsudoku median ms | p90 ms | max ms | guesses | " + \
+    header = "| set | puzzles | cpsudoku median ms | p90 ms | max ms | beyond the scale | " + \
         " | ".join(f"{name} median ms" for name in peers) + " |"
     out(header)
     out("|" + "---|" * (header.count("|") - 1))
     problems: list[str] = []
     for name, limit in sets.items():
         lines = read_set(data, name, limit)
-        times, guessed = [], 0
+        times, beyond = [], 0
         for p in lines:
             t = time.perf_counter()
-            _er, _ep, _ed, guesses, bad = audited_rating(p)
+            _er, _ep, _ed, stuck, bad = audited_rating(p)
             times.append(time.perf_counter() - t)
-            guessed += guesses > 0
+            beyond += stuck
             problems += bad
         peer_cols = []
         for rate_peer in peers.values():
@@ -177,7 +177,7 @@ def speed(data: Path, sets: dict[str, int | None], out, with_peers: bool) -> lis
         times.sort()
         out(f"| {name} | {len(lines)} | {statistics.median(times) * 1000:.1f} | "
             f"{times[int(0.9 * (len(times) - 1))] * 1000:.0f} | {times[-1] * 1000:.0f} | "
-            f"{guessed} | " + " | ".join(peer_cols) + (" |" if peer_cols else ""))
+            f"{beyond} | " + " | ".join(peer_cols) + (" |" if peer_cols else ""))
     return problems
 
 

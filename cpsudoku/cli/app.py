@@ -28,7 +28,8 @@ EXIT_CODES_HELP = (
     "5 bad input (malformed grid, wrong size, missing file, invalid variant element); "
     "6 unknown or unavailable backend, or an option it cannot honour; "
     "7 compare: backends disagree; 8 the output cannot be written (disk full, "
-    "permission denied; what was written before is kept whole); 70 internal error, or "
+    "permission denied; what was written before is kept whole); 9 explain, hint: no "
+    "technique applies to the rest, rate: a puzzle beyond the scale; 70 internal error, or "
     "a batch item whose worker process died; 130 interrupted (Ctrl-C); 141 the reader "
     "of the output went away; 143 stopped by SIGTERM."
 )

@@ -84,8 +84,10 @@ def explain(
     """Solve like a person: every step, easiest technique first, in HoDoKu's notation."""
     import time
 
+    from ..batch.rating import logic_exit_code
     from ..formats.write import puzzle_fields
-    from ..logic import Explanation, NotUnique, Unsolvable
+    from ..logic import NotUnique, Unsolvable
+    from ..logic.api import STUCK, explanation
     from ..logic.chain import chain_lines
     from ..logic.show import candidate_grid
     from ..logic.solver import Solver
@@ -94,14 +96,14 @@ def explain(
 
     check_time_limit(time_limit)
     show = _grid_steps(grid_at)
-    worst = ExitCode.OK
+    codes: set[int] = set()
     with Output(output, inputs=puzzles) as out:
         for index, puzzle in enumerate(load_puzzles(puzzles, size, box, rules)):
             label = puzzle.source or f"#{index + 1}"
             try:
                 solver = Solver(puzzle, allow_multiple=allow_multiple)
             except (Unsolvable, NotUnique) as exc:
-                worst = max(worst, exc.exit_code)
+                codes.add(exc.exit_code)
                 status = "multiple" if isinstance(exc, NotUnique) else "unsolvable"
                 out.write(str(exc) if fmt is StepFormat.pretty else json.dumps(
                     {"index": index, "source": label, **puzzle_fields(puzzle),
@@ -126,20 +128,41 @@ def explain(
                     out.write(f"{'':10}{plain(step)}")  # the play page's hint says the same
                     if _grid_wanted(show, len(steps), state):
                         out.write(candidate_grid(state, puzzle.geometry.region_of))
-            done = Explanation(steps, state.solved(), list(state.values))
+            done = explanation(solver, state, steps)
+            left = _candidates_left(done.grid, done.candidates, puzzle.size)
+            # what is left when no technique applies: the cells, with their pencil marks
+            stuck = {"cells_left": len(left), "candidates": left} if done.stuck else {}
             if fmt is StepFormat.json:
                 out.write(json.dumps({"index": index, "source": label,
-                                      **puzzle_fields(puzzle),
-                                      "status": "solved" if done.solved else "timeout",
-                                      "solved": done.solved, "steps": done.as_dicts()},
+                                      **puzzle_fields(puzzle), "status": done.status,
+                                      "solved": done.solved, **stuck,
+                                      "steps": done.as_dicts()},
                                      indent=2))
+            elif fmt is StepFormat.jsonl and done.stuck:
+                # the steps are records of their own: one more says where they stopped
+                out.write(json.dumps({"index": index, "source": label, "status": done.status,
+                                      "solved": False, "steps": len(steps), **stuck}))
             elif fmt is StepFormat.pretty:
                 er = max((s.rating for s in steps), default=0.0)
-                status = "solved" if done.solved else "stopped (time limit)"
-                out.write(f"{status} in {len(steps)} steps; hardest step {er:.1f}")
+                if done.stuck:
+                    out.write(f"stopped: {STUCK} ({len(left)} cells left) after "
+                              f"{len(steps)} steps; hardest step {er:.1f}")
+                    if not _grid_wanted(show, len(steps), state):  # else shown just above
+                        out.write(candidate_grid(state, puzzle.geometry.region_of))
+                else:
+                    status = "solved" if done.solved else "stopped (time limit)"
+                    out.write(f"{status} in {len(steps)} steps; hardest step {er:.1f}")
             if not done.solved:
-                worst = max(worst, ExitCode.TIMEOUT)
-    raise typer.Exit(worst)
+                codes.add(ExitCode.NO_LOGIC if done.stuck else ExitCode.TIMEOUT)
+    raise typer.Exit(logic_exit_code(codes))
+
+
+def _candidates_left(values: list[int], candidates: list[int], size: int) -> dict:
+    """Each empty cell by name, with the values its pencil marks still hold."""
+    from ..logic.state import bit_values
+    from ..logic.step import cell_name
+    return {cell_name(cell, size): list(bit_values(mask))
+            for cell, (value, mask) in enumerate(zip(values, candidates)) if not value}
 
 
 @app.command()
@@ -164,6 +187,7 @@ def hint(
     from ..formats.write import puzzle_fields
     from ..logic import NotUnique, RatingTimeout, Unsolvable
     from ..logic import hint as next_hint
+    from ..logic.api import HINT_STUCK
     from ..logic.chain import chain_lines
 
     check_time_limit(time_limit)
@@ -185,16 +209,20 @@ def hint(
     if fmt is StepFormat.pretty:
         for cell in result.wrong:
             typer.echo(f"wrong: {cell} does not hold the solution's value")
-        typer.echo(result.step.text if result.step else "the grid is already solved")
+        typer.echo(result.step.text if result.step else
+                   HINT_STUCK if result.stuck else "the grid is already solved")
         for line in chain_lines(result.step.chain if result.step else [], "    "):
             typer.echo(line)
     else:
-        from ..formats.write import puzzle_fields
-        status = "wrong" if result.wrong else "step" if result.step else "solved"
+        status = ("wrong" if result.wrong else "step" if result.step else
+                  "stuck" if result.stuck else "solved")
+        message = {"message": HINT_STUCK} if result.stuck else {}
         record = {"index": 0, "source": loaded[0].source or puzzle,
-                  **puzzle_fields(loaded[0]), "status": status, **result.as_dict()}
+                  **puzzle_fields(loaded[0]), "status": status, **result.as_dict(), **message}
         typer.echo(json.dumps(record, indent=2 if fmt is StepFormat.json else None))
-    raise typer.Exit(ExitCode.NOT_UNIQUE if result.wrong else ExitCode.OK)
+    # wrong entries come first: they are the player's to put right before anything else
+    raise typer.Exit(ExitCode.NOT_UNIQUE if result.wrong else
+                     ExitCode.NO_LOGIC if result.stuck else ExitCode.OK)
 
 
 def _state_text(arg: str) -> str:

@@ -185,9 +185,9 @@ def make(opts: Options, seed: int, index: int = 0) -> Generated:
                 continue
             er = None
             if rate is not None and opts.band is not None:
-                er = float(rate(puzzle).er)
+                er = rate(puzzle).er  # None: beyond the scale, in no band
                 lo, hi = opts.band
-                if not lo <= er <= hi:
+                if er is None or not lo <= er <= hi:
                     _check_time(deadline, f"no puzzle rated {lo:g}-{hi:g} found in {limit:g} s "
                                           f"({attempts} tried)")
                     continue
@@ -232,7 +232,8 @@ def _attempt(opts: Options, rng: random.Random, deadline: float | None,
         top = opts.band[1]
 
         def accept(givens: list[int]) -> bool:
-            return float(rate(Puzzle(geometry, tuple(givens), opts.rules)).er) <= top
+            er = rate(Puzzle(geometry, tuple(givens), opts.rules)).er
+            return er is not None and er <= top  # None: beyond the scale, above any band
     givens = remove_clues(oracle, solution, rng, opts.symmetry, opts.clues, deadline,
                           accept=accept)
     return Puzzle(geometry, tuple(givens), opts.rules), solution

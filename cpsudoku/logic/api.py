@@ -11,20 +11,32 @@ from ..errors import ModelError, ParseError
 from ..formats.read import parse_one
 from ..grid.puzzle import Puzzle
 from ..grid.symbols import ALPHABET, BLANKS
-from .levels import level_of
+from .levels import BEYOND, level_of
 from .show import cell_text, cell_tokens, count_error, is_candidate_grid, read_candidate_grid
 from .solver import RatingTimeout, Solver, Unsolvable
 from .state import State
 from .step import Step, cell_name
 
 SETTLE_SHARE = 0.2  # of a hint's time limit, for the search for the solution
+STUCK = "no technique applies"  # how every command words the logical solver's stop
+HINT_STUCK = f"{STUCK}: the logical solver cannot go on from here"  # CLI and play page
 
 
 @dataclass
 class Explanation:
+    """The steps made. Unless `solved`, the explanation stopped short: `stuck` when no
+    technique applies to what is left (`candidates` holds its pencil marks), else the
+    time limit passed."""
+
     steps: list[Step]
     solved: bool
     grid: list[int] = field(default_factory=list)  # the values at the end
+    stuck: bool = False
+    candidates: list[int] = field(default_factory=list)  # per cell, a mask: bit v-1 for v
+
+    @property
+    def status(self) -> str:
+        return "solved" if self.solved else "stuck" if self.stuck else "timeout"
 
     def as_dicts(self) -> list[dict]:
         return [s.as_dict() for s in self.steps]
@@ -32,29 +44,45 @@ class Explanation:
 
 @dataclass
 class Hint:
-    step: Step | None
+    step: Step | None  # None: the grid is solved, or (`stuck`) no technique applies
     wrong: list[str]  # cells whose entries (or pencil marks) contradict the solution
+    stuck: bool = False
 
     def as_dict(self) -> dict:
-        return {"step": self.step.as_dict() if self.step else None, "wrong": self.wrong}
+        return {"step": self.step.as_dict() if self.step else None, "wrong": self.wrong,
+                "stuck": self.stuck}
 
 
 @dataclass
 class Rating:
-    er: float
-    ep: float
-    ed: float
+    """A puzzle's place on the SE scale, or (`beyond`) none: the logical solver found
+    no technique for the rest, so no ER can be given. EP and ED are still given when
+    the steps that fix them were made before it stopped (EP: up to the first placement;
+    ED: the first step), as they are the same whatever the rest would need."""
+
+    er: float | None  # None: beyond the scale
+    ep: float | None
+    ed: float | None
     level: str
     techniques: dict[str, int]
-    guesses: int
     time_s: float
     steps: int = 0
     unique: bool = True  # False: rated with allow_multiple, along one of its solutions
+    hardest: float = 0.0  # the hardest step made (the ER when rated)
+
+    @property
+    def beyond(self) -> bool:
+        return self.er is None
+
+    @property
+    def status(self) -> str:
+        return "beyond" if self.beyond else "rated"
 
     def as_dict(self) -> dict:
         return {"er": self.er, "ep": self.ep, "ed": self.ed, "level": self.level,
-                "techniques": dict(self.techniques), "guesses": self.guesses,
-                "unique": self.unique, "time_s": round(self.time_s, 6)}
+                "techniques": dict(self.techniques), "steps": self.steps,
+                "hardest": self.hardest, "unique": self.unique,
+                "time_s": round(self.time_s, 6)}
 
 
 def _read_state(solver: Solver, state,
@@ -176,13 +204,21 @@ def _marks_from_masks(masks: list[int], n: int, peers) -> tuple[list[int], list[
 
 def explain(puzzle, *, state=None, time_limit: float | None = None,
             allow_multiple: bool = False) -> Explanation:
-    """Every step from the puzzle (or from a player's `state`) to the solution. A puzzle
-    with several solutions raises `NotUnique` unless `allow_multiple`."""
+    """Every step from the puzzle (or from a player's `state`) to the solution, or as
+    far as a technique applies (`stuck`). A puzzle with several solutions raises
+    `NotUnique` unless `allow_multiple`."""
     solver = Solver(puzzle, allow_multiple=allow_multiple)
     current = _read_state(solver, state)[0] if state is not None else solver.start()
     deadline = time.monotonic() + time_limit if time_limit else None
     steps = list(solver.run(current, deadline=deadline))
-    return Explanation(steps, current.solved(), list(current.values))
+    return explanation(solver, current, steps)
+
+
+def explanation(solver: Solver, state: State, steps: list[Step]) -> Explanation:
+    """What `solver.run` left in `state` after `steps`."""
+    solved = state.solved()
+    return Explanation(steps, solved, list(state.values), solver.stuck and not solved,
+                       list(state.cand))
 
 
 def hint(puzzle, state=None, *, allow_multiple: bool = False,
@@ -203,6 +239,8 @@ def hint(puzzle, state=None, *, allow_multiple: bool = False,
     else:
         current, wrong = _read_state(solver, state, settle)
     step = next(solver.run(current, limit=1, deadline=deadline), None)
+    if step is None and solver.stuck:
+        return Hint(None, wrong, stuck=True)
     if step is None and not current.solved():
         raise RatingTimeout(f"{solver.puzzle.label()}: no step found within the time limit "
                             f"({time_limit:g} s)")
@@ -210,8 +248,9 @@ def hint(puzzle, state=None, *, allow_multiple: bool = False,
 
 
 def rate(puzzle, *, allow_multiple: bool = False, time_limit: float | None = None) -> Rating:
-    """ER, EP and ED on the SE scale, the level, and the techniques used. A puzzle with
-    several solutions raises `NotUnique` unless `allow_multiple` (the rating then says
+    """ER, EP and ED on the SE scale, the level, and the techniques used; `beyond` the
+    scale (no ER) when no technique applies before the end. A puzzle with several
+    solutions raises `NotUnique` unless `allow_multiple` (the rating then says
     `unique=False`); `RatingTimeout` when `time_limit` seconds pass first."""
     time_limit = validate.seconds(time_limit)
     started = time.monotonic()
@@ -220,7 +259,7 @@ def rate(puzzle, *, allow_multiple: bool = False, time_limit: float | None = Non
     er = ep = ed = 0.0
     placed = False
     used: dict[str, int] = {}
-    guesses = count = 0
+    count = 0
     state = solver.start()
     for step in solver.run(state, deadline=deadline):
         count += 1
@@ -231,9 +270,13 @@ def rate(puzzle, *, allow_multiple: bool = False, time_limit: float | None = Non
             ep = max(ep, step.rating)
             placed = bool(step.placements)
         used[step.technique] = used.get(step.technique, 0) + 1
-        guesses += step.guess
+    spent = time.monotonic() - started
+    if solver.stuck:
+        # EP holds once a placement was made, ED once any step was: the rest cannot
+        # change them. ER would be the rest's, which no technique reaches.
+        return Rating(None, ep if placed else None, ed if count else None, BEYOND, used,
+                      spent, count, solver.unique, er)
     if not state.solved():
         raise RatingTimeout(f"{solver.puzzle.label()}: no rating within the time limit "
                             f"({time_limit:g} s)")
-    return Rating(er, ep, ed, level_of(er), used, guesses, time.monotonic() - started, count,
-                  solver.unique)
+    return Rating(er, ep, ed, level_of(er), used, spent, count, solver.unique, er)

@@ -14,6 +14,11 @@ LEVELS: dict[str, tuple[float, float]] = {
 }
 
 
+# The level of a puzzle the logical solver cannot finish: it has no ER, so it is in no
+# band (and `generate --difficulty` never gives it).
+BEYOND = "beyond the scale"
+
+
 def level_of(er: float) -> str:
     """The band a rating falls in (a grid with nothing to deduce, ER 0, is easy)."""
     return next((name for name, (_, top) in LEVELS.items() if er < top + 0.05), "diabolical")

@@ -5,8 +5,10 @@ length of its chain may find a harder step than the next technique's base
 rating, so the search goes on while a later technique could still be easier,
 except across SE's chain stages (aligned pairs, chains, aligned triplets,
 Nishio, multiple, dynamic): there the first stage with a step wins, as in SE.
-When nothing applies, a marked guess (the solution's value, from the native
-solver) keeps the explanation going.
+When nothing applies, the solver stops there: the explanation is left unfinished
+rather than carried on with a value read from the solution, which would explain
+nothing. The solution is searched for only to refuse puzzles with no or several
+solutions and to judge a player's entries, never to make a step.
 """
 
 from __future__ import annotations
@@ -21,11 +23,10 @@ from ..grid.puzzle import Puzzle
 from ..grid.variables import EXTRA
 from ..model import Model, build_model, find_conflicts
 from ..result import Status
-from .state import Layout, State, layout_of, popcount
-from .step import Step, cell_name
+from .state import Layout, State, layout_of
+from .step import Step
 from .technique import Technique, all_techniques
-
-GUESS_RATING = 9.0  # where SE's nested forcing chains begin: a guess stands in for them
+from .words import plain
 
 
 class Unsolvable(CpsudokuError):
@@ -50,13 +51,14 @@ class Solver:
     """One puzzle's layout, solution and the techniques that are sound for it.
 
     A puzzle with several solutions is refused (`NotUnique`) unless `allow_multiple`:
-    then the techniques that assume one solution are left out and a guess takes the
-    value of one of the solutions.
+    then the techniques that assume one solution are left out.
 
     `time_limit` bounds the search for the solution and its uniqueness (on a 25x25 it
     can take minutes): past it, `RatingTimeout`; or, with `unsettled_ok`, the solver goes
-    on without knowing (no technique that assumes one solution, no guess unless a
-    solution was found, no entry judged wrong)."""
+    on without knowing (no technique that assumes one solution, no entry judged wrong).
+
+    After `run` ends short of a full grid, `stuck` tells whether no technique applied
+    (else the deadline passed)."""
 
     def __init__(self, puzzle, techniques: list[Technique] | None = None, *,
                  allow_multiple: bool = False, time_limit: float | None = None,
@@ -92,11 +94,13 @@ class Solver:
         classic = self.layout.is_classic()
         self.techniques = [t for t in chosen if (self.unique or not t.needs_unique)
                            and (classic or not t.classic_only)]
+        self.stuck = False
 
     def start(self) -> State:
         return State.start(self.puzzle, self.layout, self.model)
 
-    def next_step(self, state: State) -> Step:
+    def next_step(self, state: State) -> Step | None:
+        """The easiest step from `state`, or None when no technique applies."""
         best: Step | None = None
         stage = None
         for tech in self.techniques:
@@ -106,31 +110,25 @@ class Solver:
             step = next(iter(tech.find(state)), None)
             if step is not None and (best is None or step.rating < best.rating):
                 best, stage = step, tech.stage
-        return best if best is not None else self.guess(state)
+        if best is not None and not best.reason:
+            best.reason = plain(best)
+        return best
 
-    def advance(self, state: State, number: int) -> Step:
-        """Find the next step, apply it to `state` and number it."""
+    def advance(self, state: State, number: int) -> Step | None:
+        """Find the next step, apply it to `state` and number it; None (and `state`
+        untouched) when no technique applies."""
         step = self.next_step(state)
+        if step is None:
+            return None
         apply(state, step)
         step.number = number
         return step
 
-    def guess(self, state: State) -> Step:
-        """The solution's value in a cell with fewest candidates, marked as a guess."""
-        if self.solution is None:  # unsettled: the search for it ran out of time
-            raise RatingTimeout(f"{self.puzzle.label()}: no technique applies, and no "
-                                f"solution to guess from was found within the time limit")
-        open_cells = [c for c, m in enumerate(state.cand) if m]
-        cell = min(open_cells, key=lambda c: popcount(state.cand[c]))
-        value = self.solution[cell]
-        name = cell_name(cell, state.size)
-        return Step("Guess", GUESS_RATING, [(cell, value)], [], [cell], [],
-                    f"Guess: {name}={value} (no technique applies; value from the solution)",
-                    state.size, guess=True)
-
     def run(self, state: State, limit: int | None = None, deadline: float | None = None):
-        """Yield steps, each already applied to `state`, until the grid is full (or the
-        deadline passes: then the grid is left unsolved)."""
+        """Yield steps, each already applied to `state`, until the grid is full, or
+        until no technique applies (then `self.stuck`) or the deadline passes: in both
+        the grid is left unsolved."""
+        self.stuck = False
         count = 0
         budget = state.size ** 3 * 2
         state.deadline = deadline
@@ -144,6 +142,9 @@ class Solver:
                 step = self.advance(state, count)
             except OutOfTime:
                 return
+            if step is None:
+                self.stuck = True
+                return
             yield step
             if count > budget:  # pragma: no cover - every step makes progress
                 raise RuntimeError("the logical solver made no progress")
@@ -156,7 +157,7 @@ def _digits_model(puzzle: Puzzle, model: Model, time_limit: float | None) -> Mod
     read such a rule (the regions are one connected partition of the whole grid). What
     the other rules imply holds in the whole puzzle too, so every step stays sound; the
     rules left out must not be needed, so the digits must have one solution without them,
-    else the puzzle is refused by name (what would be left is guessing)."""
+    else the puzzle is refused by name (no step could tell the digits apart)."""
     if not any(group.name != EXTRA for group in puzzle.variables.groups):
         return model
     left_out = [rule for rule in puzzle.rules

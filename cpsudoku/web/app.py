@@ -173,13 +173,15 @@ def create_app(workers: Workers | None = None) -> FastAPI:
     async def check_grid(body: CheckIn, request: Request):
         return await answer(request, "check", body, body.time_limit if body.solution else None)
 
-    @app.post("/api/hint", summary="The next human step (501 without cpsudoku.logic)",
+    @app.post("/api/hint", summary="The next human step, or status stuck when no technique "
+                                   "applies (501 without cpsudoku.logic)",
               responses=ERRORS)
     async def hint(body: HintIn, request: Request):
         optional("logic")
         return await answer(request, "hint", body, body.time_limit)
 
-    @app.post("/api/rate", summary="Difficulty rating (501 without cpsudoku.logic)",
+    @app.post("/api/rate", summary="Difficulty rating; er null when beyond the scale "
+                                   "(501 without cpsudoku.logic)",
               responses=ERRORS)
     async def rate(body: RateIn, request: Request):
         optional("logic")

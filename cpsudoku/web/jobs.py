@@ -157,10 +157,14 @@ def hint(body: HintIn, limit: float | None = None) -> dict:
     puzzle = load(body)
     state = values_of(body, puzzle) if body.grid is not None else None
     found = logic.hint(puzzle, state=state, time_limit=limit or body.time_limit)
+    from ..logic.api import HINT_STUCK
     from ..logic.words import describe
+    # stuck: no technique applies, and the page says so (it never reveals a value)
     return {"step": found.step.as_dict() if found.step is not None else None,
             "words": describe(found.step) if found.step is not None else None,
-            "wrong": list(found.wrong)}
+            "wrong": list(found.wrong),
+            "status": "stuck" if found.stuck else "step" if found.step else "solved",
+            **({"message": HINT_STUCK} if found.stuck else {})}
 
 
 def rate(body: RateIn, limit: float | None = None) -> dict:

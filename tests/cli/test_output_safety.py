@@ -137,5 +137,6 @@ def test_help_lists_every_exit_code():
     done = run("--help")
     text = " ".join(done.stdout.split())
     for code in ("0 every puzzle solved", "7 compare", "8 the output cannot be written",
-                 "70 internal error", "130 interrupted", "141 the reader", "143 stopped"):
+                 "9 explain, hint: no technique applies", "70 internal error",
+                 "130 interrupted", "141 the reader", "143 stopped"):
         assert code in text, code

@@ -58,7 +58,10 @@ def test_explain_json_and_a_variant():
     result = run("explain", ROOT / "examples/variants/killer-6x6.toml", "-f", "json")
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
-    assert doc["solved"] and any(s["technique"] == "By Rule" for s in doc["steps"])
+    rule_steps = {"By Rule", "Sum Bounds", "Sum Combinations", "Pair Relation", "Order",
+                  "Consecutive Set", "Innies", "Outies"}
+    assert doc["solved"] and any(s["technique"] in rule_steps for s in doc["steps"])
+    assert all(s["reason"] for s in doc["steps"])
 
 
 def test_rate_formats():
@@ -66,9 +69,9 @@ def test_rate_formats():
     assert result.exit_code == 0
     record = json.loads(result.stdout)
     assert set(record) == {"index", "source", "puzzle", "status", "er", "ep", "ed", "level",
-                           "techniques", "guesses", "unique", "time_s"}
+                           "techniques", "steps", "hardest", "unique", "time_s"}
     assert record["status"] == "rated"
-    assert (record["er"], record["level"], record["guesses"]) == (1.2, "easy", 0)
+    assert (record["er"], record["level"], record["hardest"]) == (1.2, "easy", 1.2)
     result = run("rate", ROOT / "examples/tutorial.txt", ROOT / "examples/six.txt", "-f", "csv")
     rows = list(csv.DictReader(io.StringIO(result.stdout)))
     assert [r["index"] for r in rows] == ["0", "1"] and rows[0]["er"] == "1.2"

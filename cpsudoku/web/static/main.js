@@ -394,6 +394,10 @@ async function hint() {
         status(`Wrong entries: ${[...wrong].map((i) => cellName(i, puzzle.size)).join(", ")}`, "bad");
         return;
       }
+      if (found.status === "stuck") {
+        status(found.message);
+        return;
+      }
       if (!found.step) {
         status("No further step found.");
         return;
@@ -481,7 +485,9 @@ async function rate() {
   try {
     const r = await ask("/api/rate", { puzzle: puzzle.text, time_limit: helpLimit() });
     const techniques = Object.entries(r.techniques || {}).map(([k, v]) => `${k} ×${v}`).join(", ");
-    status(`Rating ER ${r.er} / EP ${r.ep} / ED ${r.ed} (${r.level})${techniques ? ": " + techniques : ""}`);
+    // no ER when no technique finishes the puzzle: say where the logic stopped instead
+    if (r.er === null) status(`Rating: ${r.level} (no technique applies after ${r.steps} steps; hardest step ${r.hardest})`);
+    else status(`Rating ER ${r.er} / EP ${r.ep} / ED ${r.ed} (${r.level})${techniques ? ": " + techniques : ""}`);
   } catch (err) {
     failed(err);
   }
