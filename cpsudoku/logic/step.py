@@ -37,8 +37,11 @@ class Step:
     text: str  # one sentence in HoDoKu's notation
     size: int = field(default=9, repr=False)
     number: int = 0  # position in an explanation, from 1
-    guess: bool = False  # the value came from the solution, not from logic
     chain: list = field(default_factory=list)  # chain.Branch per chain of a chain step
+    # why the step holds, in one sentence a player follows: a rule's technique says it
+    # when it makes the step; the solver gives the others the plain-language sentence
+    # `words.plain` builds from the step's data (the classic techniques)
+    reason: str = ""
 
     def as_dict(self) -> dict:
         name = lambda c: cell_name(c, self.size)  # noqa: E731
@@ -49,6 +52,7 @@ class Step:
             "placements": [f"{name(c)}={v}" for c, v in self.placements],
             "eliminations": [f"{name(c)}<>{v}" for c, v in self.eliminations],
             "text": self.text,
+            "reason": self.reason,
             "cells": [name(c) for c in self.cells],
             "groups": list(self.groups),
             "chain": [branch.as_dict() for branch in self.chain],
@@ -56,8 +60,8 @@ class Step:
 
 
 def make_step(technique: str, rating: float, size: int, *, what: str,
-              placements=(), eliminations=(), cells=(), groups=(), guess=False,
-              chain=()) -> Step:
+              placements=(), eliminations=(), cells=(), groups=(),
+              chain=(), reason: str = "") -> Step:
     """A step whose sentence is `Technique: what => result`."""
     placements = list(placements)
     eliminations = sorted(set(eliminations))
@@ -66,4 +70,4 @@ def make_step(technique: str, rating: float, size: int, *, what: str,
         results.append(eliminations_text(eliminations, size))
     text = f"{technique}: {what}" + (f" => {', '.join(results)}" if results else "")
     return Step(technique, round(rating, 1), placements, eliminations, list(cells),
-                list(groups), text, size, guess=guess, chain=list(chain))
+                list(groups), text, size, chain=list(chain), reason=reason)

@@ -62,8 +62,6 @@ def result(step: Step) -> str:
 def where(step: Step) -> str:
     """The first hint: the technique and where to look, giving nothing else away."""
     name = lambda c: cell_name(c, step.size)  # noqa: E731
-    if step.guess:
-        return "No technique applies here: the next value comes from the solution."
     chain = notation(step).split(" => ")[0]
     if " -> " in chain:
         return f"{step.technique}: start from {chain.split(' -> ')[0]}."
@@ -79,7 +77,11 @@ def where(step: Step) -> str:
 
 
 def plain(step: Step) -> str:
-    """Why the step holds, in a sentence a player can follow without the notation."""
+    """Why the step holds, in a sentence a player can follow without the notation: the
+    step's own reason when its technique gives one (the variant rules show their
+    evidence), else one built from the step's data."""
+    if step.reason:
+        return step.reason
     t = step.technique
     name = lambda c: cell_name(c, step.size)  # noqa: E731
     cells = _join([name(c) for c in step.cells])
@@ -88,8 +90,6 @@ def plain(step: Step) -> str:
     other = step.groups[1] if len(step.groups) > 1 else ""
     chain = notation(step).split(" => ")[0]
     then = result(step)[0].lower() + result(step)[1:]
-    if step.guess:
-        return f"No technique finds the next step: {then[:-1]}, as the solution has it."
     if t == "Full House" and step.placements:
         cell, value = step.placements[0]
         return f"Look at {house}: only {name(cell)} is still empty, so it takes {_digit(value)}."

@@ -358,11 +358,11 @@ def test_by_rule_reads_a_wide_automaton_through_its_paths():
         DistinctCounts([DistinctCount((1, 2), counted)])]))
     step = first(rules.by_rule, state)
     assert step.text == "By Rule: distinct count 1 at r1c2 => r1c2<>9"
-    # two cells: a search, as for any rule
+    # two cells: a search, as for any rule, with the column's no-repeat among its cells
     small = State.start(Puzzle.from_values([0] * 81, rules=[
         DistinctCounts([DistinctCount((1, 2), counted[:2])])]))
     assert first(rules.by_rule, small).text == \
-        "By Rule: distinct count 1 at r1c2 => r1c2<>3,4,5,6,7,8,9"
+        "By Rule: distinct count 1 at r1c2 => r1c2<>1,3,4,5,6,7,8,9, r2c1,r3c1<>2"
 
 
 def test_innies():

@@ -1,116 +1,299 @@
-"""Variant rules beside the houses: the generic "by rule" step and the killer 45 rule.
+"""Variant rules beside the houses: the shared machinery of the rule steps, the generic
+"by rule" step and the killer 45 rule.
 
-By rule: a candidate goes when one rule's constraints (all those sharing its
-label, e.g. a cage's sum and its no-repeat) have no completion with it over the
-current candidates. It reads only the constraint vocabulary, so a new rule is
-explained with no new code. Automata (`Regular`) too wide to enumerate are read
-through their layered graph instead: a candidate goes when no accepted word gives
-it to its cell. Innies and outies: the cages inside a house leave
-a known sum to the house's other cells, and cages covering a house with a few
-cells sticking out give those cells a known sum.
+A rule is all the constraints sharing its label (a cage's sum and its no-repeat),
+joined by the no-repeat of the houses among its own cells (two cells of a cage in one
+row differ even where the cage would allow a repeat). The families of reasoning a
+player names (sums, order, pair relations, consecutive sets) have modules of their
+own, each with a rating and a reason that shows the evidence; "by rule" is the
+fallback for every rule: a candidate goes when the rule has no completion with it
+over the current candidates. A rule too wide to enumerate is read constraint by
+constraint instead (bounds of sums and orders, an automaton's layered graph, tables),
+weaker but sound. Innies and outies: the cages inside a house leave a known sum to
+the house's other cells, and cages covering a house with a few cells sticking out
+give those cells a known sum.
 """
 
 from __future__ import annotations
 
 from functools import cache
 
-from ...grid.constraints import AllDifferent, Constraint, Less, Regular, Sum
+from ...grid.constraints import AllDifferent, Allowed, Constraint, Less, Regular, Sum
+from ..completions import completions
 from ..state import Layout, State, bit_values, popcount
-from ..step import make_step
+from ..step import cell_name, make_step
 from ..technique import technique
 
-NODE_LIMIT = 50_000  # a rule too wide to enumerate is left alone (no step, never a wrong one)
+NODE_LIMIT = 50_000  # past it a rule is read constraint by constraint (`propagated`)
+BY_RULE = 2.5  # above every family's rating: the fallback never hides an easier reason
+
+Group = tuple[Constraint, ...]
 
 
 @cache
-def rule_groups(layout: Layout) -> tuple[tuple[str, tuple[Constraint, ...]], ...]:
-    """The rules' constraints grouped by label, with the small all-different ones
-    that share it (a cage's no-repeat goes with its sum)."""
+def rule_groups(layout: Layout) -> tuple[tuple[str, Group], ...]:
+    """The rules' constraints grouped by label, with the small all-different ones that
+    share it (a cage's no-repeat goes with its sum) and the no-repeat of every house or
+    small group among the rule's cells (labelled by that house)."""
     groups: dict[str, list[Constraint]] = {}
     for con in layout.rules:
         groups.setdefault(con.describe(), []).append(con)
     for con in layout.small_groups:
         if con.describe() in groups:
             groups[con.describe()].append(con)
-    return tuple((label, tuple(cons)) for label, cons in groups.items())
+    out = []
+    for label, cons in groups.items():
+        cells = {c for con in cons for c in con.cells}
+        known = {frozenset(con.cells) for con in cons if isinstance(con, AllDifferent)}
+        extra = []
+        others = [(h.cells, h.label) for h in layout.houses]
+        others += [(g.cells, g.describe()) for g in layout.small_groups]
+        for other_cells, other_label in others:
+            common = tuple(c for c in other_cells if c in cells)
+            if len(common) > 1 and not any(frozenset(common) <= k for k in known):
+                known.add(frozenset(common))
+                extra.append(AllDifferent(common, label=other_label))
+        out.append((label, tuple(cons) + tuple(extra)))
+    return tuple(out)
 
 
-def supported(state: State, constraints, cells: list[int]) -> dict[int, int] | None:
+def own(cons: Group) -> list[Constraint]:
+    """The rule's own constraints, without the houses' no-repeat added to it."""
+    label = cons[0].describe()
+    return [con for con in cons if con.describe() == label]
+
+
+_FAMILY: dict[int, tuple[Group, str]] = {}
+
+
+def family(cons: Group) -> str:
+    """Which family of reasoning reads the rule: "set" (different consecutive digits),
+    "order" (thermometers, greater-than), "pair" (relations between two cells, lines
+    read pair by pair), "sum" (cages, arrows, little killers), or "other"."""
+    known = _FAMILY.get(id(cons))
+    if known is not None and known[0] is cons:
+        return known[1]
+    mine = [con for con in own(cons) if not isinstance(con, AllDifferent)]
+    cells = cells_of(own(cons))
+    k = len(cells)
+    if not mine:
+        kind = "other"
+    elif (any(isinstance(con, AllDifferent) and len(set(con.cells)) == k for con in own(cons))
+          and all(isinstance(con, Allowed) and len(con.cells) == 2
+                  and set(con.tuples) == _run_pairs(_top(con), k) for con in mine)):
+        kind = "set"
+    elif all(isinstance(con, Less) for con in mine):
+        kind = "order"
+    elif all(len(set(con.cells)) == 2 == len(con.cells) or
+             (isinstance(con, Regular) and con.automaton.window == 2
+              and len(set(con.cells)) == len(con.cells)) for con in mine):
+        kind = "pair"
+    elif all(isinstance(con, Sum) for con in mine):
+        kind = "sum"
+    else:
+        kind = "other"
+    _FAMILY[id(cons)] = (cons, kind)
+    return kind
+
+
+@cache
+def _run_pairs(top: int, k: int) -> frozenset[tuple[int, int]]:
+    """Two different digits of a run of k consecutive ones (a renban's pair table)."""
+    return frozenset((a, b) for a in range(1, top + 1) for b in range(1, top + 1)
+                     if a != b and abs(a - b) < k)
+
+
+def _top(con) -> int:
+    return max(max(t) for t in con.tuples) if con.tuples else 0
+
+
+def groups_of(state: State, kind: str):
+    """The rules of one family that still have an empty cell."""
+    for label, cons in rule_groups(state.layout):
+        if family(cons) == kind and any(state.cand[c] for c in cells_of(cons)):
+            yield label, cons
+
+
+def cells_of(cons) -> list[int]:
+    return sorted({c for con in cons for c in con.cells})
+
+
+def domain(state: State, cell: int) -> int:
+    """A cell's candidates, or its value's bit once placed."""
+    return state.cand[cell] or 1 << (state.values[cell] - 1)
+
+
+# ------------------------------------------------------------------- words
+
+def digit(value: int) -> str:
+    return str(value) if value <= 9 else chr(55 + value)
+
+
+def join(items, word: str = "and") -> str:
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + f" {word} " + items[-1]
+
+
+def digits_text(values, word: str = "and") -> str:
+    """Digits with their runs shortened: `1..4 and 9`."""
+    values = sorted(set(values))
+    runs: list[list[int]] = []
+    for v in values:
+        if runs and v == runs[-1][-1] + 1:
+            runs[-1].append(v)
+        else:
+            runs.append([v])
+    return join([f"{digit(r[0])}..{digit(r[-1])}" if len(r) > 2 else digit(v)
+                 for r in runs for v in (r if len(r) <= 2 else r[:1])], word)
+
+
+def names(cells, size: int, most: int = 6) -> str:
+    """Cells by name; a long list by its ends (`r1c1..r1c9`, as the rule reads them)."""
+    cells = list(cells)
+    if len(cells) > most:
+        return f"{cell_name(cells[0], size)}..{cell_name(cells[-1], size)}"
+    return join([cell_name(c, size) for c in cells])
+
+
+def removals_text(elims, size: int) -> str:
+    """What goes, by digits: `3 in r1c3`, `4 or 5 in r2c2 and r2c3`."""
+    by_cell: dict[int, list[int]] = {}
+    for c, v in sorted(elims):
+        by_cell.setdefault(c, []).append(v)
+    by_values: dict[tuple[int, ...], list[int]] = {}
+    for c, vs in by_cell.items():
+        by_values.setdefault(tuple(vs), []).append(c)
+    return join([f"{digits_text(vs, 'or')} in {names(cs, size)}"
+                 for vs, cs in by_values.items()], "and")
+
+
+def ordinal(k: int) -> str:
+    return f"{k}{'th' if 10 <= k % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(k % 10, 'th')}"
+
+
+# ------------------------------------------------------------------- search
+
+def supported(state: State, constraints, cells: list[int],
+              combos: tuple[Sum, set] | None = None) -> dict[int, int] | None:
     """Per cell, the mask of values that appear in some completion of the constraints
-    (None when the search is too wide to finish)."""
-    domain = [state.cand[c] or 1 << (state.values[c] - 1) for c in cells]
-    index = {c: i for i, c in enumerate(cells)}
-    order = sorted(range(len(cells)), key=lambda i: bin(domain[i]).count("1"))
-    assigned: list[int] = [0] * len(cells)
+    (None when the search is too wide to finish). `combos`: a sum and a set that
+    collects the sorted values its cells take in every completion."""
+    domain_ = [domain(state, c) for c in cells]
     support = [0] * len(cells)
-    nodes = 0
-    cons = [(con, [index[c] for c in con.cells]) for con in constraints]
-    watch: list[list[int]] = [[] for _ in cells]
-    for k, (_con, idx) in enumerate(cons):
-        for i in idx:
-            watch[i].append(k)
+    collect = None if combos is None else ([cells.index(c) for c in combos[0].cells],
+                                           combos[1])
 
-    def consistent(i: int) -> bool:
-        for k in watch[i]:
-            con, idx = cons[k]
-            vals = [assigned[j] for j in idx]
-            if isinstance(con, AllDifferent):
-                seen = [v for v in vals if v]
-                if len(seen) != len(set(seen)):
-                    return False
-            elif isinstance(con, Less):
-                if any(a and b and not a < b for a, b in zip(vals, vals[1:])):
-                    return False
-            elif isinstance(con, Sum):
-                weights = con.weights()
-                lo = hi = 0
-                for w, j, v in zip(weights, idx, vals):
-                    if v:
-                        lo += w * v
-                        hi += w * v
-                    else:
-                        vs = bit_values(domain[j])
-                        lo += min(w * vs[0], w * vs[-1])
-                        hi += max(w * vs[0], w * vs[-1])
-                if not lo <= con.total <= hi:
-                    return False
-            elif all(vals) and not con.holds(vals):
-                return False
-        return True
+    def visit(values: list[int]) -> None:
+        for i, v in enumerate(values):
+            support[i] |= 1 << (v - 1)
+        if collect is not None:
+            collect[1].add(tuple(sorted(values[j] for j in collect[0])))
 
-    def search(pos: int) -> bool:
-        nonlocal nodes
-        if pos == len(order):
-            for i, v in enumerate(assigned):
-                support[i] |= 1 << (v - 1)
-            return True
-        i = order[pos]
-        for v in bit_values(domain[i]):
-            nodes += 1
-            if nodes > NODE_LIMIT:
-                raise TimeoutError
-            assigned[i] = v
-            if consistent(i):
-                search(pos + 1)
-            assigned[i] = 0
-        return False
-
-    try:
-        search(0)
-    except TimeoutError:
+    if not completions(constraints, cells, domain_, NODE_LIMIT, visit):
         return None
     return {c: support[i] for i, c in enumerate(cells)}
+
+
+def sum_bounds(con: Sum, doms: dict[int, int], peers) -> dict[int, tuple[int, int]] | None:
+    """Per cell of the sum, the least and the most the rest of it adds (the cells of one
+    weight that are all peers count as different digits); None when a cell is listed
+    twice or the rest cannot be filled."""
+    if len(set(con.cells)) != len(con.cells):
+        return None
+    weights = dict(zip(con.cells, con.weights()))
+    out = {}
+    for cell in con.cells:
+        lo = hi = 0
+        by_weight: dict[int, list[int]] = {}
+        for c in con.cells:
+            if c != cell:
+                by_weight.setdefault(weights[c], []).append(c)
+        for w, cs in by_weight.items():
+            if len(cs) > 1 and all(b in peers[a] for a in cs for b in cs if a != b):
+                pool = sorted(set().union(*(bit_values(doms[c]) for c in cs)))
+                if len(pool) < len(cs):
+                    return None
+                least, most = sum(pool[:len(cs)]), sum(pool[-len(cs):])
+            else:
+                least = sum(bit_values(doms[c])[0] for c in cs)
+                most = sum(bit_values(doms[c])[-1] for c in cs)
+            lo += min(w * least, w * most)
+            hi += max(w * least, w * most)
+        out[cell] = (lo, hi)
+    return out
+
+
+def propagated(state: State, constraints, cells: list[int]) -> dict[int, int] | None:
+    """The values each cell keeps when each constraint is read on its own, over and
+    over until none narrows further: sums and orders by their bounds, automata by
+    their layered graph, no-repeats by the placed digits, tables by their rows, any
+    other constraint by a search over its own cells. Sound but weaker than a search
+    over them all; None when the rule cannot hold."""
+    doms = {c: domain(state, c) for c in cells}
+    peers = state.layout.peers
+    changed = True
+    while changed:
+        changed = False
+        for con in constraints:
+            keep: dict[int, int] = {}
+            if isinstance(con, Sum):
+                bounds = sum_bounds(con, doms, peers)
+                if bounds is not None:
+                    for (c, w) in zip(con.cells, con.weights()):
+                        lo, hi = bounds[c]
+                        keep[c] = sum(1 << (v - 1) for v in bit_values(doms[c])
+                                      if lo <= con.total - w * v <= hi)
+            elif isinstance(con, Less):
+                for a, b in zip(con.cells, con.cells[1:]):
+                    keep[b] = keep.get(b, doms[b]) & ~((1 << bit_values(doms[a])[0]) - 1)
+                for a, b in reversed(list(zip(con.cells, con.cells[1:]))):
+                    top = bit_values(keep.get(b, doms[b]) or doms[b])[-1]
+                    keep[a] = keep.get(a, doms[a]) & ((1 << (top - 1)) - 1)
+            elif isinstance(con, Regular):
+                paths = con.automaton.paths([bit_values(doms[c]) for c in con.cells])
+                for c, edges in zip(con.cells, paths):
+                    mask = sum(1 << (v - 1) for v in {v for _, v, _ in edges})
+                    keep[c] = keep.get(c, doms[c]) & mask
+            elif isinstance(con, AllDifferent):
+                for c in con.cells:
+                    if popcount(doms[c]) == 1:
+                        for o in con.cells:
+                            if o != c:
+                                keep[o] = keep.get(o, doms[o]) & ~doms[c]
+            elif isinstance(con, Allowed):
+                rows = [t for t in con.tuples
+                        if all(doms[c] >> (v - 1) & 1 for c, v in zip(con.cells, t))]
+                for k, c in enumerate(con.cells):
+                    keep[c] = keep.get(c, doms[c]) & sum(1 << (t[k] - 1) for t in set(rows))
+            else:
+                own_cells = sorted(set(con.cells))
+                sub = _Doms(state, doms)
+                found = supported(sub, [con], own_cells)  # type: ignore[arg-type]
+                if found is not None:
+                    keep.update(found)
+            for c, mask in keep.items():
+                mask &= doms[c]
+                if mask != doms[c]:
+                    if not mask:
+                        return None
+                    doms[c] = mask
+                    changed = True
+    return doms
 
 
 def automaton_support(state: State, constraints, cells: list[int]) -> dict[int, int]:
     """Per cell, the values some accepted word of every automaton gives it (at every place
     an automaton reads the cell), narrowed until no automaton narrows further. Sound,
     not always complete: a value kept may still have no completion of them all."""
-    doms = {c: set(bit_values(state.cand[c] or 1 << (state.values[c] - 1))) for c in cells}
+    doms = {c: set(bit_values(domain(state, c))) for c in cells}
     changed = True
     while changed:
         changed = False
         for con in constraints:
+            if not isinstance(con, Regular):
+                continue
             kept: dict[int, set[int]] = {}
             for c, edges in zip(con.cells, con.automaton.paths([doms[c] for c in con.cells])):
                 values = {v for _, v, _ in edges}
@@ -122,55 +305,102 @@ def automaton_support(state: State, constraints, cells: list[int]) -> dict[int, 
     return {c: sum(1 << (v - 1) for v in doms[c]) for c in cells}
 
 
-def _support(state: State, constraints, cells: list[int]) -> dict[int, int] | None:
-    """The values each cell keeps: by search, or through the automata when a search over
-    them cannot finish (one automaton is judged only once all its cells hold values, so
-    over more than NODE_LIMIT candidate tuples the search gives up)."""
-    automata = all(isinstance(con, Regular) for con in constraints)
-    if automata and len(constraints) == 1:
+class _Doms:
+    """A state's stand-in whose candidates are narrowed domains (for a search over one
+    constraint in the middle of `propagated`)."""
+
+    def __init__(self, state: State, doms: dict[int, int]):
+        self.layout = state.layout
+        self.cand = [doms.get(c, m) for c, m in enumerate(state.cand)]
+        self.values = state.values
+
+
+_SUPPORT: dict = {}  # (kind of reading, constraints, candidates) -> what it found
+
+
+def remembered(what: str, state: State, cons: Group, find):
+    """`find(state, cons)`, remembered for these candidates of the rule's cells (most rules keep
+    their candidates from one step to the next; the groups live as long as their
+    layout, so their identity is a safe key)."""
+    cells = cells_of(cons)
+    key = (what, id(cons), tuple(state.cand[c] or -state.values[c] for c in cells))
+    if key not in _SUPPORT:
+        if len(_SUPPORT) > 100_000:
+            _SUPPORT.clear()
+        _SUPPORT[key] = find(state, cons)
+    return _SUPPORT[key]
+
+
+def support_of(state: State, cons, cells: list[int]) -> tuple[dict[int, int] | None, bool]:
+    """The values each cell keeps, and whether a whole search found them (else each
+    constraint on its own did: a wide rule still gives its easy removals)."""
+    wide = len(cons) == 1 and isinstance(cons[0], Regular)
+    if wide:  # an automaton is judged only once all its cells hold values
         tuples = 1
         for c in cells:
             tuples *= popcount(state.cand[c]) or 1
-        if tuples > NODE_LIMIT:
-            return automaton_support(state, constraints, cells)
-    found = supported(state, constraints, cells)
-    if found is None and automata:
-        return automaton_support(state, constraints, cells)
-    return found
+        wide = tuples > NODE_LIMIT
+    found = None if wide else supported(state, cons, cells)
+    if found is not None:
+        return found, True
+    return propagated(state, cons, cells), False
 
 
-_SUPPORT: dict = {}  # (constraints, candidates of their cells) -> supported values
+def removals(state: State, cells, support) -> list[tuple[int, int]]:
+    return [(c, v) for c in cells for v in bit_values(state.cand[c] & ~support[c])]
 
 
-def _eliminations(state: State, constraints, label: str, remember: bool = False):
-    cells = sorted({c for con in constraints for c in con.cells})
+def _eliminations(state: State, constraints, label: str):
+    """What a search over `constraints` removes from their cells (innies, outies)."""
+    cells = cells_of(constraints)
     if not any(state.cand[c] for c in cells):
         return None
-    # most rules keep their candidates from one step to the next: remember the answer
-    # (the rule groups live as long as their layout, so their identity is a safe key)
-    key = (id(constraints), tuple(state.cand[c] or -state.values[c] for c in cells))
-    if remember and key in _SUPPORT:
-        support = _SUPPORT[key]
-    else:
-        support = _support(state, constraints, cells)
-        if remember:
-            if len(_SUPPORT) > 100_000:
-                _SUPPORT.clear()
-            _SUPPORT[key] = support
+    support, _whole = support_of(state, constraints, cells)
     if support is None:
         return None
-    elims = [(c, v) for c in cells for v in bit_values(state.cand[c] & ~support[c])]
-    return elims, cells
+    return removals(state, cells, support), cells
 
 
-@technique("By Rule", 2.0, order=2.05)
+def rule_step(name: str, rating: float, state: State, label: str, elims, cells,
+              reason: str):
+    """A rule's step: `Name: label => removals`, with its reason as one sentence."""
+    reason = reason[0].upper() + reason[1:]
+    return make_step(name, rating, state.size, what=label, eliminations=elims, cells=cells,
+                     groups=[label], reason=reason if reason.endswith(".") else reason + ".")
+
+
+def generic_reason(state: State, label: str, cons, elims, whole: bool) -> str:
+    """No filling of the rule allows the removed candidates."""
+    cells = [c for con in own(cons) for c in con.cells]
+    cells = list(dict.fromkeys(cells))
+    line = any(isinstance(con, Regular) for con in own(cons))
+    what = (f"the line through {names(cells, state.size)}" if line
+            else f"{names(cells, state.size)}")
+    how = ("" if whole else
+           " (each of its parts read on its own: the whole rule is too wide to search)")
+    return (f"{label}: no filling of {what} that keeps the rule, the candidates and no "
+            f"repeat in a house allows {removals_text(elims, state.size)}{how}")
+
+
+def _whole_support(state: State, cons: Group):
+    return support_of(state, cons, cells_of(cons))
+
+
+@technique("By Rule", BY_RULE)
 def by_rule(state: State):
-    """A candidate with no completion of one rule (cage, thermometer, arrow, dot...)."""
+    """A candidate with no completion of one rule (cage, thermometer, arrow, dot...):
+    the fallback of every family, with the evidence no more than the search."""
     for label, cons in rule_groups(state.layout):
-        found = _eliminations(state, cons, label, remember=True)
-        if found and found[0]:
-            yield make_step("By Rule", 2.0, state.size, what=label, eliminations=found[0],
-                            cells=found[1], groups=[label])
+        cells = cells_of(cons)
+        if not any(state.cand[c] for c in cells):
+            continue
+        support, whole = remembered("rule", state, cons, _whole_support)
+        if support is None:
+            continue
+        elims = removals(state, cells, support)
+        if elims:
+            yield rule_step("By Rule", BY_RULE, state, label, elims, cells,
+                            generic_reason(state, label, cons, elims, whole))
 
 
 def _cages(state: State) -> list[tuple[frozenset[int], int]]:
@@ -199,7 +429,11 @@ def innies_outies(state: State):
             if found and found[0]:
                 yield make_step("Innies", 2.8, n,
                                 what=f"{house.label}: innies sum to {total}",
-                                eliminations=found[0], cells=sorted(rest), groups=[house.label])
+                                eliminations=found[0], cells=sorted(rest), groups=[house.label],
+                                reason=f"{house.label.capitalize()} adds up to {full} and the "
+                                       f"cages inside it to {full - total}, so "
+                                       f"{names(sorted(rest), n)} add up to {total}: that "
+                                       f"rules out {removals_text(found[0], n)}.")
         touching = [(cs, t) for cs, t in cages if cs & cells]
         covered = set().union(*[cs for cs, _ in touching]) if touching else set()
         if cells <= covered:
@@ -212,4 +446,9 @@ def innies_outies(state: State):
                     yield make_step("Outies", 2.8, n,
                                     what=f"{house.label}: outies sum to {total}",
                                     eliminations=found[0], cells=sorted(out),
-                                    groups=[house.label])
+                                    groups=[house.label],
+                                    reason=f"The cages covering {house.label} add up to "
+                                           f"{total + full}, {full} of it inside, so "
+                                           f"{names(sorted(out), n)}, sticking out, add up "
+                                           f"to {total}: that rules out "
+                                           f"{removals_text(found[0], n)}.")
