@@ -12,6 +12,11 @@ other place of a value with two places in a house (x). SE rates:
 Chains that follow every consequence at once (Nishio, cell, region and dynamic
 forcing chains) are in `forcing`.
 
+On a puzzle with variant rules, the rules' weak links (`links`) join the peers': an
+on literal also turns off every candidate a rule forbids beside it, and the chain
+names the rule there (`r1c1=5 -> r1c2<>4 [cage 3]`). The single-value chains and
+the cycles of one kind of link take the rules' links between one value's places only.
+
 Each adds SE's length term: +0.1 each time the number of implications in the
 chain passes 4, 6, 8, 12, 16, 24, 32 ...
 """
@@ -22,8 +27,9 @@ from collections import deque
 
 from ...engine.clock import check_clock
 from .. import chaincore
-from ..chain import path_branch
+from ..chain import Branch
 from ..chaincore import Tables
+from ..links import Links, rule_links
 from ..state import State, bit_values, popcount
 from ..step import Step, cell_name, make_step
 from ..technique import technique
@@ -56,12 +62,13 @@ def graph(state: State, y: bool, x: bool = True) -> Graph:
 
 
 class _Weak(dict):
-    """On literal -> the off literals it forces: its cell's other candidates (y links)
-    and the value's other places among its peers."""
+    """On literal -> the off literals it forces: its cell's other candidates (y links),
+    the value's other places among its peers, then what the rules forbid beside it."""
 
-    def __init__(self, cand: list[int], peers, y: bool):
+    def __init__(self, cand: list[int], peers, y: bool, rules: Links, same_value: bool):
         super().__init__()
         self.cand, self.peers, self.y = cand, peers, y
+        self.rules, self.same_value = rules, same_value
 
     def __missing__(self, lit):
         c, v = lit
@@ -69,6 +76,8 @@ class _Weak(dict):
         offs = [(c, w) for w in bit_values(cand[c]) if w != v] if self.y else []
         bit = 1 << (v - 1)
         offs.extend((p, v) for p in self.peers[c] if cand[p] & bit)
+        if self.rules:
+            offs.extend(self.rules.of(lit, self.same_value))
         self[lit] = offs
         return offs
 
@@ -128,7 +137,8 @@ class Graph:
                     strong.setdefault((q, v), []).append((p, v))
         self.strong = strong
         # weak: on literal -> off literals it forces (built as the searches reach them)
-        self.weak = _Weak(cand, peers, y)
+        self.rules = rule_links(state)
+        self.weak = _Weak(cand, peers, y, self.rules, not (x and y))
         self._reached: dict = {}
         # the way back: off literals that force an on literal, on literals that force an off
         self.forced_by: dict[tuple[int, int], list[tuple[int, int]]] = {}
@@ -143,11 +153,22 @@ class Graph:
 
     def tables(self) -> Tables | None:
         """Every search of this graph run at once in C, or None (Python searches)."""
-        if not self._tables_asked:
+        if not self._tables_asked and not self.rules:  # the C side knows no rule links
             self._tables_asked = True
             self._tables = Tables.of(self.state.layout, self.state.cand, self.ons, self.y,
                                      self.x)
         return self._tables
+
+    def link_text(self, on, off) -> str:
+        """' [rule]' when the weak link from `on` to `off` is a rule's, else ''."""
+        label = self.rules.label.get((on, off)) if self.rules else None
+        return f" [{label}]" if label else ""
+
+    def uses_rules(self, lits) -> bool:
+        """Whether a chain (literals with signs) goes through a rule's weak link."""
+        return bool(self.rules) and any(
+            a_on and not b_on and (a, b) in self.rules.label
+            for (a, a_on), (b, b_on) in zip(lits, lits[1:]))
 
     def reach_from_on(self, start):
         """BFS over on-literals from an on literal: on -> (distance in on-hops, parent, via).
@@ -199,20 +220,29 @@ class Graph:
         return dist, parent
 
 
-def _path_names(n: int, parent, end, start_text: str) -> list[str]:
-    """['r1c1=5', 'r1c4<>5', 'r3c4=5', ...] from the parents of an on-literal."""
+def _path_names(n: int, parent, end, start_text: str, g: Graph | None = None) -> list[str]:
+    """['r1c1=5', 'r1c4<>5', 'r3c4=5', ...] from the parents of an on-literal, a rule's
+    weak link followed by the rule (`g`'s)."""
     parts = []
     node = end
     while node is not None:
         prev, via = parent[node]
         parts.append(f"{cell_name(node[0], n)}={node[1]}")
         if via is not None:
-            parts.append(f"{cell_name(via[0], n)}<>{via[1]}")
+            rule = g.link_text(prev, via) if g is not None and prev is not None else ""
+            parts.append(f"{cell_name(via[0], n)}<>{via[1]}{rule}")
         node = prev
     parts.reverse()
     if parts and parts[0] != start_text:
         parts.insert(0, start_text)
     return parts
+
+
+def _branch(names: list[str]) -> Branch:
+    """A chain's branch: its line names the rules it goes through, its links are the
+    bare literals (what the play page and the chain data read)."""
+    plain = [name.split(" [", 1)[0] for name in names]
+    return Branch(" -> ".join(names), list(zip(plain, plain[1:])))
 
 
 def _common_name(n: int, parent, end) -> str:
@@ -289,20 +319,20 @@ def forcing_chain_paths(state: State, y: bool, base: float, name: str) -> list[C
             dist, parent = g.reach_from_on(src)
             cx = 2 * dist[best] + 2
             rating = base + length_term(cx)
-            chain_name = _common_name(n, parent, best) if not y and dist[best] == 2 else name
+            lits = _path_lits(parent, best, (src, True)) + [(src, False)]
+            chain_name = _common_name(n, parent, best) if not y and dist[best] == 2 \
+                and not g.uses_rules(lits) else name
 
             def on_step(src=src, best=best, parent=parent, dist=dist, rating=rating,
                         chain_name=chain_name) -> Step:
                 c, v = src
-                names = _path_names(n, parent, best, f"{cell_name(c, n)}={v}") + \
-                    [f"{cell_name(c, n)}<>{v}"]
+                names = _path_names(n, parent, best, f"{cell_name(c, n)}={v}", g) + \
+                    [f"{cell_name(c, n)}<>{v}{g.link_text(best, src)}"]
                 return make_step(chain_name, rating, n, what=" -> ".join(names),
                                  eliminations=[src],
                                  cells=sorted({x[0] for x in dist if x in parent}),
-                                 chain=[path_branch(names)])
-            found.append(ChainFound(rating, cx, chain_name, [src], [],
-                                    _path_lits(parent, best, (src, True)) + [(src, False)],
-                                    on_step))
+                                 chain=[_branch(names)])
+            found.append(ChainFound(rating, cx, chain_name, [src], [], lits, on_step))
         # off => own on
         tables = g.tables()
         if tables is not None and not tables.reaches_own_on(src):
@@ -314,9 +344,9 @@ def forcing_chain_paths(state: State, y: bool, base: float, name: str) -> list[C
 
             def off_step(src=src, parent=parent, rating=rating) -> Step:
                 c, v = src
-                names = _path_names(n, parent, src, f"{cell_name(c, n)}<>{v}")
+                names = _path_names(n, parent, src, f"{cell_name(c, n)}<>{v}", g)
                 return make_step(name, rating, n, what=" -> ".join(names), placements=[src],
-                                 cells=[c], chain=[path_branch(names)])
+                                 cells=[c], chain=[_branch(names)])
             found.append(ChainFound(rating, cx, name, [], [src],
                                     _path_lits(parent, src, (src, False)), off_step))
     found.sort(key=lambda t: (t.rating, t.cx))
@@ -392,10 +422,11 @@ def cycles(state: State, x: bool, y: bool, base: float, name: str) -> list[Chain
                     def make(path=path, rating=rating, elims=sorted(elims),
                              cells=sorted(cells)) -> Step:
                         names = [f"{cell_name(c, n)}{'=' if i % 2 == 0 else '<>'}{v}"
+                                 + (g.link_text(path[i - 1], (c, v)) if i % 2 else "")
                                  for i, (c, v) in enumerate(path)]
                         return make_step(name, rating, n, what=" -> ".join(names),
                                          eliminations=elims, cells=cells,
-                                         chain=[path_branch(names)])
+                                         chain=[_branch(names)])
                     found.append(ChainFound(rating, cx, name, sorted(elims), [],
                                             [(lit, i % 2 == 0) for i, lit in enumerate(path)],
                                             make))

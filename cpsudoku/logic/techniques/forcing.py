@@ -14,6 +14,10 @@ candidate struck out before) joins the chain. Steps:
 - cell / region forcing chains: every candidate of a cell, or every place of a value
   in a house, implies the same literal.
 
+On a puzzle with variant rules an on literal also turns off every candidate a rule
+forbids beside it (`links`), and the chain names the rule at that link; a
+contradiction reached through a rule's link names that rule.
+
 A step's complexity is the number of literals behind its conclusion, counted per
 chain as SE does, and its rating the base plus SE's length term.
 """
@@ -26,6 +30,7 @@ from collections.abc import Iterator
 from ...engine.clock import check_clock
 from .. import chaincore
 from ..chain import Branch, literal_text
+from ..links import rule_links
 from ..state import Layout, State, bit_values, popcount
 from ..step import Step, cell_name, make_step
 from ..technique import technique
@@ -74,8 +79,11 @@ class Consequences:
     and off, as (literal, its on-parents, its off-parents), or None."""
 
     def __init__(self, on: dict, off: dict, conflict, by_rule: frozenset = frozenset(),
-                 causes: dict | None = None, nested: dict | None = None):
+                 causes: dict | None = None, nested: dict | None = None,
+                 rule_of: dict | None = None):
         self.on, self.off, self.conflict = on, off, conflict
+        # (on literal, off literal) -> the variant rule behind that weak link
+        self.rule_of: dict[tuple[Lit, Lit], str] = rule_of or {}
         self.by_rule = by_rule  # off literals derived from other off literals by a rule
         # why an on literal holds: -1 its cell's last candidate, else the house's last place
         self.causes: dict[Lit, int] = causes or {}
@@ -120,10 +128,18 @@ class Consequences:
                 d = depth[n] = d + 1
             return d
 
+        rule_of = self.rule_of
+
+        def text(node, parent) -> str:  # the line names a rule's weak link's rule
+            label = rule_of.get((parent[1], node[1])) if (
+                rule_of and parent is not None and parent[0] and not node[0]) else None
+            plain = literal_text(node[1], node[0], size)
+            return f"{plain} [{label}]" if label else plain
+
         line: list[str] = []
         at: tuple[bool, Lit] | None = (is_on, lit)
         while at is not None:
-            line.append(literal_text(at[1], at[0], size))
+            line.append(text(at, first[at]))
             at = first[at]
         links.sort(key=lambda link: depth_of(link[1]))
         return Branch(" -> ".join(reversed(line)),
@@ -171,6 +187,15 @@ class Consequences:
             after = False if not sign and p in self.by_rule else not sign
             stack.extend((after, q) for q in (self.on if sign else self.off)[p])
         return len(seen), frozenset(inner)
+
+    def conflict_rule(self) -> str | None:
+        """The variant rule that breaks: the one whose weak link turned the conflicting
+        literal off, if a rule's did."""
+        if self.conflict is None or not self.rule_of:
+            return None
+        lit, _on_parents, off_parents = self.conflict
+        return next((self.rule_of[(p, lit)] for p in off_parents if (p, lit) in self.rule_of),
+                    None)
 
     def conflict_count(self) -> int:
         lit, on_parents, off_parents = self.conflict
@@ -267,7 +292,12 @@ class Chaining:
                 for v in bit_values(state.cand[c]):
                     self.counts[h * n + v - 1] += 1
         self._memo: dict[tuple[Lit, bool], Consequences] = {}
-        self.tables = _core_tables(layout) if n <= 16 and chaincore.available() else None
+        # the rules' weak links (none on a classic grid), followed like the peers'; the C
+        # side knows none, so a grid with some propagates in Python
+        self.links = rule_links(state)
+        self.rule_of = self.links.label if self.links else {}
+        self.tables = _core_tables(layout) if (n <= 16 and chaincore.available()
+                                               and not self.links) else None
 
     def run(self, lit: Lit, on: bool) -> Consequences:
         key = (lit, on)
@@ -294,8 +324,11 @@ class Chaining:
         causes: dict[Lit, int] = {}
         nested: dict[Lit, InnerHint] = {}
 
+        links = self.links
+
         def done(conflict) -> Consequences:
-            return Consequences(ons, offs, conflict, frozenset(by_rule), causes, nested)
+            return Consequences(ons, offs, conflict, frozenset(by_rule), causes, nested,
+                                self.rule_of)
 
         pend_on: deque[Lit] = deque()
         pend_off: deque[Lit] = deque()
@@ -307,6 +340,9 @@ class Chaining:
                 bit = 1 << (v - 1)
                 targets = [(c, w) for w in bit_values(cand[c]) if w != v] if y else []
                 targets += [(q, v) for q in peer_order[c] if cand[q] & bit]
+                if links:  # what the rules forbid beside it (one value's, for Nishio)
+                    targets += [(q, w) for q, w in links.of(p, not y)
+                                if cand[q] >> (w - 1) & 1]
                 for t in targets:
                     if t in ons:
                         return done((t, ons[t], (p,)))
@@ -357,6 +393,12 @@ class Chaining:
         if not found and self.rules is not None:
             found = self.rules(layout, source, cand)
         return found
+
+
+def _broken(cons: Consequences) -> str:
+    """' in <rule>' when a variant rule's weak link closes the contradiction."""
+    rule = cons.conflict_rule()
+    return f" in {rule}" if rule else ""
 
 
 def _open(state: State, lit: Lit, is_on: bool) -> bool:
@@ -458,13 +500,14 @@ class ForcingSearch:
             src = (c, v)
             if_on = run(src, True)
             if contradiction and if_on.conflict is not None:
-                self.add(CONTRADICTION, kind, False, src, f"{name}={v} leads to a contradiction",
+                self.add(CONTRADICTION, kind, False, src,
+                         f"{name}={v} leads to a contradiction{_broken(if_on)}",
                          [c], if_on.conflict_sources())
             if contradiction or double:
                 if_off = run(src, False)
                 if contradiction and if_off.conflict is not None:
                     self.add(CONTRADICTION, kind, True, src,
-                             f"{name}<>{v} leads to a contradiction", [c],
+                             f"{name}<>{v} leads to a contradiction{_broken(if_off)}", [c],
                              if_off.conflict_sources())
                 if double:
                     self._double(src, if_on, if_off)
