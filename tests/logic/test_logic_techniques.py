@@ -17,6 +17,7 @@ from cpsudoku.logic.techniques import (
     loops,
     plusrules,
     rules,
+    settheory,
     singles,
     subsets,
     uniqueness,
@@ -369,7 +370,7 @@ def test_innies():
     cages = [(3, ["r1c1", "r1c2"]), (7, ["r1c3", "r1c4"]), (11, ["r1c5", "r1c6"]),
              (15, ["r1c7", "r1c8"])]
     state = State.start(killer(cages))
-    steps = [st for st in rules.innies_outies(state) if st.technique == "Innies"]
+    steps = [st for st in settheory.innies_outies(state) if st.technique == "Innies"]
     assert steps and elims(steps[0]) == {f"r1c9<>{v}" for v in range(1, 9)}
 
 

@@ -14,7 +14,9 @@ forcing chains) are in `forcing`.
 
 On a puzzle with variant rules, the rules' weak links (`links`) join the peers': an
 on literal also turns off every candidate a rule forbids beside it, and the chain
-names the rule there (`r1c1=5 -> r1c2<>4 [cage 3]`). The single-value chains and
+names the rule there (`r1c1=5 -> r1c2<>4 [cage 3]`). The rules' strong links join the
+cells' and houses': an off literal turns on the candidate a rule then needs
+(`r1c2<>7 -> r1c3=7 [cage 3]`). The single-value chains and
 the cycles of one kind of link take the rules' links between one value's places only.
 
 Each adds SE's length term: +0.1 each time the number of implications in the
@@ -135,9 +137,20 @@ class Graph:
                     p, q = pos
                     strong.setdefault((p, v), []).append((q, v))
                     strong.setdefault((q, v), []).append((p, v))
+        # the rules' strong links, by the kinds of link asked for: one value's places (x),
+        # one cell's values (y), both for a link between two cells and two values
+        self.rules = rule_links(state)
+        self.strong_rules: dict[tuple[tuple[int, int], tuple[int, int]], str] = {}
+        for off, ons in self.rules.strong.items() if self.rules else ():
+            for on in ons:
+                kind_ok = x if off[0] != on[0] and off[1] == on[1] else \
+                    y if off[0] == on[0] else x and y
+                known = strong.setdefault(off, [])
+                if kind_ok and on not in known:
+                    known.append(on)
+                    self.strong_rules[(off, on)] = self.rules.strong_label[(off, on)]
         self.strong = strong
         # weak: on literal -> off literals it forces (built as the searches reach them)
-        self.rules = rule_links(state)
         self.weak = _Weak(cand, peers, y, self.rules, not (x and y))
         self._reached: dict = {}
         # the way back: off literals that force an on literal, on literals that force an off
@@ -164,10 +177,16 @@ class Graph:
         label = self.rules.label.get((on, off)) if self.rules else None
         return f" [{label}]" if label else ""
 
+    def strong_text(self, off, on) -> str:
+        """' [rule]' when the strong link from `off` to `on` is a rule's, else ''."""
+        label = self.strong_rules.get((off, on))
+        return f" [{label}]" if label else ""
+
     def uses_rules(self, lits) -> bool:
-        """Whether a chain (literals with signs) goes through a rule's weak link."""
+        """Whether a chain (literals with signs) goes through a rule's link."""
         return bool(self.rules) and any(
-            a_on and not b_on and (a, b) in self.rules.label
+            (a, b) in self.rules.label if a_on and not b_on else
+            (a, b) in self.strong_rules if b_on and not a_on else False
             for (a, a_on), (b, b_on) in zip(lits, lits[1:]))
 
     def reach_from_on(self, start):
@@ -222,12 +241,13 @@ class Graph:
 
 def _path_names(n: int, parent, end, start_text: str, g: Graph | None = None) -> list[str]:
     """['r1c1=5', 'r1c4<>5', 'r3c4=5', ...] from the parents of an on-literal, a rule's
-    weak link followed by the rule (`g`'s)."""
+    weak or strong link followed by the rule (`g`'s)."""
     parts = []
     node = end
     while node is not None:
         prev, via = parent[node]
-        parts.append(f"{cell_name(node[0], n)}={node[1]}")
+        strong = g.strong_text(via, node) if g is not None and via is not None else ""
+        parts.append(f"{cell_name(node[0], n)}={node[1]}{strong}")
         if via is not None:
             rule = g.link_text(prev, via) if g is not None and prev is not None else ""
             parts.append(f"{cell_name(via[0], n)}<>{via[1]}{rule}")
@@ -422,7 +442,8 @@ def cycles(state: State, x: bool, y: bool, base: float, name: str) -> list[Chain
                     def make(path=path, rating=rating, elims=sorted(elims),
                              cells=sorted(cells)) -> Step:
                         names = [f"{cell_name(c, n)}{'=' if i % 2 == 0 else '<>'}{v}"
-                                 + (g.link_text(path[i - 1], (c, v)) if i % 2 else "")
+                                 + (g.link_text(path[i - 1], (c, v)) if i % 2 else
+                                    g.strong_text(path[i - 1], (c, v)) if i else "")
                                  for i, (c, v) in enumerate(path)]
                         return make_step(name, rating, n, what=" -> ".join(names),
                                          eliminations=elims, cells=cells,

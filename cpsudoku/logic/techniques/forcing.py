@@ -80,10 +80,11 @@ class Consequences:
 
     def __init__(self, on: dict, off: dict, conflict, by_rule: frozenset = frozenset(),
                  causes: dict | None = None, nested: dict | None = None,
-                 rule_of: dict | None = None):
+                 rule_of: dict | None = None, strong_of: dict | None = None):
         self.on, self.off, self.conflict = on, off, conflict
         # (on literal, off literal) -> the variant rule behind that weak link
         self.rule_of: dict[tuple[Lit, Lit], str] = rule_of or {}
+        self.strong_of: dict[tuple[Lit, Lit], str] = strong_of or {}  # the rules' strong links
         self.by_rule = by_rule  # off literals derived from other off literals by a rule
         # why an on literal holds: -1 its cell's last candidate, else the house's last place
         self.causes: dict[Lit, int] = causes or {}
@@ -128,11 +129,14 @@ class Consequences:
                 d = depth[n] = d + 1
             return d
 
-        rule_of = self.rule_of
+        rule_of, strong_of = self.rule_of, self.strong_of
 
-        def text(node, parent) -> str:  # the line names a rule's weak link's rule
-            label = rule_of.get((parent[1], node[1])) if (
-                rule_of and parent is not None and parent[0] and not node[0]) else None
+        def text(node, parent) -> str:  # the line names a rule's weak or strong link's rule
+            label = None
+            if parent is not None and parent[0] and not node[0]:
+                label = rule_of.get((parent[1], node[1]))
+            elif parent is not None and not parent[0] and node[0]:
+                label = strong_of.get((parent[1], node[1]))
             plain = literal_text(node[1], node[0], size)
             return f"{plain} [{label}]" if label else plain
 
@@ -292,10 +296,12 @@ class Chaining:
                 for v in bit_values(state.cand[c]):
                     self.counts[h * n + v - 1] += 1
         self._memo: dict[tuple[Lit, bool], Consequences] = {}
-        # the rules' weak links (none on a classic grid), followed like the peers'; the C
-        # side knows none, so a grid with some propagates in Python
+        # the rules' weak and strong links (none on a classic grid), followed like the
+        # peers' and the houses'; the C side knows none, so a grid with some propagates
+        # in Python
         self.links = rule_links(state)
         self.rule_of = self.links.label if self.links else {}
+        self.strong_of = self.links.strong_label if self.links else {}
         self.tables = _core_tables(layout) if (n <= 16 and chaincore.available()
                                                and not self.links) else None
 
@@ -328,7 +334,7 @@ class Chaining:
 
         def done(conflict) -> Consequences:
             return Consequences(ons, offs, conflict, frozenset(by_rule), causes, nested,
-                                self.rule_of)
+                                self.rule_of, self.strong_of)
 
         pend_on: deque[Lit] = deque()
         pend_off: deque[Lit] = deque()
@@ -352,7 +358,7 @@ class Chaining:
             else:
                 c, v = p = pend_off.popleft()
                 bit = 1 << (v - 1)
-                made: list[tuple[Lit, tuple, int]] = []
+                made: list[tuple[Lit, tuple, int | None]] = []
                 m = cand[c]
                 if y and popcount(m) == 2 and m & bit:  # the cell's last other candidate
                     w = (m & ~bit).bit_length()
@@ -365,6 +371,10 @@ class Chaining:
                     other = next(q for q in cells if q != c and cand[q] & bit)
                     hidden = tuple((q, v) for q in cells if source[q] & bit and not cand[q] & bit)
                     made.append(((other, v), (p, *hidden), h))
+                if links and m & bit:  # what a rule then needs (one value's, for Nishio)
+                    # no cause: the link holds on any grid with fewer candidates
+                    made.extend((t, (p,), None) for t in links.strong.get(p, ())
+                                if y or t[1] == v)
                 if dynamic and m & bit:  # struck out now: later singles see it gone
                     cand[c] = m & ~bit
                     for h in houses_of[c]:
@@ -374,7 +384,8 @@ class Chaining:
                         return done((t, parents, offs[t]))
                     if t not in ons:
                         ons[t] = parents
-                        causes[t] = why
+                        if why is not None:
+                            causes[t] = why
                         pend_on.append(t)
             if not pend_on and not pend_off:
                 for t, parents, *inner in self._asked(source, cand):

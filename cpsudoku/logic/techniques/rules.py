@@ -9,9 +9,8 @@ own, each with a rating and a reason that shows the evidence; "by rule" is the
 fallback for every rule: a candidate goes when the rule has no completion with it
 over the current candidates. A rule too wide to enumerate is read constraint by
 constraint instead (bounds of sums and orders, an automaton's layered graph, tables),
-weaker but sound. Innies and outies: the cages inside a house leave a known sum to
-the house's other cells, and cages covering a house with a few cells sticking out
-give those cells a known sum.
+weaker but sound. The killer set theory (innies and outies, cage pointing) has a
+module of its own, `settheory`.
 """
 
 from __future__ import annotations
@@ -350,17 +349,6 @@ def removals(state: State, cells, support) -> list[tuple[int, int]]:
     return [(c, v) for c in cells for v in bit_values(state.cand[c] & ~support[c])]
 
 
-def _eliminations(state: State, constraints, label: str):
-    """What a search over `constraints` removes from their cells (innies, outies)."""
-    cells = cells_of(constraints)
-    if not any(state.cand[c] for c in cells):
-        return None
-    support, _whole = support_of(state, constraints, cells)
-    if support is None:
-        return None
-    return removals(state, cells, support), cells
-
-
 def rule_step(name: str, rating: float, state: State, label: str, elims, cells,
               reason: str):
     """A rule's step: `Name: label => removals`, with its reason as one sentence."""
@@ -402,53 +390,3 @@ def by_rule(state: State):
             yield rule_step("By Rule", BY_RULE, state, label, elims, cells,
                             generic_reason(state, label, cons, elims, whole))
 
-
-def _cages(state: State) -> list[tuple[frozenset[int], int]]:
-    return [(frozenset(con.cells), con.total) for con in state.layout.rules
-            if isinstance(con, Sum) and con.coeffs is None
-            and con.describe().startswith("cage")]
-
-
-@technique("Innies and Outies", 2.8)
-def innies_outies(state: State):
-    """The 45 rule: a house holds 1..N once, so the cells its cages leave out (innies),
-    or the cells that stick out of cages covering it (outies), have a known sum."""
-    cages = _cages(state)
-    if not cages:
-        return
-    n = state.size
-    full = n * (n + 1) // 2
-    for house in state.layout.houses:
-        cells = set(house.cells)
-        inside = [(cs, t) for cs, t in cages if cs <= cells]
-        rest = cells.difference(*[cs for cs, _ in inside]) if inside else cells
-        if inside and 0 < len(rest) <= 4:
-            total = full - sum(t for _, t in inside)
-            cons = [Sum(tuple(sorted(rest)), total=total), AllDifferent(tuple(sorted(rest)))]
-            found = _eliminations(state, cons, house.label)
-            if found and found[0]:
-                yield make_step("Innies", 2.8, n,
-                                what=f"{house.label}: innies sum to {total}",
-                                eliminations=found[0], cells=sorted(rest), groups=[house.label],
-                                reason=f"{house.label.capitalize()} adds up to {full} and the "
-                                       f"cages inside it to {full - total}, so "
-                                       f"{names(sorted(rest), n)} add up to {total}: that "
-                                       f"rules out {removals_text(found[0], n)}.")
-        touching = [(cs, t) for cs, t in cages if cs & cells]
-        covered = set().union(*[cs for cs, _ in touching]) if touching else set()
-        if cells <= covered:
-            out = covered - cells
-            if 0 < len(out) <= 4:
-                total = sum(t for _, t in touching) - full
-                cons = [Sum(tuple(sorted(out)), total=total)]
-                found = _eliminations(state, cons, house.label)
-                if found and found[0]:
-                    yield make_step("Outies", 2.8, n,
-                                    what=f"{house.label}: outies sum to {total}",
-                                    eliminations=found[0], cells=sorted(out),
-                                    groups=[house.label],
-                                    reason=f"The cages covering {house.label} add up to "
-                                           f"{total + full}, {full} of it inside, so "
-                                           f"{names(sorted(out), n)}, sticking out, add up "
-                                           f"to {total}: that rules out "
-                                           f"{removals_text(found[0], n)}.")
