@@ -60,13 +60,15 @@ def is_path(arg: str) -> bool:
 
 
 def looks_inline(arg: str) -> bool:
-    """A grid typed on the command line rather than a file name: grid characters only
-    and at least a 4x4 grid's worth of cells (so that `abc` stays a missing file)."""
+    """A puzzle typed on the command line rather than a file name: grid characters only
+    and at least a 4x4 grid's worth of cells (so that `abc` stays a missing file), a
+    JSON document, or an f-puzzles or Interactive Sudoku Solver link or string."""
     stripped = arg.strip()
     if stripped.startswith(("{", "[")) or "?load=" in stripped:
         return True
-    if stripped.startswith(("http://", "https://")) and looks_like_iss(stripped):
-        return True  # an ISS link, read inline as an f-puzzles link is
+    if stripped.startswith(("http://", "https://", ".")) and "\n" not in stripped \
+            and looks_like_iss(stripped):
+        return True  # an ISS link or string, read inline as an f-puzzles link is
     cells = _inline_cells(stripped)
     return cells is not None and cells >= 16
 

@@ -63,3 +63,19 @@ def test_a_good_iss_link_is_read_inline():
                  "-f", "line")
     assert result.exit_code == ExitCode.OK, result.output
     assert len(result.stdout.split()[-1]) == 16
+
+
+SUDOKU_X = (".Diagonal~1.Diagonal~-1.~R1C3_1~R1C7_2~R2C3_2~R2C4_3~R2C9_4~R3C1_4~R4C1_5~R4C3_3"
+            "~R4C8_6~R5C2_1~R5C9_5~R6C3_6~R7C5_7~R7C6_8~R8C5_9~R9C2_7~R9C6_1~R9C8_9")
+
+
+def test_an_iss_string_is_read_inline():
+    done = run("count", SUDOKU_X)
+    assert done.exit_code == 0, done.output
+    assert "unique" in done.stdout
+
+
+@pytest.mark.parametrize("name", [".hidden", "./no-such-file.txt"])
+def test_a_dotted_file_name_stays_a_missing_file(name):
+    done = run("solve", name)
+    assert done.exit_code == ExitCode.BAD_INPUT and "no such file" in done.stderr
