@@ -36,6 +36,7 @@ class RateTask(PuzzleTask):
 
     columns: ClassVar[tuple[str, ...]] = RATE_COLUMNS
     allow_multiple: bool = False  # rate a puzzle with several solutions along one of them
+    deep: bool = False  # a variant puzzle may take the nested levels (9.0 and up) too
     time_limit: float | None = None  # seconds a puzzle
 
     def exit_code(self, codes: set[int], statuses: set[str]) -> int:
@@ -45,7 +46,8 @@ class RateTask(PuzzleTask):
         from ..logic import NotUnique, RatingTimeout, Unsolvable, rate
         label = puzzle.source or f"#{index + 1}"
         try:
-            r = rate(puzzle, allow_multiple=self.allow_multiple, time_limit=self.time_limit)
+            r = rate(puzzle, allow_multiple=self.allow_multiple, time_limit=self.time_limit,
+                     deep=self.deep)
         except Unsolvable as exc:
             return Record(index, self._refused(index, label, puzzle, "unsolvable", str(exc)),
                           "unsolvable", code=ExitCode.UNSOLVABLE)

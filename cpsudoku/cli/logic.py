@@ -44,6 +44,10 @@ AllowMultipleOpt = typer.Option(False, "--allow-multiple",
 
 
 OutputOpt = typer.Option(None, "--output", "-o", help="Write to this file as puzzles finish.")
+DeepOpt = typer.Option(False, "--deep",
+                       help="On a variant puzzle, also try the nested forcing chains (9.0 "
+                            "and up) where nothing easier applies: they may search for "
+                            "minutes (classic puzzles always take them).")
 
 
 def _grid_steps(spec: str | None) -> set[int] | str:
@@ -76,6 +80,7 @@ def explain(
     time_limit: float | None = typer.Option(None, "--time-limit", "-t", metavar="SECONDS",
                                             help="Stop explaining a puzzle after this long."),
     allow_multiple: bool = AllowMultipleOpt,
+    deep: bool = DeepOpt,
     size: int | None = SizeOpt,
     box: str | None = BoxOpt,
     rules: str | None = RulesOpt,
@@ -101,7 +106,7 @@ def explain(
         for index, puzzle in enumerate(load_puzzles(puzzles, size, box, rules)):
             label = puzzle.source or f"#{index + 1}"
             try:
-                solver = Solver(puzzle, allow_multiple=allow_multiple)
+                solver = Solver(puzzle, allow_multiple=allow_multiple, deep=deep)
             except (Unsolvable, NotUnique) as exc:
                 codes.add(exc.exit_code)
                 status = "multiple" if isinstance(exc, NotUnique) else "unsolvable"
@@ -179,6 +184,7 @@ def hint(
                                             help="Give up when no step is found within this "
                                                  "many seconds (exit 4)."),
     allow_multiple: bool = AllowMultipleOpt,
+    deep: bool = DeepOpt,
     size: int | None = SizeOpt,
     box: str | None = BoxOpt,
     rules: str | None = RulesOpt,
@@ -198,7 +204,7 @@ def hint(
     grid = None if state is None else _state_text(state)
     try:
         result = next_hint(loaded[0], grid, allow_multiple=allow_multiple,
-                           time_limit=time_limit)
+                           time_limit=time_limit, deep=deep)
     except (Unsolvable, NotUnique, RatingTimeout) as exc:
         status = ("multiple" if isinstance(exc, NotUnique) else
                   "timeout" if isinstance(exc, RatingTimeout) else "unsolvable")
@@ -253,6 +259,7 @@ def rate(
                                             help="Give up on a puzzle after this many seconds "
                                                  "(status timeout, exit 4)."),
     allow_multiple: bool = AllowMultipleOpt,
+    deep: bool = DeepOpt,
     size: int | None = SizeOpt,
     box: str | None = BoxOpt,
     rules: str | None = RulesOpt,
@@ -266,7 +273,8 @@ def rate(
     from ..batch.rating import RateTask
 
     task = RateTask(fmt=fmt.value, size=size, box=box_shape(size, box), rules=rules,
-                    time_limit=check_time_limit(time_limit), allow_multiple=allow_multiple)
+                    time_limit=check_time_limit(time_limit), allow_multiple=allow_multiple,
+                    deep=deep)
     raise typer.Exit(run_batch(entries(puzzles, task.size, task.box), task, inputs=puzzles,
                                output=output, resume=resume, jobs=jobs, dask=dask,
                                progress=progress))

@@ -203,11 +203,12 @@ def _marks_from_masks(masks: list[int], n: int, peers) -> tuple[list[int], list[
 
 
 def explain(puzzle, *, state=None, time_limit: float | None = None,
-            allow_multiple: bool = False) -> Explanation:
+            allow_multiple: bool = False, deep: bool = False) -> Explanation:
     """Every step from the puzzle (or from a player's `state`) to the solution, or as
     far as a technique applies (`stuck`). A puzzle with several solutions raises
-    `NotUnique` unless `allow_multiple`."""
-    solver = Solver(puzzle, allow_multiple=allow_multiple)
+    `NotUnique` unless `allow_multiple`. `deep`: a variant puzzle may take the nested
+    levels (9.0 and up) too, which can search for minutes (classic puzzles always may)."""
+    solver = Solver(puzzle, allow_multiple=allow_multiple, deep=deep)
     current = _read_state(solver, state)[0] if state is not None else solver.start()
     deadline = time.monotonic() + time_limit if time_limit else None
     steps = list(solver.run(current, deadline=deadline))
@@ -222,7 +223,7 @@ def explanation(solver: Solver, state: State, steps: list[Step]) -> Explanation:
 
 
 def hint(puzzle, state=None, *, allow_multiple: bool = False,
-         time_limit: float | None = None) -> Hint:
+         time_limit: float | None = None, deep: bool = False) -> Hint:
     """The next step from the puzzle or a player's grid, and the entries that are wrong.
     A puzzle with several solutions raises `NotUnique` unless `allow_multiple`;
     `RatingTimeout` when no step is found within `time_limit` seconds."""
@@ -233,7 +234,7 @@ def hint(puzzle, state=None, *, allow_multiple: bool = False,
     # the time, and past it the hint is a step that holds without knowing the solution.
     settle = None if time_limit is None else time_limit * SETTLE_SHARE
     solver = Solver(puzzle, allow_multiple=allow_multiple, time_limit=settle,
-                    unsettled_ok=time_limit is not None)
+                    unsettled_ok=time_limit is not None, deep=deep)
     if state is None:
         current, wrong = solver.start(), list[str]()
     else:
@@ -247,7 +248,8 @@ def hint(puzzle, state=None, *, allow_multiple: bool = False,
     return Hint(step, wrong)
 
 
-def rate(puzzle, *, allow_multiple: bool = False, time_limit: float | None = None) -> Rating:
+def rate(puzzle, *, allow_multiple: bool = False, time_limit: float | None = None,
+         deep: bool = False) -> Rating:
     """ER, EP and ED on the SE scale, the level, and the techniques used; `beyond` the
     scale (no ER) when no technique applies before the end. A puzzle with several
     solutions raises `NotUnique` unless `allow_multiple` (the rating then says
@@ -255,7 +257,7 @@ def rate(puzzle, *, allow_multiple: bool = False, time_limit: float | None = Non
     time_limit = validate.seconds(time_limit)
     started = time.monotonic()
     deadline = started + time_limit if time_limit is not None else None
-    solver = Solver(puzzle, allow_multiple=allow_multiple, time_limit=time_limit)
+    solver = Solver(puzzle, allow_multiple=allow_multiple, time_limit=time_limit, deep=deep)
     er = ep = ed = 0.0
     placed = False
     used: dict[str, int] = {}

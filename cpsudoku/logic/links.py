@@ -142,6 +142,16 @@ def _groups(layout: Layout) -> tuple[tuple[str, tuple[Constraint, ...], tuple[in
 Pairs = list[tuple[Lit, Lit]]
 
 
+def _domain(state: State, cell: int) -> int:
+    """A cell's candidates, or its value's bit once filled. A nested search's grid
+    knows its candidates only: a filled cell there may hold any value, which leaves
+    fewer links, each still sound."""
+    if state.cand[cell]:
+        return state.cand[cell]
+    value = state.values[cell]
+    return 1 << (value - 1) if value else (1 << state.size) - 1
+
+
 def _group_links(state: State, cons: tuple[Constraint, ...],
                  cells: tuple[int, ...]) -> tuple[Pairs, Pairs]:
     """The pairs of candidates in two open cells of the rule that no completion holds
@@ -151,7 +161,7 @@ def _group_links(state: State, cons: tuple[Constraint, ...],
     open_cells = [c for c in cells if cand[c]]
     if len(open_cells) < 2:
         return [], []
-    doms = tuple(cand[c] or 1 << (state.values[c] - 1) for c in cells)
+    doms = tuple(_domain(state, c) for c in cells)
     key = (id(cons), doms)
     known = _MEMO.get(key)
     if known is not None and known[0] is cons:
@@ -261,7 +271,7 @@ def _sum_links(state: State, con: Sum) -> Pairs:
         return []
     cand, peers = state.cand, state.layout.peers
     weights = dict(zip(cells, con.weights()))
-    doms = {c: cand[c] or 1 << (state.values[c] - 1) for c in cells}
+    doms = {c: _domain(state, c) for c in cells}
     open_cells = [c for c in cells if cand[c]]
     found: Pairs = []
     for ai, a in enumerate(open_cells):
@@ -325,7 +335,7 @@ def _automaton_links(state: State, con: Regular, budget: list[int]) -> Pairs:
     places keeps a value some word gives it at each (never fewer than the truth)."""
     cand = state.cand
     seq = con.cells
-    doms = [set(bit_values(cand[c] or 1 << (state.values[c] - 1))) for c in seq]
+    doms = [set(bit_values(_domain(state, c))) for c in seq]
     open_cells = sorted({c for c in seq if cand[c]})
     cost = len(con.automaton.transitions) * len(seq)
     found: Pairs = []

@@ -62,7 +62,7 @@ class Solver:
 
     def __init__(self, puzzle, techniques: list[Technique] | None = None, *,
                  allow_multiple: bool = False, time_limit: float | None = None,
-                 unsettled_ok: bool = False):
+                 unsettled_ok: bool = False, deep: bool = False):
         self.puzzle: Puzzle = as_puzzle(puzzle)
         geometry = self.puzzle.geometry
         geometry.require_grid_only(f"{self.puzzle.label()}: the logical solver")
@@ -93,7 +93,8 @@ class Solver:
         chosen = techniques if techniques is not None else all_techniques()
         classic = self.layout.is_classic()
         self.techniques = [t for t in chosen if (self.unique or not t.needs_unique)
-                           and (classic or not t.classic_only)]
+                           and (classic or not t.classic_only)
+                           and (classic or deep or not t.deep)]
         self.stuck = False
 
     def start(self) -> State:

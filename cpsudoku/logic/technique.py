@@ -28,6 +28,9 @@ class Technique:
     # SE asks its chain techniques in stages and takes the easiest step of the first
     # stage that has one, even when a later stage would have an easier one
     stage: str | None = None
+    # the nested levels (9.0 and up): on a variant puzzle they may search for minutes
+    # where nothing applies, so there they run only when asked for (`Solver(deep=True)`)
+    deep: bool = False
 
 
 REGISTRY: list[Technique] = []
@@ -35,11 +38,11 @@ REGISTRY: list[Technique] = []
 
 def technique(name: str, rating: float, *, order: float | None = None,
               needs_unique: bool = False, classic_only: bool = False,
-              stage: str | None = None):
+              stage: str | None = None, deep: bool = False):
     """Register a finder as a technique."""
     def register(find: Finder) -> Finder:
         REGISTRY.append(Technique(name, rating, rating if order is None else order, find,
-                                  needs_unique, classic_only, stage))
+                                  needs_unique, classic_only, stage, deep))
         REGISTRY.sort(key=lambda t: t.order)
         return find
     return register

@@ -304,6 +304,12 @@ class Chaining:
         self.strong_of = self.links.strong_label if self.links else {}
         self.tables = _core_tables(layout) if (n <= 16 and chaincore.available()
                                                and not self.links) else None
+        # off a classic grid the C propagation's plus rules stop before X-wings (theirs
+        # are over rows and columns): it asks the Python ones, which read every house,
+        # before the other rules
+        self.compiled_rules = rules
+        if plus and not plusrules.classic(layout):
+            self.compiled_rules = self._x_wings_then_rules
 
     def run(self, lit: Lit, on: bool) -> Consequences:
         key = (lit, on)
@@ -318,7 +324,7 @@ class Chaining:
         if self.tables is not None:
             return Consequences(*chaincore.propagate(
                 lit, on, state.cand, self.counts, n, self.tables, y, dynamic,
-                self.rules, state.layout, self.plus))
+                self.compiled_rules, state.layout, self.plus))
         source = state.cand
         cand = source[:]
         counts = self.counts[:]
@@ -396,6 +402,14 @@ class Chaining:
                             nested[t] = inner[0]
                         pend_off.append(t)
         return done(None)
+
+    def _x_wings_then_rules(self, layout: Layout, source: list[int],
+                            cand: list[int]) -> list[tuple]:
+        """The rest of `_asked` where the C plus rules found nothing."""
+        found = plusrules.x_wings(layout, source, cand)
+        if not found and self.rules is not None:
+            found = self.rules(layout, source, cand)
+        return found
 
     def _asked(self, source: list[int], cand: list[int]) -> list[tuple]:
         """What the rules conclude from the grid `cand` where the singles ran out."""

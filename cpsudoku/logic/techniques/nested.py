@@ -200,6 +200,7 @@ def _level(level: int):
 
 for _n in (2, 3, 4, 5):
     # needs_unique: on a puzzle with several solutions no chain finishes it, and the
-    # search would run through every level before the guess that must come anyway
-    technique(f"Dynamic Forcing Chains{NAMES[_n]}", RATINGS[_n], classic_only=True,
-              needs_unique=True, stage=f"nested {_n}")(_level(_n))
+    # search would run through every level, each slower than the last, only for the
+    # solver to stop where nothing applies
+    technique(f"Dynamic Forcing Chains{NAMES[_n]}", RATINGS[_n], needs_unique=True,
+              stage=f"nested {_n}", deep=True)(_level(_n))
