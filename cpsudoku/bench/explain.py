@@ -405,7 +405,8 @@ def row_line(row: Row) -> str:
 def summary(rows: Sequence[Row], time_limit: float, missing: str | None) -> list[str]:
     """The table of both tools, the comparison on the puzzles both read, Spearman's rho."""
     tools = [t for t in TOOLS if t == "cpsudoku" or missing is None]
-    out = [f"{len(rows)} puzzles, time limit {time_limit:g} s per puzzle and tool", "",
+    many = "puzzle" if len(rows) == 1 else "puzzles"
+    out = [f"{len(rows)} {many}, time limit {time_limit:g} s per puzzle and tool", "",
            "| tool | read | explained | stuck / guessed | timed out | refused | "
            "unsound steps | median s | max s |", "|---|---|---|---|---|---|---|---|---|"]
     for tool in tools:
