@@ -21,6 +21,7 @@ from pathlib import Path
 from ..formats.read import parse_one
 from ..logic.levels import level_of
 from ..logic.solver import Solver
+from .stats import spearman
 
 BANDS = ((0.0, 1.5), (1.6, 2.8), (2.9, 4.5), (4.6, 6.9), (7.0, 7.9), (8.0, 99.0))
 
@@ -50,26 +51,6 @@ def audited_rating(line: str) -> tuple[float, float, float, bool, list[str]]:
                 problems.append(f"{line}: step {step.number} {step.text} removes the solution "
                                 f"({', '.join(bad)})")
     return er, ep, ed, solver.stuck, problems
-
-
-def spearman(xs: list[float], ys: list[float]) -> float:
-    def ranks(vs):
-        order = sorted(range(len(vs)), key=lambda i: vs[i])
-        out = [0.0] * len(vs)
-        i = 0
-        while i < len(order):
-            j = i
-            while j + 1 < len(order) and vs[order[j + 1]] == vs[order[i]]:
-                j += 1
-            for k in range(i, j + 1):
-                out[order[k]] = (i + j) / 2 + 1
-            i = j + 1
-        return out
-    rx, ry = ranks(xs), ranks(ys)
-    mx, my = statistics.fmean(rx), statistics.fmean(ry)
-    cov = sum((a - mx) * (b - my) for a, b in zip(rx, ry))
-    var = (sum((a - mx) ** 2 for a in rx) * sum((b - my) ** 2 for b in ry)) ** 0.5
-    return cov / var if var else 0.0
 
 
 def calibration(path: Path, limit: int | None, out) -> list[str]:
@@ -104,7 +85,7 @@ def calibration(path: Path, limit: int | None, out) -> list[str]:
     high = [i for i, r in enumerate(rows) if r[1] > 4.5]
     exact_low = sum(abs(mine[i][0] - rows[i][1]) < 0.05 for i in low) / max(1, len(low))
     near_high = sum(abs(mine[i][0] - rows[i][1]) <= 0.3 + 1e-9 for i in high) / max(1, len(high))
-    rho = spearman([m[0] for m in mine], [r[1] for r in rows])
+    rho = spearman([m[0] for m in mine], [r[1] for r in rows]) or 0.0  # None: no spread
     ep_exact = sum(abs(m[1] - r[2]) < 0.05 for m, r in zip(mine, rows)) / len(rows)
     ed_exact = sum(abs(m[2] - r[3]) < 0.05 for m, r in zip(mine, rows)) / len(rows)
     level_same = sum(level_of(m[0]) == level_of(r[1]) for m, r in zip(mine, rows)) / len(rows)

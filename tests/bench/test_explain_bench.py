@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from cpsudoku.bench import explain as bench
+from cpsudoku.bench import stats
 from cpsudoku.formats import iss
 from cpsudoku.formats.fpuzzles_write import to_fpuzzles
 
@@ -48,15 +49,15 @@ def test_an_interpreter_without_pencilmark_is_named():
 
 
 def test_spearman_on_known_values():
-    assert bench.spearman([1, 2, 3, 4, 5], [2, 4, 6, 8, 10]) == pytest.approx(1.0)
-    assert bench.spearman([1, 2, 3, 4, 5], [5, 4, 3, 2, 1]) == pytest.approx(-1.0)
+    assert stats.spearman([1, 2, 3, 4, 5], [2, 4, 6, 8, 10]) == pytest.approx(1.0)
+    assert stats.spearman([1, 2, 3, 4, 5], [5, 4, 3, 2, 1]) == pytest.approx(-1.0)
     # a textbook case: d = 0, -1, 1, 0, 0 gives 1 - 6 * 2 / (5 * 24) = 0.9
-    assert bench.spearman([1, 2, 3, 4, 5], [1, 3, 2, 4, 5]) == pytest.approx(0.9)
+    assert stats.spearman([1, 2, 3, 4, 5], [1, 3, 2, 4, 5]) == pytest.approx(0.9)
     # ties take the mean of their ranks: x ranks 1, 2.5, 2.5, 4
-    assert bench.ranks([1.0, 7.0, 7.0, 9.0]) == [1.0, 2.5, 2.5, 4.0]
-    assert bench.spearman([1, 2, 2, 3], [1, 2, 3, 4]) == pytest.approx(0.9486833)
-    assert bench.spearman([1.0], [2.0]) is None  # undefined: one pair
-    assert bench.spearman([3, 3, 3], [1, 2, 3]) is None  # undefined: no spread
+    assert stats.ranks([1.0, 7.0, 7.0, 9.0]) == [1.0, 2.5, 2.5, 4.0]
+    assert stats.spearman([1, 2, 2, 3], [1, 2, 3, 4]) == pytest.approx(0.9486833)
+    assert stats.spearman([1.0], [2.0]) is None  # undefined: one pair
+    assert stats.spearman([3, 3, 3], [1, 2, 3]) is None  # undefined: no spread
 
 
 def test_steps_are_checked_against_the_solution():

@@ -46,7 +46,7 @@ def equation(con: Sum, size: int) -> str:
     return f"{side(pos) or 0} = {right}"
 
 
-def _plain_sum(con: Sum) -> bool:
+def plain_sum(con: Sum) -> bool:
     return con.coeffs is None or all(w == 1 for w in con.coeffs)
 
 
@@ -83,7 +83,7 @@ def sum_bounds_step(state: State):
                 if any(v > most for v in gone):
                     limits.append(f"at most {math.floor(most)}")
                 rest = f"exactly {lo}" if lo == hi else f"{lo}..{hi}"
-                if _plain_sum(con):
+                if plain_sum(con):
                     others = len(con.cells) - 1
                     clauses.append(f"the other {WORDS.get(others, others)} add {rest}, so "
                                    f"{where} {'is' if len(cs) == 1 else 'are'} "
@@ -96,12 +96,12 @@ def sum_bounds_step(state: State):
                     clauses.append(f"the other cells' candidates leave {where} "
                                    f"{' and '.join(limits)}")
             head = (f"{con.total} in {WORDS.get(len(con.cells), len(con.cells))} cells"
-                    if _plain_sum(con) else equation(con, n))
+                    if plain_sum(con) else equation(con, n))
             yield rule_step("Sum Bounds", SUM_BOUNDS, state, label, elims, cells_of(cons),
                             f"{label}: {head}: " + "; ".join(clauses))
 
 
-def _combinations(state: State, cons):
+def combinations_of(state: State, cons):
     sums = [con for con in own(cons) if isinstance(con, Sum)]
     cells = cells_of(cons)
     combos: set[tuple[int, ...]] = set()
@@ -116,7 +116,7 @@ def sum_combinations(state: State):
     (the no-repeat of the cage and of the houses among its cells included)."""
     n = state.size
     for label, cons in groups_of(state, "sum"):
-        support, combos = remembered("sums", state, cons, _combinations)
+        support, combos = remembered("sums", state, cons, combinations_of)
         if support is None:
             continue  # too wide: its bounds are all that is read
         cells = cells_of(cons)
@@ -132,7 +132,7 @@ def sum_combinations(state: State):
         else:
             ways = ["+".join(digit(v) for v in combo) for combo in combos]
             head = (f"{con.total} in {WORDS.get(len(con.cells), len(con.cells))} cells"
-                    if _plain_sum(con) else equation(con, n))
+                    if plain_sum(con) else equation(con, n))
             listed = (f"only {ways[0]}" if len(ways) == 1 else join(ways[:8], "or")
                       if len(ways) <= 8 else f"{len(ways)} ways")
             parts = [f"{label}: {head}: {listed}"]

@@ -29,7 +29,7 @@ from .rules import (
     removals_text,
     supported,
 )
-from .rulesums import _combinations, _plain_sum
+from .rulesums import combinations_of, plain_sum
 
 INNIES_OUTIES = 2.8  # one house, one cell: arithmetic beside a claiming
 EXTRA_HOUSE = 0.2  # each house beyond one in the union: a wider sum to add up
@@ -69,7 +69,7 @@ def unions(layout: Layout) -> tuple[tuple[str, int, frozenset[int]], ...]:
 def cages(layout: Layout) -> tuple[tuple[frozenset[int], int, str], ...]:
     """(cells, total, label) of every killer cage with a plain total over distinct cells."""
     return tuple((frozenset(con.cells), con.total, con.describe()) for con in layout.rules
-                 if isinstance(con, Sum) and _plain_sum(con)
+                 if isinstance(con, Sum) and plain_sum(con)
                  and len(set(con.cells)) == len(con.cells)
                  and con.describe().startswith("cage"))
 
@@ -235,9 +235,9 @@ def cage_pointing(state: State):
     layout = state.layout
     for label, cons in groups_of(state, "sum"):
         sums = [con for con in own(cons) if isinstance(con, Sum)]
-        if len(sums) != 1 or not _plain_sum(sums[0]):
+        if len(sums) != 1 or not plain_sum(sums[0]):
             continue
-        support, ways = remembered("sums", state, cons, _combinations)
+        support, ways = remembered("sums", state, cons, combinations_of)
         if support is None or not ways:
             continue
         con = sums[0]
