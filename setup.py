@@ -34,7 +34,8 @@ class OptionalBuildExt(build_ext):
 FLAGS = ["-O3", "-std=c99"] if sys.platform != "win32" else []
 SHARED = "cpsudoku/engine/_search.h"  # what the two searches share: the clock, the results
 # the passes of their own in _vkernel.c: chaos construction's, full rank's
-PASSES = ["cpsudoku/engine/_regions.h", "cpsudoku/engine/_runs.h", "cpsudoku/engine/_ranks.h"]
+PASSES = ["cpsudoku/engine/_regions.h", "cpsudoku/engine/_runs.h", "cpsudoku/engine/_ranks.h",
+          "cpsudoku/engine/_probe.h"]
 
 setup(
     ext_modules=[

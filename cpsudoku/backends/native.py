@@ -17,7 +17,7 @@ from typing import ClassVar
 from ..engine import fast, general, kernel, vkernel
 from ..engine.clock import OutOfTime
 from ..engine.plan import compile_model
-from ..errors import BackendError
+from ..errors import BackendError, CpsudokuError
 from ..grid.constraints import KINDS, OwnPass, Regions, Regular
 from ..model import Model, kinds_of, lower_for
 from ..result import Outcome
@@ -217,3 +217,23 @@ def reduce_domains(model: Model) -> tuple[frozenset[int], ...] | None:
     if masks is None:
         return None
     return tuple(frozenset(values_of(m)) for m in masks)
+
+
+def propagation_kernel(model: Model):
+    """(plan, kernel, sources): the compiled variant kernel native's search would run
+    on `model`, for its propagation on its own (the logical solver's contradictions,
+    `logic.probing`), with the model constraints behind each of the kernel's (see
+    `vkernel.kernel_and_sources`); None when the kernel is not built or cannot
+    take the model."""
+    if not vkernel.available():
+        return None
+    try:
+        model = lower_for(model, NativeBackend.native_kinds, "backend 'native'")
+    except CpsudokuError:
+        return None
+    plan = compile_model(model)
+    if vkernel.applicable(plan) is not None or any(
+            isinstance(con, Regions) for con in plan.structure.others):
+        return None  # region labels have no pencil marks to propagate over
+    built, sources = vkernel.kernel_and_sources(plan, model.constraints)
+    return plan, built, sources

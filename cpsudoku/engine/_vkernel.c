@@ -1174,7 +1174,53 @@ typedef struct {
     unsigned long long nodes, guesses, backtracks, props, passes, failures;
     unsigned clock_mask;
     Run run;               /* the clock and the solutions found */
+    /* what a propagation did, for the logical solver (see `_probe.h`): the source of
+     * the removals now being made, the removals (src kind, index, cell, values) when
+     * `tracing`, and where a failure happened (cell -1: no one cell emptied) */
+    int src_kind, src_index;
+    int fail_kind, fail_index, fail_cell;
+    int tracing, trace_nomem;
+    int *events;
+    size_t nevents, cap_events;
+    unsigned long long removals; /* the size of what propagation did (see restrict_to) */
 } Search;
+
+/* The sources of removals and failures a trace names. */
+enum { SRC_START, SRC_PEERS, SRC_UNIT, SRC_CON, SRC_LOCKED };
+
+static inline void source(Search *S, int kind, int index)
+{
+    S->src_kind = kind;
+    S->src_index = index;
+    S->fail_cell = -1;
+}
+
+/* The current source failed (a cell emptied sets `fail_cell` itself). */
+static inline void failed_here(Search *S)
+{
+    S->fail_kind = S->src_kind;
+    S->fail_index = S->src_index;
+}
+
+static void trace_removal(Search *S, int c, uint32_t removed)
+{
+    if (S->nevents + 4 > S->cap_events) {
+        size_t cap = S->cap_events ? 2 * S->cap_events : 256;
+        int *grown = realloc(S->events, cap * sizeof(int));
+        if (!grown) {
+            S->trace_nomem = 1;
+            return;
+        }
+        S->events = grown;
+        S->cap_events = cap;
+    }
+    int *e = S->events + S->nevents;
+    e[0] = S->src_kind;
+    e[1] = S->src_index;
+    e[2] = c;
+    e[3] = (int)removed;
+    S->nevents += 4;
+}
 
 static inline void enqueue(Search *S, int x)
 {
@@ -1215,18 +1261,30 @@ static inline uint32_t domain(const Search *S, const uint32_t *s, int c)
 static inline int restrict_to(Search *S, uint32_t *s, int c, uint32_t keep)
 {
     uint32_t m = s[c];
-    if (!m) /* placed */
-        return (s[S->k->ncells + c] & keep) ? 0 : -1;
+    if (!m) { /* placed */
+        if (s[S->k->ncells + c] & keep)
+            return 0;
+        if (!S->quiet)
+            S->fail_cell = c;
+        return -1;
+    }
     uint32_t nm = m & keep;
     if (nm == m)
         return 0;
     if (!nm) {
         S->conflicts[c] += !S->quiet; /* an alternative failing is no conflict */
+        if (!S->quiet)
+            S->fail_cell = c;
         return -1;
     }
     s[c] = nm;
     if (S->quiet) /* an alternative's scratch domains (any_of) */
         return 0;
+    /* a contradiction's size, as a person would count it: the values forced and
+     * what the rules took, not every peer a placed value crossed off */
+    S->removals += S->src_kind >= SRC_CON || !(nm & (nm - 1));
+    if (S->tracing)
+        trace_removal(S, c, m & ~nm);
     note(S, c);
     if (!(nm & (nm - 1)))
         S->queue[S->qn++] = c;
@@ -2189,6 +2247,7 @@ static int locked_pass(Search *S, uint32_t *s)
             ra |= s[cells[j]];
         for (int j = st[2]; j < st[3]; j++)
             rb |= s[cells[j]];
+        source(S, SRC_LOCKED, x);
         /* a value of the shared cells missing from one unit's rest is locked
          * there, so the other unit's rest loses it */
         uint32_t leave_b = in & rb & ~ra, leave_a = in & ra & ~rb;
@@ -2254,6 +2313,7 @@ static long propagate(Search *S, uint32_t *s, int locked)
             cands[c] = 0;
             grid[c] = b;
             count++;
+            source(S, SRC_PEERS, c);
             for (int i = k->cu_start[c]; i < k->cu_start[c + 1]; i++)
                 placed[k->cell_units[i]] |= b;
             for (int i = k->peer_start[c]; i < k->peer_start[c + 1]; i++) {
@@ -2263,6 +2323,7 @@ static long propagate(Search *S, uint32_t *s, int locked)
                         goto fail;
                 } else if (grid[p] == b) {
                     S->conflicts[p]++;
+                    S->fail_cell = p;
                     goto fail;
                 }
             }
@@ -2271,6 +2332,7 @@ static long propagate(Search *S, uint32_t *s, int locked)
             while (S->un) {
                 int u = S->ulist[--S->un];
                 S->udirty[u] = 0;
+                source(S, SRC_UNIT, u);
                 const int *cells = k->units + u * n;
                 uint32_t o = 0, t = 0;
                 for (int i = 0; i < n; i++) {
@@ -2290,9 +2352,13 @@ static long propagate(Search *S, uint32_t *s, int locked)
                         continue;
                     if (m & (m - 1)) { /* one cell is the only place for two values */
                         blame(S, cells, n);
+                        S->fail_cell = c;
                         goto fail;
                     }
                     if (cands[c] != m) {
+                        S->removals++;
+                        if (S->tracing)
+                            trace_removal(S, c, cands[c] & ~m);
                         cands[c] = m;
                         note(S, c);
                         S->queue[S->qn++] = c;
@@ -2319,6 +2385,7 @@ static long propagate(Search *S, uint32_t *s, int locked)
                 continue; /* entailed on this branch: nothing left to narrow */
             S->running = x;
             S->passes++;
+            source(S, SRC_CON, x);
             int r = run_pass(S, s, &k->cons[x]);
             S->running = -1;
             if (r < 0) {
@@ -2341,6 +2408,7 @@ static long propagate(Search *S, uint32_t *s, int locked)
         return count;
     }
 fail:
+    failed_here(S);
     settle_queues(S);
     return -1;
 }
@@ -2529,6 +2597,95 @@ static void release(Search *S)
     free(S->alt_union);
     free(S->stack);
     free(S->run.sols);
+    free(S->events);
+}
+
+/* Set up a search over `domains` (read into the first state; cells with one value
+ * queued, `empty` set when one has none): 0, or -1 with an error set and S released. */
+static int search_open(VKernel *self, PyObject *domains_obj, Search *S, int *empty)
+{
+    if (!self->units) {
+        PyErr_SetString(PyExc_ValueError, "the VKernel was not initialised");
+        return -1;
+    }
+    const int ncells = self->ncells, nunits = self->nunits, ncons = self->ncons;
+    PyObject *dseq = domains_of(domains_obj, ncells);
+    if (!dseq)
+        return -1;
+    memset(S, 0, sizeof *S);
+    S->k = self;
+    S->run.ncells = ncells;
+    S->W = 2 * ncells + nunits + self->nextra;
+    S->running = -1;
+    S->clock_mask = 63;
+    /* one block: the states, then the queues, flags, supports and bitsets */
+    size_t states = ((size_t)ncells + 2) * S->W * sizeof(uint32_t);
+    size_t ints = ((size_t)ncells + nunits + 2 * (size_t)ncons + 4) * sizeof(int);
+    size_t flags = (size_t)nunits + ncons + 8;
+    size_t words = (states + ints + flags + (size_t)ncells * sizeof(uint32_t) +
+                    ((size_t)self->max_len + 1) * sizeof(uint32_t) + 7) / 8 + self->scratch_words;
+    S->stack = calloc(words + 1, sizeof(uint64_t));
+    S->ups = malloc((self->max_options + 1) * sizeof(int64_t));
+    S->opts = malloc((self->max_options + 1) * sizeof(uint32_t));
+    S->option_at = malloc(((size_t)self->max_len + 2) * sizeof(int));
+    S->cell_set = malloc((size_t)self->pw * sizeof(uint64_t));
+    S->dry = calloc((size_t)self->nslots + 1, sizeof(uint8_t));
+    S->alt = malloc((2 * (size_t)ncells + 1) * sizeof(uint32_t));
+    S->alt_union = malloc(((size_t)self->max_len + 1) * sizeof(uint32_t));
+    if (!S->stack || !S->ups || !S->opts || !S->option_at || !S->cell_set || !S->dry || !S->alt
+        || !S->alt_union) {
+        Py_DECREF(dseq);
+        release(S);
+        PyErr_NoMemory();
+        return -1;
+    }
+    char *at = (char *)S->stack + states;
+    S->queue = (int *)at;
+    S->ulist = S->queue + ncells + 1;
+    S->ring = S->ulist + nunits + 1;
+    S->sring = S->ring + ncons + 1;
+    at += ints;
+    S->conflicts = (uint32_t *)at;
+    if (self->prio)
+        memcpy(S->conflicts, self->prio, (size_t)ncells * sizeof(uint32_t));
+    S->support = S->conflicts + ncells;
+    at = (char *)(S->support + self->max_len + 1);
+    S->udirty = (uint8_t *)at;
+    S->inq = S->udirty + nunits;
+    at += flags;
+    S->bits = (uint64_t *)((uintptr_t)(at + 7) & ~(uintptr_t)7);
+
+    uint32_t *s = S->stack;
+    *empty = 0;
+    source(S, SRC_START, 0);
+    int read = read_domains(dseq, ncells, self->full, self->n, s, S->queue, &S->qn, empty);
+    Py_DECREF(dseq);
+    if (read < 0) {
+        release(S);
+        return -1;
+    }
+    for (int x = 0; x < ncons; x++) {
+        const Con *c = &self->cons[x];
+        if (c->kind == K_REGIONS)
+            shards_start(c, self->n, s);
+        if (c->kind == K_OR) /* every alternative alive */
+            for (int a = 0; a < c->nalts; a++)
+                s[c->alive_at + a / 32] |= 1u << (a % 32);
+    }
+    return 0;
+}
+
+/* The first propagation of an opened search: every unit and constraint looked at. */
+static long propagate_all(Search *S, int locked)
+{
+    const VKernel *k = S->k;
+    for (int u = 0; u < k->nunits; u++) {
+        S->udirty[u] = 1;
+        S->ulist[S->un++] = u;
+    }
+    for (int x = 0; x < k->ncons; x++)
+        enqueue(S, x);
+    return propagate(S, S->stack, locked);
 }
 
 static PyObject *VKernel_solve(VKernel *self, PyObject *args, PyObject *kwds)
@@ -2541,10 +2698,6 @@ static PyObject *VKernel_solve(VKernel *self, PyObject *args, PyObject *kwds)
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|lOii", kwlist, &domains_obj,
                                      &max_solutions, &limit_obj, &locked_depth, &choice))
         return NULL;
-    if (!self->units) {
-        PyErr_SetString(PyExc_ValueError, "the VKernel was not initialised");
-        return NULL;
-    }
     double time_limit;
     if (read_limits(max_solutions, limit_obj, &time_limit) < 0)
         return NULL;
@@ -2557,98 +2710,34 @@ static PyObject *VKernel_solve(VKernel *self, PyObject *args, PyObject *kwds)
                                           "ties by conflicts) or 2 (conflicts per candidate)");
         return NULL;
     }
-    const int ncells = self->ncells, nunits = self->nunits, ncons = self->ncons;
-    PyObject *dseq = domains_of(domains_obj, ncells);
-    if (!dseq)
-        return NULL;
-
     Search S;
-    memset(&S, 0, sizeof S);
-    S.k = self;
-    S.run.ncells = ncells;
-    S.W = 2 * ncells + nunits + self->nextra;
+    int empty;
+    if (search_open(self, domains_obj, &S, &empty) < 0)
+        return NULL;
     S.max_solutions = max_solutions;
     S.locked_depth = locked_depth;
     S.choice = choice;
-    S.running = -1;
-    S.clock_mask = 63;
-    /* one block: the states, then the queues, flags, supports and bitsets */
-    size_t states = ((size_t)ncells + 2) * S.W * sizeof(uint32_t);
-    size_t ints = ((size_t)ncells + nunits + 2 * (size_t)ncons + 4) * sizeof(int);
-    size_t flags = (size_t)nunits + ncons + 8;
-    size_t words = (states + ints + flags + (size_t)ncells * sizeof(uint32_t) +
-                    ((size_t)self->max_len + 1) * sizeof(uint32_t) + 7) / 8 + self->scratch_words;
-    S.stack = calloc(words + 1, sizeof(uint64_t));
-    S.ups = malloc((self->max_options + 1) * sizeof(int64_t));
-    S.opts = malloc((self->max_options + 1) * sizeof(uint32_t));
-    S.option_at = malloc(((size_t)self->max_len + 2) * sizeof(int));
-    S.cell_set = malloc((size_t)self->pw * sizeof(uint64_t));
-    S.dry = calloc((size_t)self->nslots + 1, sizeof(uint8_t));
-    S.alt = malloc((2 * (size_t)ncells + 1) * sizeof(uint32_t));
-    S.alt_union = malloc(((size_t)self->max_len + 1) * sizeof(uint32_t));
-    if (!S.stack || !S.ups || !S.opts || !S.option_at || !S.cell_set || !S.dry || !S.alt
-        || !S.alt_union) {
-        Py_DECREF(dseq);
-        release(&S);
-        return PyErr_NoMemory();
-    }
-    char *at = (char *)S.stack + states;
-    S.queue = (int *)at;
-    S.ulist = S.queue + ncells + 1;
-    S.ring = S.ulist + nunits + 1;
-    S.sring = S.ring + ncons + 1;
-    at += ints;
-    S.conflicts = (uint32_t *)at;
-    if (self->prio)
-        memcpy(S.conflicts, self->prio, (size_t)ncells * sizeof(uint32_t));
-    S.support = S.conflicts + ncells;
-    at = (char *)(S.support + self->max_len + 1);
-    S.udirty = (uint8_t *)at;
-    S.inq = S.udirty + nunits;
-    at += flags;
-    S.bits = (uint64_t *)((uintptr_t)(at + 7) & ~(uintptr_t)7);
-
-    uint32_t *s = S.stack;
-    int empty = 0;
-    if (read_domains(dseq, ncells, self->full, self->n, s, S.queue, &S.qn, &empty) < 0)
-        goto error;
-    for (int x = 0; x < ncons; x++) {
-        const Con *c = &self->cons[x];
-        if (c->kind == K_REGIONS)
-            shards_start(c, self->n, s);
-        if (c->kind == K_OR) /* every alternative alive */
-            for (int a = 0; a < c->nalts; a++)
-                s[c->alive_at + a / 32] |= 1u << (a % 32);
-    }
 
     int exhausted = 1;
     run_start(&S.run, time_limit);
     if (!empty) {
-        for (int u = 0; u < nunits; u++) {
-            S.udirty[u] = 1;
-            S.ulist[S.un++] = u;
-        }
-        for (int x = 0; x < ncons; x++)
-            enqueue(&S, x);
-        long r = propagate(&S, s, locked_depth > 0);
+        long r = propagate_all(&S, locked_depth > 0);
         if (r >= 0) {
             S.props += (unsigned long long)r;
             int d = dfs(&S, 0);
             exhausted = d == 0;
         }
     }
-    if (run_stop(&S.run) < 0)
-        goto error;
+    if (run_stop(&S.run) < 0) {
+        release(&S);
+        return NULL;
+    }
     PyObject *result = run_result(&S.run, exhausted, statistics(&S));
-    Py_DECREF(dseq);
     release(&S);
     return result;
-
-error:
-    Py_DECREF(dseq);
-    release(&S);
-    return NULL;
 }
+
+#include "_probe.h"
 
 static PyObject *VKernel_get_size(VKernel *self, void *closure)
 {
@@ -2661,6 +2750,10 @@ static PyMethodDef VKernel_methods[] = {
      "solve(domains, max_solutions=1, time_limit=None, locked_depth=0, choice=0) -> "
      "(solutions, exhausted, timed_out, stats); choice: 0 fewest candidates, 1 fewest with "
      "ties broken by conflicts, 2 most conflicts per candidate"},
+    {"propagate", (PyCFunction)(void (*)(void))VKernel_propagate, METH_VARARGS | METH_KEYWORDS,
+     PROPAGATE_DOC},
+    {"probe", (PyCFunction)(void (*)(void))VKernel_probe, METH_VARARGS | METH_KEYWORDS,
+     PROBE_DOC},
     {NULL, NULL, 0, NULL}};
 
 static PyGetSetDef VKernel_getset[] = {

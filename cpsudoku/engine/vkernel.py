@@ -354,6 +354,14 @@ def vkernel_of(plan: Plan, constraints=None):
     """The structure's kernel (checked and built by the extension once); `constraints`,
     the model's (those the structure was made from), add the implied value sets of
     its groups (`implied_sets`)."""
+    return kernel_and_sources(plan, constraints)[0]
+
+
+def kernel_and_sources(plan: Plan, constraints=None):
+    """`vkernel_of`'s kernel and, per constraint of the kernel in its order, the model
+    constraints it stands for (a joint count: the automata it replaces; an implied
+    value set: its all-different group), so that what a constraint of the kernel
+    does can be told by the rule it comes from."""
     assert _vkernel is not None
     s = plan.structure
     key = "vkernel" if constraints is None else "vkernel with sets"
@@ -361,14 +369,20 @@ def vkernel_of(plan: Plan, constraints=None):
     def build():
         counts = implied_counts(s, s.others)
         # A joint count says all its automata say, and more: they are left out
-        # (ISS's Bubble Tornado, nine counting automata of 45 cells: 9.5 ms to 1.4).
+        # (ISS's Bubble Tornado, nine counting automata of 45 cells, is much faster).
         absorbed = {id(con) for _, _, automata in counts for con in automata}
-        return _vkernel.VKernel(
+        own = [con for con in s.others if id(con) not in absorbed]
+        groups = {con.cells: con for con in constraints or ()
+                  if isinstance(con, AllDifferent)}
+        sets = implied_sets(s.size, constraints or ())
+        kernel = _vkernel.VKernel(
             s.size, s.units, s.peers, s.intersections,
-            [flat(con, s) for con in s.others if id(con) not in absorbed]
-            + implied_sets(s.size, constraints or ())
+            [flat(con, s) for con in own] + sets
             + [(_vkernel.COUNT, cells, data, 0) for cells, data, _ in counts],
             nvars=s.nvars)
+        sources = ([(con,) for con in own] + [(groups[cells],) for _, cells, _, _ in sets]
+                   + [automata for _, _, automata in counts])
+        return kernel, sources
     return s.once(key, build)
 
 
