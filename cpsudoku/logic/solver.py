@@ -23,6 +23,7 @@ from ..grid.puzzle import Puzzle
 from ..grid.variables import EXTRA
 from ..model import Model, build_model, find_conflicts
 from ..result import Status
+from . import probing
 from .state import Layout, State, layout_of
 from .step import Step
 from .technique import Technique, all_techniques
@@ -90,10 +91,12 @@ class Solver:
                             f"(--allow-multiple to go on with one of them)")
         self.model = _digits_model(self.puzzle, self.model, time_limit)
         self.layout: Layout = layout_of(self.model.puzzle)
+        probing.attach(self.layout, self.model)  # what the rule contradictions propagate
         chosen = techniques if techniques is not None else all_techniques()
         classic = self.layout.is_classic()
         self.techniques = [t for t in chosen if (self.unique or not t.needs_unique)
                            and (classic or not t.classic_only)
+                           and not (classic and t.variant_only)
                            and (classic or deep or not t.deep)]
         self.stuck = False
 

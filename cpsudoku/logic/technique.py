@@ -31,6 +31,9 @@ class Technique:
     # the nested levels (9.0 and up): on a variant puzzle they may search for minutes
     # where nothing applies, so there they run only when asked for (`Solver(deep=True)`)
     deep: bool = False
+    # read from the variant rules or the engine's propagation: never offered on SE's own
+    # grid, whose ladder (and ratings) stay SE's
+    variant_only: bool = False
 
 
 REGISTRY: list[Technique] = []
@@ -38,11 +41,11 @@ REGISTRY: list[Technique] = []
 
 def technique(name: str, rating: float, *, order: float | None = None,
               needs_unique: bool = False, classic_only: bool = False,
-              stage: str | None = None, deep: bool = False):
+              stage: str | None = None, deep: bool = False, variant_only: bool = False):
     """Register a finder as a technique."""
     def register(find: Finder) -> Finder:
         REGISTRY.append(Technique(name, rating, rating if order is None else order, find,
-                                  needs_unique, classic_only, stage, deep))
+                                  needs_unique, classic_only, stage, deep, variant_only))
         REGISTRY.sort(key=lambda t: t.order)
         return find
     return register

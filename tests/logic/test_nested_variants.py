@@ -187,16 +187,20 @@ def test_sudoku_x_reaches_the_plus_level_soundly():
     assert not check.broken()
 
 
-def test_explain_stops_quickly_without_deep_and_goes_on_with_it():
+def test_explain_finishes_by_contradictions_without_deep_and_deep_runs_on():
+    """Without --deep the rule contradictions (found by the engine in milliseconds)
+    finish it; with --deep SE's nested levels, asked first, search on past -t."""
+    import json
+
     from typer.testing import CliRunner
 
     from cpsudoku.cli import app
     from cpsudoku.errors import ExitCode
     runner = CliRunner()
-    plain = runner.invoke(app, ["explain", SUDOKU_X, "-f", "json"])
-    assert plain.exit_code == ExitCode.NO_LOGIC, plain.output
+    plain = runner.invoke(app, ["explain", SUDOKU_X, "-f", "json", "-t", "120"])
+    assert plain.exit_code == ExitCode.OK, plain.output
+    taken = {s["technique"] for s in json.loads(plain.stdout)["steps"]}
+    assert "Nested Rule Contradiction" in taken
+    assert not any("(+" in name for name in taken), "SE's nested levels need --deep"
     deep = runner.invoke(app, ["explain", SUDOKU_X, "--deep", "-t", "3", "-f", "json"])
     assert deep.exit_code == ExitCode.TIMEOUT, deep.output  # the nested levels run on
-    import json
-    steps = json.loads(deep.stdout)["steps"]
-    assert len(steps) > len(json.loads(plain.stdout)["steps"])

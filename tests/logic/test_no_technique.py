@@ -30,6 +30,18 @@ TUTORIAL = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.
 runner = CliRunner()
 
 
+@pytest.fixture(scope="module", autouse=True)
+def without_the_engine_steps():
+    """The techniques below the rule contradictions only: with the engine's
+    contradictions the X-Sum is explained to the end (see the last test), and a
+    unique puzzle they cannot finish takes minutes to show; what is tested here is
+    what the solver does when nothing applies."""
+    from cpsudoku.logic.techniques import rulecontradiction
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(rulecontradiction, "prober", lambda layout: None)
+        yield
+
+
 def run(*args):
     return runner.invoke(app, [str(a) for a in args])
 
@@ -190,3 +202,18 @@ def test_the_play_page_hint_says_stuck_and_reveals_nothing(monkeypatch):
     got = jobs.rate(RateIn(puzzle=TUTORIAL))
     assert (got["er"], got["ep"], got["ed"], got["level"], got["steps"], got["hardest"]) == \
         (None, None, 1.0, "beyond the scale", 3, 2.0)
+
+
+def test_the_engine_steps_finish_it(xsum):
+    from cpsudoku.logic import probing
+    from cpsudoku.logic.techniques import rulecontradiction
+    puzzle, solution, _stuck = xsum
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(rulecontradiction, "prober", probing.prober)  # the real one, here
+        done = explain(puzzle, time_limit=120)
+    assert done.solved and done.grid == list(solution)
+    assert any(s.technique.endswith("Rule Contradiction")
+               or "no way of keeping the rule" in s.reason for s in done.steps)
+    for step in done.steps:
+        assert all(solution[c] == v for c, v in step.placements), step.text
+        assert all(solution[c] != v for c, v in step.eliminations), step.text

@@ -1,0 +1,193 @@
+"""The engine's propagation read by the logical solver: what every rule, house and
+single makes of a grid of pencil marks, and who removed what.
+
+The native engine's compiled kernel (`backends.native.propagation_kernel`) runs the
+same passes the search runs: each constraint kind's own (sums with their
+combinations, orders, tables, automata, counts, either/or), hidden and naked
+singles, locked candidates. `probe` tries every candidate of a grid and names the
+ones whose propagation fails, "if r3c5 were 4, the arrow at r6c2 could not add up";
+`trace` replays one of them with each removal's source, so a step can say which
+rule forced what. The logical solver attaches its puzzle's model to its layout
+(`attach`); a layout without a kernel (the extension not built, a construction
+the kernel does not read) has no probe.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from ..backends.native import propagation_kernel
+from ..model import Model
+from .state import Layout, State
+
+# the kernel's sources of removals (see the extension's `propagate`)
+START, PEERS, UNIT, RULE, LOCKED = range(5)
+
+_ATTACHED: dict[int, tuple[Layout, Model]] = {}  # id(layout) -> (layout, model)
+_BUILT: dict[int, tuple[Layout, Prober | None]] = {}
+
+
+def attach(layout: Layout, model: Model) -> None:
+    """Let the techniques probe grids of `layout` with `model`'s constraints."""
+    if _ATTACHED.get(id(layout), (None,))[0] is not layout:
+        _ATTACHED[id(layout)] = (layout, model)
+        _BUILT.pop(id(layout), None)
+
+
+def prober(layout: Layout) -> Prober | None:
+    """The layout's prober, built on first use; None without a kernel for it."""
+    hit = _BUILT.get(id(layout))
+    if hit is not None and hit[0] is layout:
+        return hit[1]
+    model = _ATTACHED.get(id(layout))
+    built = None
+    if model is not None and model[0] is layout:
+        found = propagation_kernel(model[1])
+        if found is not None:
+            built = Prober(layout, *found)
+    _BUILT[id(layout)] = (layout, built)
+    return built
+
+
+@dataclass
+class Event:
+    """One removal of a traced propagation: `values` taken from `cell` by `source`."""
+
+    kind: int
+    index: int
+    cell: int
+    values: int
+
+
+@dataclass
+class Failure:
+    """Where a propagation broke: the source, and the cell it emptied (or -1)."""
+
+    kind: int
+    index: int
+    cell: int
+
+
+class Prober:
+    """One layout's compiled propagation."""
+
+    def __init__(self, layout: Layout, plan, kernel, sources) -> None:
+        self.layout = layout
+        self.plan = plan
+        self.kernel = kernel
+        self.sources = sources  # per kernel constraint: the model constraints behind it
+        n = layout.size
+        self.cells = list(range(n * n))
+        labels = {frozenset(h.cells): h.label for h in layout.houses}
+        self.units = [labels.get(frozenset(unit), "a house") for unit in plan.structure.units]
+        self.intersections = plan.structure.intersections
+
+    def domains(self, state: State) -> list[int]:
+        """The state's pencil marks (a placed cell: its value) and, for a rule's
+        unknowns beside the grid, their domains in the model."""
+        out = list(self.plan.domains)
+        for cell in self.cells:
+            v = state.values[cell]
+            out[cell] = 1 << (v - 1) if v else state.cand[cell]
+        return out
+
+    def contradictions(self, state: State, locked: bool = True,
+                       time_limit: float | None = None) -> list[tuple[int, int, int]] | None:
+        """(removals before the failure, cell, value) for every candidate whose
+        placement fails under propagation, or None when the grid itself fails (or
+        the time limit passed)."""
+        root, found, timed_out = self.kernel.probe(self.domains(state), self.cells,
+                                                   locked, time_limit)
+        if root is None or timed_out:
+            return None
+        return sorted((cost, cell, value) for cell, value, cost in found)
+
+    def trace(self, state: State, cell: int | None, value: int,
+              locked: bool = True) -> tuple[list[Event], Failure | None]:
+        """The removals that follow from placing `value` in `cell` (None: from the
+        grid as it is), in order, and the failure they end in (None: they end in a
+        fixpoint)."""
+        domains = self.domains(state)
+        if cell is not None:
+            domains[cell] = 1 << (value - 1)
+        return self.trace_domains(domains, locked)
+
+    def trace_domains(self, domains: list[int],
+                      locked: bool = True) -> tuple[list[Event], Failure | None]:
+        """`trace` from these domains (every variable's, as `domains` gives them)."""
+        _, events, failure = self.kernel.propagate(domains, locked, True)
+        return ([Event(*e) for e in events],
+                None if failure is None else Failure(*failure))
+
+    def source_text(self, kind: int, index: int) -> str:
+        """The rule, house or single a removal or failure comes from."""
+        if kind == RULE:
+            return self.sources[index][0].describe()
+        if kind == UNIT:
+            return self.units[index]
+        if kind == PEERS:
+            return f"{self.layout.name(index)}'s peers"
+        if kind == LOCKED:
+            return "locked candidates"
+        return "the pencil marks"
+
+
+@dataclass
+class Nested:
+    """A contradiction one level down: placing the assumption, the contradictions of
+    the grid it leaves (`inner`, each (cell, value, size) in the order they were
+    found and struck out) lead to a grid whose propagation fails."""
+
+    inner: list[tuple[int, int, int]]
+    domains: list[int]  # the grid before its last propagation, inner removals made
+
+
+def nested(p: Prober, state: State, cell: int, value: int,
+           deadline: float | None) -> Nested | None:
+    """Whether placing `value` in `cell` fails once the contradictions of the grid it
+    leaves are struck out, again and again: the removals on the way, or None (no
+    failure, or the deadline passed)."""
+    domains = p.domains(state)
+    domains[cell] = 1 << (value - 1)
+    inner: list[tuple[int, int, int]] = []
+    while True:
+        left = None if deadline is None else deadline - time.monotonic()
+        if left is not None and left <= 0:
+            return None
+        root, found, timed_out = p.kernel.probe(domains, p.cells, True, left)
+        if root is None:
+            start = p.domains(state)
+            start[cell] = 1 << (value - 1)
+            inner = _fewest(p, start, inner)
+            for c, v, _ in inner:
+                start[c] &= ~(1 << (v - 1))
+            return Nested(inner, start)
+        if timed_out or not found:
+            return None
+        for c, v, size in found:
+            domains[c] &= ~(1 << (v - 1))
+            inner.append((c, v, size))
+
+
+def _fewest(p: Prober, start: list[int],
+            inner: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
+    """The inner contradictions the failure needs: each of the others left out in
+    turn (the last found first) while the rest, in order, still hold on the grid the
+    ones before them leave, and the grid they all leave still fails."""
+    def holds(kept: list[tuple[int, int, int]]) -> bool:
+        domains = list(start)
+        for c, v, _ in kept:
+            trial = list(domains)
+            trial[c] = 1 << (v - 1)
+            if p.kernel.propagate(trial, True)[0] is not None:
+                return False
+            domains[c] &= ~(1 << (v - 1))
+        return p.kernel.propagate(domains, True)[0] is None
+
+    kept = list(inner)
+    for drop in reversed(inner):
+        fewer = [x for x in kept if x is not drop]
+        if holds(fewer):
+            kept = fewer
+    return kept
