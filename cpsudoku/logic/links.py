@@ -23,7 +23,8 @@ its layered graph with the two cells fixed has no accepted word. Only weak links
 from there.
 
 The work is bounded: a rule with more candidates than `MAX_CANDIDATES`, or whose
-completions take more than `NODE_LIMIT` steps to enumerate, gives no links (never a
+completions take more than `NODE_LIMIT` steps to enumerate or number more than
+`MAX_COMPLETIONS`, is read as a wide one (its constraints one at a time) or gives no links (never a
 wrong one), and each rule's links are remembered per candidates of its cells.
 """
 
@@ -40,6 +41,7 @@ MAX_CANDIDATES = 81  # a rule over more candidates than this gives no links
 NODE_LIMIT = 20_000  # steps of one rule's enumeration before it gives up
 WIDE_LIMIT = 400_000  # layered-graph edges one wide rule's links may read
 STRONG_COMPLETIONS = 5_000  # completions past which a rule's strong links are not sought
+MAX_COMPLETIONS = 2 * STRONG_COMPLETIONS  # past these the rule is read as a wide one
 MEMO_SIZE = 20_000  # rules' links remembered, by candidates of their cells
 
 _MEMO: dict = {}  # (rule's constraints, candidates of its cells) -> its links
@@ -199,6 +201,10 @@ def _group_links(state: State, cons: tuple[Constraint, ...],
     return found, strong
 
 
+class _TooMany(Exception):
+    """A rule's completions passed `MAX_COMPLETIONS`."""
+
+
 def _together(cons: tuple[Constraint, ...], cells: tuple[int, ...],
               doms: tuple[int, ...]):
     """Every completion of the constraints over the domains, read as (cell index i,
@@ -207,7 +213,10 @@ def _together(cons: tuple[Constraint, ...], cells: tuple[int, ...],
     one (none sought past `STRONG_COMPLETIONS` completions). None when the enumeration
     is too wide to finish."""
     k = len(cells)
-    together: dict[tuple[int, int], list[int]] = {}
+    # each completion packed in one integer, a field of `width` bits per cell, so that
+    # what a literal sees is one OR per completion rather than one per cell
+    width = max(doms).bit_length()
+    packed: dict[tuple[int, int], int] = {}
     open_ix = [i for i in range(k) if popcount(doms[i]) > 1]
     # the strong pairs still possible: every completion seen so far holds one of the
     # two. The first completion leaves only pairs with one of its values; each next one
@@ -217,14 +226,13 @@ def _together(cons: tuple[Constraint, ...], cells: tuple[int, ...],
 
     def visit(values: list[int]) -> None:
         nonlocal strong, count
-        bits = [1 << (v - 1) for v in values]
+        if count >= MAX_COMPLETIONS:
+            raise _TooMany
+        whole = 0
+        for j, v in enumerate(values):
+            whole |= 1 << (v - 1 + width * j)
         for i, x in enumerate(values):
-            seen = together.get((i, x))
-            if seen is None:
-                together[(i, x)] = bits[:]
-            else:
-                for j in range(k):
-                    seen[j] |= bits[j]
+            packed[i, x] = packed.get((i, x), 0) | whole
         count += 1
         if strong is None:
             lits = [(i, v) for i in open_ix for v in bit_values(doms[i])]
@@ -235,8 +243,14 @@ def _together(cons: tuple[Constraint, ...], cells: tuple[int, ...],
             strong = [(p, q) for p, q in strong
                       if values[p[0]] == p[1] or values[q[0]] == q[1]]
 
-    if not completions(cons, cells, doms, NODE_LIMIT, visit):
+    try:
+        if not completions(cons, cells, doms, NODE_LIMIT, visit):
+            return None
+    except _TooMany:
         return None
+    field = (1 << width) - 1
+    together = {lit: [whole >> (width * j) & field for j in range(k)]
+                for lit, whole in packed.items()}
     if strong is None or count > STRONG_COMPLETIONS:
         return together, []
     # a literal every completion holds is the rule's own placement, not a link

@@ -330,18 +330,33 @@ def remembered(what: str, state: State, cons: Group, find):
     return _SUPPORT[key]
 
 
+_GAVE_UP: dict[int, tuple[Group, int]] = {}  # rule -> the most candidates it finished with
+
+
 def support_of(state: State, cons, cells: list[int]) -> tuple[dict[int, int] | None, bool]:
     """The values each cell keeps, and whether a whole search found them (else each
-    constraint on its own did: a wide rule still gives its easy removals)."""
-    wide = len(cons) == 1 and isinstance(cons[0], Regular)
-    if wide:  # an automaton is judged only once all its cells hold values
+    constraint on its own did: a wide rule still gives its easy removals).
+
+    Not searched whole: a rule of automata (lines, outside clues) whose cells' value
+    tuples pass the node limit, since an automaton is judged only once all its cells
+    hold values; and a rule whose search gave up on as many candidates or more
+    (the search is as wide again; it is tried anew once candidates have gone)."""
+    mine = [con for con in own(cons) if not isinstance(con, AllDifferent)]
+    total = sum(popcount(state.cand[c]) for c in cells)
+    wide = bool(mine) and all(isinstance(con, Regular) for con in mine)
+    if wide:
         tuples = 1
         for c in cells:
             tuples *= popcount(state.cand[c]) or 1
         wide = tuples > NODE_LIMIT
+    gave_up = _GAVE_UP.get(id(cons))
+    if gave_up is not None and gave_up[0] is cons and total >= gave_up[1]:
+        wide = True
     found = None if wide else supported(state, cons, cells)
     if found is not None:
         return found, True
+    if not wide:
+        _GAVE_UP[id(cons)] = (cons, total)
     return propagated(state, cons, cells), False
 
 
