@@ -106,7 +106,7 @@ from ..grid.puzzle import Puzzle
 from ..grid.symbols import ALPHABET, line, value_of
 from ..rules import cells as cellrefs
 from ..validate import parse_box
-from . import families, records
+from . import families, records, sudokupad_elements
 from .fields import (
     ELEMENT_KEYS,
     PUZZLE_KEYS,
@@ -225,13 +225,15 @@ def _objects(data: dict, source: str) -> list[Puzzle]:
 
 def read_object(data: dict, source: str) -> list[Puzzle]:
     """The puzzle of one JSON object that is no `puzzles` list: a cpsudoku record, an
-    f-puzzles puzzle or a puzzle file's JSON form."""
+    f-puzzles or SudokuPad (Sudoku Maker) puzzle or a puzzle file's JSON form."""
     form = records.puzzle_form(data, source)
     if form is not None:  # a record of a cpsudoku command: its puzzle, the rest as meta
         spec, meta = form
         puzzle = from_dict(spec, source)
         where = meta.get("source") if isinstance(meta.get("source"), str) else source
         return [replace(puzzle, source=where, meta={**puzzle.meta, **meta})]
+    if sudokupad_elements.is_sudokupad(data):  # SudokuPad's puzzle unpacked (Sudoku Maker)
+        return [sudokupad_elements.read(data, source, from_dict)]
     return [from_fpuzzles(data, source) if is_fpuzzles(data) else from_dict(data, source)]
 
 

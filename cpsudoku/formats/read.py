@@ -15,7 +15,8 @@ Accepted notations (mixed freely within one text):
 
 Puzzle files (JSON objects such as the `{"size", "box", "grid"}` that
 `render.json_grid` writes, f-puzzles `?load=` links, TOML) go to `cpsudoku.formats.puzzlefile`;
-Interactive Sudoku Solver strings (`.~R1C1_5.Thermo~...`) and links to `cpsudoku.formats.iss`.
+Interactive Sudoku Solver strings (`.~R1C1_5.Thermo~...`) and links to `cpsudoku.formats.iss`;
+SudokuPad links and payloads (`https://sudokupad.app/scl...`) to `cpsudoku.formats.sudokupad`.
 
 Errors name the source, the 1-based line and column, and what was expected.
 """
@@ -31,6 +32,7 @@ from ..grid.puzzle import Puzzle
 from ..grid.symbols import MAX_SIZE
 from .grids import VALUE, GridReader, blank_of, shape
 from .iss import looks_like_iss
+from .sudokupad import looks_like_sudokupad
 from .tables import CsvReader, JsonReader, csv_header
 
 _LINK_PAYLOAD = re.compile(r"[A-Za-z0-9+/=]{40,}")
@@ -69,6 +71,9 @@ def parse(text: str, *, size=None, box=None, source: str = "<string>") -> list[P
             if len(longest) > MAX_DOCUMENT:
                 refuse_document(f"an ISS puzzle string ({len(longest)} characters)", source)
         puzzles = iss.load(text, source)
+    elif kind == "sudokupad":
+        from . import sudokupad
+        puzzles = sudokupad.load(text, source, parse)
     elif kind == "variant":
         puzzles = _load_variant(text, source)
     elif kind == "json":
@@ -88,8 +93,10 @@ def parse_one(text: str, **kw: Any) -> Puzzle:
 
 
 def _kind(body: str) -> str:
-    """'iss', 'variant', 'json' or 'grid', from the first meaningful line."""
+    """'sudokupad', 'iss', 'variant', 'json' or 'grid', from the first meaningful line."""
     first = _first_line(body)
+    if looks_like_sudokupad(first):
+        return "sudokupad"
     if looks_like_iss(first):
         return "iss"
     if body[0] == "{" or "?load=" in body or body.startswith(("http://", "https://")):

@@ -21,6 +21,7 @@ from ..grid.symbols import ALPHABET, BLANKS, MAX_SIZE
 from .grids import DECORATION
 from .iss import looks_like_iss
 from .read import parse
+from .sudokupad import looks_like_sudokupad
 
 STDIN = "-"
 # Characters an inline grid may hold: symbols, blanks, decoration, JSON punctuation.
@@ -62,10 +63,12 @@ def is_path(arg: str) -> bool:
 def looks_inline(arg: str) -> bool:
     """A puzzle typed on the command line rather than a file name: grid characters only
     and at least a 4x4 grid's worth of cells (so that `abc` stays a missing file), a
-    JSON document, or an f-puzzles or Interactive Sudoku Solver link or string."""
+    JSON document, or an f-puzzles, SudokuPad or Interactive Sudoku Solver link or string."""
     stripped = arg.strip()
     if stripped.startswith(("{", "[")) or "?load=" in stripped:
         return True
+    if "\n" not in stripped and looks_like_sudokupad(stripped):
+        return True  # a SudokuPad link or payload, read inline as an f-puzzles link is
     if stripped.startswith(("http://", "https://", ".")) and "\n" not in stripped \
             and looks_like_iss(stripped):
         return True  # an ISS link or string, read inline as an f-puzzles link is
