@@ -22,6 +22,8 @@ from cpsudoku.formats.safeload import MAX_DEPTH, MAX_DIGITS
 from cpsudoku.grid.constraints import AllDifferent
 from cpsudoku.grid.geometry import boxed
 
+pytestmark = pytest.mark.unit
+
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
 SIX = "1.....\n..3...\n......\n......\n...4..\n.....6\n"

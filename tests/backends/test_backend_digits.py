@@ -159,7 +159,7 @@ def reference(puzzle: Puzzle) -> set[tuple[int, ...]]:
     return found
 
 
-@pytest.fixture(params=VARIANTS, ids=[v[0] for v in VARIANTS])
+@pytest.fixture(params=[pytest.param(v, marks=pytest.mark.cross, id=v[0]) for v in VARIANTS])
 def variant(request):
     _, name, options, presolve = request.param
     engine = load(name)

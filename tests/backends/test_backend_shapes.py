@@ -121,7 +121,7 @@ def expected():
     return {key: reference(puzzle) for key, puzzle in PUZZLES.items()}
 
 
-@pytest.fixture(params=VARIANTS, ids=[v[0] for v in VARIANTS])
+@pytest.fixture(params=[pytest.param(v, marks=pytest.mark.cross, id=v[0]) for v in VARIANTS])
 def variant(request):
     _, name, options = request.param
     if not load(name).is_available():

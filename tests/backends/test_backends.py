@@ -68,7 +68,7 @@ def native_python_backend():
     backends.unregister("native-python")
 
 
-@pytest.fixture(params=BACKENDS)
+@pytest.fixture(params=[pytest.param(b, marks=pytest.mark.cross, id=b) for b in BACKENDS])
 def backend(request) -> str:
     return usable(request.param)
 
@@ -76,7 +76,8 @@ def backend(request) -> str:
 def backend_with_marks(marks: dict) -> pytest.MarkDecorator:
     """The `backend` fixture's parameters, with marks for some backends (name: mark)."""
     return pytest.mark.parametrize(
-        "backend", [pytest.param(b, marks=marks.get(b, ()), id=b) for b in BACKENDS],
+        "backend", [pytest.param(b, marks=[pytest.mark.cross, *([marks[b]] if b in marks else [])],
+                                 id=b) for b in BACKENDS],
         indirect=True)
 
 
@@ -132,7 +133,7 @@ SIXTEEN_XFAIL = {"naive": "plain backtracking cannot finish a 16x16 in a sane ti
 
 
 def sixteen_param(name):
-    marks = []
+    marks = [pytest.mark.cross]
     if name in SIXTEEN_XFAIL:
         marks.append(pytest.mark.xfail(reason=SIXTEEN_XFAIL[name], strict=True))
         marks.append(pytest.mark.timing)  # three 2 s time limits

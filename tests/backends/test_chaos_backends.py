@@ -30,9 +30,13 @@ SLOW = {("python-constraint", "example"), ("mip", "arrow"), ("mip", "count"),
         ("mip", "arrow and count")}
 
 
+def case_marks(backend: str, what: str) -> list[pytest.MarkDecorator]:
+    """A case of this cross product of backends, slow where SLOW says so."""
+    return [pytest.mark.cross] + ([pytest.mark.slow] if (backend, what) in SLOW else [])
+
+
 def cases(what: str):
-    return [pytest.param(b, marks=[pytest.mark.slow] if (b, what) in SLOW else [], id=b)
-            for b in BACKENDS]
+    return [pytest.param(b, marks=case_marks(b, what), id=b) for b in BACKENDS]
 
 
 def test_these_backends_search_auxiliary_variables():
@@ -67,8 +71,8 @@ def test_iss_puzzles_are_unique_as_on_cpsat(backend, name, shape):
 
 
 @pytest.mark.parametrize("backend, name", [
-    pytest.param(b, name, marks=[pytest.mark.slow] if (b, name) in SLOW else [],
-                 id=f"{b}-{name}") for b in BACKENDS for name in sorted(SMALL)])
+    pytest.param(b, name, marks=case_marks(b, name), id=f"{b}-{name}")
+    for b in BACKENDS for name in sorted(SMALL)])
 def test_every_solution_of_a_small_puzzle_once(backend, name):
     puzzle = SMALL[name]
     expected = brute_force(puzzle)

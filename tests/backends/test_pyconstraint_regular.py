@@ -25,6 +25,8 @@ from cpsudoku.grid.automaton import Automaton
 from cpsudoku.grid.constraints import Allowed, Less, Regular
 from cpsudoku.model import Model, build_model
 
+pytestmark = pytest.mark.unit
+
 pc = pytest.importorskip("constraint", reason="python-constraint2 is not installed")
 library = pytest.importorskip("cpsudoku.backends._pyconstraint_library")
 

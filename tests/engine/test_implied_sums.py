@@ -15,6 +15,8 @@ from cpsudoku.grid.constraints import Sum
 from cpsudoku.grid.geometry import boxed
 from cpsudoku.grid.puzzle import unit_constraints
 
+pytestmark = pytest.mark.unit
+
 
 def implied(size: int, cages, solution):
     constraints = unit_constraints(boxed(size)) + tuple(

@@ -165,6 +165,7 @@ def test_tiny_time_limit_on_a_hard_25x25_times_out():
 
 # --- propagation only ---------------------------------------------------------------------
 
+@pytest.mark.unit
 def test_reduce_domains_solves_an_easy_puzzle():
     puzzle, solution, _ = read_set("norvig_easy50", 1)[0]
     reduced = reduce_domains(build_model(grid_of(puzzle)))
@@ -172,6 +173,7 @@ def test_reduce_domains_solves_an_easy_puzzle():
     assert "".join(str(next(iter(d))) for d in reduced) == solution
 
 
+@pytest.mark.unit
 def test_reduce_domains_keeps_the_solution_and_narrows():
     model = build_model(grid_of(INKALA))
     reduced = reduce_domains(model)
@@ -180,6 +182,7 @@ def test_reduce_domains_keeps_the_solution_and_narrows():
     assert sum(map(len, reduced)) < sum(map(len, model.domains))
 
 
+@pytest.mark.unit
 def test_reduce_domains_reports_a_contradiction():
     # r1c1=1, r1c2=2, r2c3=3, r4c4=3: no given clashes and every cell keeps a
     # candidate, but r1c3 and r1c4 are both left with 4 only.
@@ -220,6 +223,7 @@ def random_constraints(rng: random.Random, kind: str):
     return Allowed(tuple(cells[:2]), tuples)
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("seed", range(12))
 @pytest.mark.parametrize("kind", ["sum", "cage", "less", "allowed"])
 def test_propagators_match_brute_force(all_4x4_grids, kind, seed):
@@ -264,6 +268,7 @@ def test_locked_candidates_option_keeps_the_answer(setting):
     assert result.status.value == "unique" and line(result.solution) == INKALA_SOLUTION
 
 
+@pytest.mark.unit
 def test_locked_candidates_option_rejects_nonsense():
     from cpsudoku.errors import BackendError
     with pytest.raises(BackendError, match="locked_candidates"):
@@ -306,6 +311,7 @@ def test_big_grid_reasoning_on_classic_sets():
             assert result.status.value == "unique" and line(result.solution) == solution
 
 
+@pytest.mark.unit
 def test_probing_proves_a_wrong_given_unsolvable():
     puzzle = grid_of(INKALA)
     givens = list(puzzle.givens)
@@ -315,6 +321,7 @@ def test_probing_proves_a_wrong_given_unsolvable():
     assert result.status.value == "unsolvable"
 
 
+@pytest.mark.unit
 def test_naked_and_hidden_pairs_narrow_a_unit():
     from cpsudoku.engine.fast import make_propagate, unit_bits
     from cpsudoku.engine.plan import compile_model, mask_of
@@ -341,6 +348,7 @@ def test_a_minimal_25x25_puzzle_is_solved():
     assert is_solution(result.puzzle, result.solution)
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("name", ["pairs", "probing"])
 def test_big_grid_options_reject_nonsense(name):
     from cpsudoku.errors import BackendError

@@ -16,6 +16,8 @@ from cpsudoku.model import build_model
 from cpsudoku.rules.full_rank import FullRanks
 from cpsudoku.rules.outside import OutsideClue, line_cells
 
+pytestmark = pytest.mark.unit
+
 needs_vkernel = pytest.mark.skipif(not vkernel.available(), reason="the C kernel is not built")
 
 FOUR = boxed(4)

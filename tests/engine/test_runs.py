@@ -15,6 +15,8 @@ from cpsudoku.grid.constraints import RegionRuns, Regular
 from cpsudoku.grid.geometry import boxed
 from cpsudoku.model import build_model
 
+pytestmark = pytest.mark.unit
+
 needs_vkernel = pytest.mark.skipif(not vkernel.available(), reason="the C kernel is not built")
 
 GRID = (1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1)  # a solved 4x4 grid, fixed

@@ -67,6 +67,7 @@ def assert_agree(puzzle: Puzzle, limit: int = 3):
     return c
 
 
+@pytest.mark.cross
 @needs_vkernel
 @pytest.mark.parametrize("path", VARIANTS, ids=lambda p: p.name)
 def test_every_example_variant_agrees_with_python_and_cpsat(path):

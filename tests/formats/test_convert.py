@@ -41,6 +41,7 @@ def test_classic_puzzles_survive_every_format(path, fmt):
     assert meaning(parse(render_puzzle(puzzle, fmt))[0]) == meaning(puzzle)
 
 
+@pytest.mark.cross
 @pytest.mark.parametrize("fmt", RULE_FORMATS)
 @pytest.mark.parametrize("path", VARIANTS, ids=lambda p: p.name)
 def test_variants_survive_each_format_that_holds_them(path, fmt):

@@ -63,6 +63,7 @@ def test_the_two_readings_differ_on_this_puzzle():
     assert count(puzzle, "native").solutions == [SOLUTION]
 
 
+@pytest.mark.cross
 @pytest.mark.parametrize("backend", backends.names())
 def test_every_backend_finds_the_one_solution(backend):
     puzzle = from_fpuzzles(fp())

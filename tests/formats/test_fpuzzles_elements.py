@@ -16,6 +16,8 @@ from cpsudoku.formats.fpuzzles_write import link, to_fpuzzles
 from cpsudoku.formats.read import parse
 from cpsudoku.grid.constraints import Allowed, Less
 
+pytestmark = pytest.mark.unit
+
 SOLUTION = [int(d) for d in "851924736243876519796315248168547923325689471479132685"
                             "687451392932768154514293867"]
 N = 9

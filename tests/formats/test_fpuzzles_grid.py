@@ -18,6 +18,8 @@ from cpsudoku.formats.read import parse
 from cpsudoku.grid.geometry import boxed
 from cpsudoku.grid.puzzle import Puzzle
 
+pytestmark = pytest.mark.unit
+
 # Jigsaws on 5x5 and 7x7: each region is a row but for the cells listed, (row, column)
 # 0-based with the region they are in instead; the givens leave one solution.
 PRIME = {

@@ -61,6 +61,7 @@ def meaning(puzzle) -> list:
     return sorted(map(key, puzzle.constraints()))
 
 
+@pytest.mark.cross
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
 def test_every_example_round_trips_or_is_refused_by_name(path):
     puzzle = parse(path.read_text(), source=str(path))[0]

@@ -11,6 +11,8 @@ from cpsudoku import parse, parse_one
 from cpsudoku.cli import app
 from cpsudoku.errors import ParseError
 
+pytestmark = pytest.mark.unit
+
 INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
 
 HODOKU = """\

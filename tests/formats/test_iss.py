@@ -158,6 +158,7 @@ def test_every_mapped_type_loads_or_is_refused_clearly():
             assert puzzle.meta["format"] == "iss"
 
 
+@pytest.mark.cross
 @pytest.mark.parametrize("path", sorted(p for p in VARIANTS.iterdir() if p.suffix != ".md"),
                          ids=lambda p: p.name)
 def test_round_trip_through_iss(path):

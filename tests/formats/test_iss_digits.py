@@ -19,6 +19,8 @@ from cpsudoku.grid.geometry import boxed
 from cpsudoku.grid.puzzle import Puzzle
 from cpsudoku.grid.symbols import value_of
 
+pytestmark = pytest.mark.unit
+
 COLLECTION = {p["name"]: p for p in json.loads(DATA.read_text(encoding="utf-8"))["puzzles"]}
 # 6x6 cut into four 3x3 regions: a jigsaw of nine-cell pieces
 QUARTERS = "000111000111000111222333222333222333"

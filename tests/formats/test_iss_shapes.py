@@ -16,6 +16,8 @@ from cpsudoku.formats.write import numbers, pretty, render_result
 from cpsudoku.grid.geometry import Geometry, box_for, irregular
 from cpsudoku.logic import explain
 
+pytestmark = pytest.mark.unit
+
 
 def _oblong(text: str) -> bool:
     shape = re.search(r"\.Shape~(\d+)x(\d+)", text)

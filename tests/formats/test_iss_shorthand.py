@@ -8,6 +8,8 @@ from cpsudoku import is_solution, parse, solve
 from cpsudoku.errors import ParseError
 from cpsudoku.formats import iss, iss_shorthand, puzzlefile
 
+pytestmark = pytest.mark.unit
+
 # Every row one cage of 9 cells summing to 45 ('j'), its sum in the first cell.
 ROWS = "".join("j" + "<" * 8 for _ in range(9))
 

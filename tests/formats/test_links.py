@@ -12,6 +12,8 @@ from cpsudoku.cli import app
 from cpsudoku.errors import ExitCode, ParseError
 from cpsudoku.formats import iss
 
+pytestmark = pytest.mark.unit
+
 BAD_LINKS = ["https://[invalid/?q=.Shape~9x9", "https://[abc]/?q=.Shape~4x4",
              "http://example.org]/?q=.Shape~4x4"]
 runner = CliRunner()

@@ -21,6 +21,8 @@ from cpsudoku.formats.read import parse, parse_one
 from cpsudoku.formats.sources import read_puzzles
 from cpsudoku.grid.geometry import boxed
 
+pytestmark = pytest.mark.unit
+
 INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
 WIKI = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
 

@@ -312,6 +312,7 @@ def test_cli_exit_code_for_bad_variant_input(tmp_path):
 
 # --- writing -------------------------------------------------------------------------------
 
+@pytest.mark.cross
 @pytest.mark.parametrize("path", sorted(VARIANTS.glob("*.toml")) + sorted(VARIANTS.glob("*.json")),
                          ids=lambda p: p.name)
 def test_dumps_round_trip(path):

@@ -15,6 +15,8 @@ from cpsudoku.formats.read import parse, parse_one
 from cpsudoku.grid.geometry import boxed, regions_from_labels
 from cpsudoku.result import Outcome, Status, finish
 
+pytestmark = pytest.mark.unit
+
 INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
 
 

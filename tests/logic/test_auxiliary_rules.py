@@ -126,6 +126,7 @@ def _variant_files() -> list[Path]:
     return sorted(p for p in VARIANTS.iterdir() if p.suffix in (".toml", ".json"))
 
 
+@pytest.mark.cross
 @pytest.mark.slow
 @pytest.mark.parametrize("path", _variant_files(), ids=lambda p: p.name)
 def test_every_example_variant_is_explained_soundly_or_refused(path):

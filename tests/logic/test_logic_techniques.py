@@ -24,6 +24,8 @@ from cpsudoku.logic.techniques import (
     wings,
 )
 
+pytestmark = pytest.mark.unit
+
 
 def cell(name: str, n: int = 9) -> int:
     r, c = name[1:].split("c")

@@ -16,6 +16,8 @@ from cpsudoku.logic.state import State
 from cpsudoku.logic.techniques import chains
 from cpsudoku.logic.techniques.forcing import Chaining, ForcingSearch
 
+pytestmark = pytest.mark.unit
+
 VARIANTS = Path(__file__).resolve().parents[2] / "examples" / "variants"
 
 SOLUTION = "534678912672195348198342567859761423426853791713924856961537284" \

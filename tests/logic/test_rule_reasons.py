@@ -126,6 +126,7 @@ def test_every_classic_step_has_a_reason():
     assert all(step.reason == plain(step) for step in steps)
 
 
+@pytest.mark.cross
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
 def test_rule_steps_are_sound_and_reasoned(path):
     try:

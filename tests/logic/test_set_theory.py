@@ -118,6 +118,7 @@ def test_cage_pointing_names_every_house_it_shares():
     assert {"r1c3<>9", "r2c2<>9", "r3c3<>9", "r1c9<>9"} <= elims(steps[0])
 
 
+@pytest.mark.cross
 @pytest.mark.parametrize("path", KILLER_LIKE, ids=lambda p: p.name)
 def test_set_theory_is_sound_on_the_examples(path):
     try:

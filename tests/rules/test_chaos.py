@@ -116,6 +116,7 @@ def test_every_backend_but_the_baselines_searches_labels():
                                          "choco"]
 
 
+@pytest.mark.cross
 @pytest.mark.parametrize("backend", [b for b in backends.names()
                                      if b not in backends.with_auxiliary()])
 def test_backends_without_auxiliary_variables_refuse_naming_the_others(backend):

@@ -44,6 +44,8 @@ from cpsudoku.rules.indexing import Indexers, Indexing
 from cpsudoku.rules.same_values import Clue as SayClue
 from cpsudoku.rules.same_values import LookAndSay
 
+pytestmark = pytest.mark.unit
+
 LIMIT = 5000
 
 

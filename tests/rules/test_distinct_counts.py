@@ -63,6 +63,7 @@ def test_automaton_sizes_stay_within_the_bound():
 CIRCLES = entry("Count Different (Circles)")
 
 
+@pytest.mark.cross
 @pytest.mark.parametrize("backend", ["native", "cpsat", "python-constraint", "sat", "mip",
                                      "choco"])
 def test_count_different_circles_on_every_backend(backend):

@@ -116,6 +116,7 @@ def test_iss_puzzles_solve_to_their_recorded_solution(entry, puzzle, backend):
                                                 values=g.values)
 
 
+@pytest.mark.cross
 @pytest.mark.parametrize("backend", ["python-constraint", "sat", "mip", "choco", "naive"])
 def test_the_4x4_puzzles_agree_on_every_backend(backend):
     for entry, puzzle in SMALL:

@@ -11,6 +11,8 @@ from cpsudoku.errors import ModelError
 from cpsudoku.grid.puzzle import Puzzle
 from cpsudoku.rules.globalrules import flatmates
 
+pytestmark = pytest.mark.unit
+
 NINE = boxed(9)
 
 

@@ -13,6 +13,8 @@ from cpsudoku.grid.geometry import boxed
 from cpsudoku.rules import linerules as L
 from cpsudoku.web.drawing import describe
 
+pytestmark = pytest.mark.unit
+
 ROW = [(1, c) for c in range(1, 10)]  # a line along row 1 (r1c1, r1c2, ...)
 
 

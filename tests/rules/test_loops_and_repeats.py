@@ -17,6 +17,8 @@ from cpsudoku.formats import iss, puzzlefile
 from cpsudoku.rules import automata
 from cpsudoku.rules.linerules import Line, Renban, SumLines, Whispers
 
+pytestmark = pytest.mark.unit
+
 SQUARE = ("r1c1", "r1c2", "r2c2", "r2c1")  # a closed 2x2 loop
 SQUARE_REFS = ((1, 1), (1, 2), (2, 2), (2, 1))
 GEOMETRY = puzzlefile.from_dict({"size": 9}).geometry

@@ -8,6 +8,8 @@ import pytest
 
 from cpsudoku.rules import outside_automata as automata
 
+pytestmark = pytest.mark.unit
+
 
 def lunchbox_holds(word, total):
     """The digits between the smallest and the largest sum to the clue."""

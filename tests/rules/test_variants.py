@@ -100,6 +100,7 @@ def example_cases():
             yield pytest.param(path, backend, marks=marks, id=f"{backend}-{path.name}")
 
 
+@pytest.mark.cross
 @pytest.mark.parametrize("path, backend", list(example_cases()))
 def test_example_is_unique_with_its_recorded_solution(path, backend):
     puzzle = load(path)
@@ -120,6 +121,7 @@ def test_example_is_unique_with_its_recorded_solution(path, backend):
     assert is_solution(puzzle, result.solution)
 
 
+@pytest.mark.unit
 def test_rules_lower_only_to_the_vocabulary():
     vocabulary = (AllDifferent, Sum, Less, Allowed, InSet, Regular, RegionRuns, SameSet,
                   SameCount, Sandwich, XSum, Regions, AnyOf, FullRank)
