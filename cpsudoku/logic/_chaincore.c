@@ -1415,12 +1415,13 @@ static PyObject *propagate(PyObject *self, PyObject *args)
 {
     int start, on, n, y, dynamic, plus;
     PyObject *source, *counts_seq, *lits, *rules, *layout;
-    Py_buffer b[10];
+    Py_buffer b[14];
     (void)self;
     memset(b, 0, sizeof b);
-    if (!PyArg_ParseTuple(args, "iiOOiy*y*y*y*y*y*y*y*y*y*OppOOp", &start, &on, &source,
-                          &counts_seq, &n, &b[0], &b[1], &b[2], &b[3], &b[4], &b[5], &b[6],
-                          &b[7], &b[8], &b[9], &lits, &y, &dynamic, &rules, &layout, &plus))
+    if (!PyArg_ParseTuple(args, "iiOOiy*y*y*y*y*y*y*y*y*y*OppOOp|y*y*y*y*", &start, &on,
+                          &source, &counts_seq, &n, &b[0], &b[1], &b[2], &b[3], &b[4], &b[5],
+                          &b[6], &b[7], &b[8], &b[9], &lits, &y, &dynamic, &rules, &layout,
+                          &plus, &b[10], &b[11], &b[12], &b[13]))
         return NULL;
     PlusTables T;
     Found F;
@@ -1442,6 +1443,18 @@ static PyObject *propagate(PyObject *self, PyObject *args)
     P.order_start = b[0].buf; P.order = b[1].buf;
     P.peer_start = b[2].buf; P.peer_order = b[3].buf;
     P.hof_start = b[4].buf; P.houses_of = b[5].buf; P.house_cells = b[6].buf;
+    /* the variant rules' links (optional): per literal, the literals its being on turns
+     * off (weak) and those its being off turns on (strong), as offsets and items */
+    const int *weak_start = NULL, *weak = NULL, *strong_start = NULL, *strong = NULL;
+    if (b[13].obj) {
+        if (b[10].len != (Py_ssize_t)sizeof(int) * (nlits + 1)
+            || b[12].len != (Py_ssize_t)sizeof(int) * (nlits + 1)) {
+            PyErr_SetString(PyExc_ValueError, "propagate: link tables of the wrong size");
+            goto done;
+        }
+        weak_start = b[10].buf; weak = b[11].buf;
+        strong_start = b[12].buf; strong = b[13].buf;
+    }
     if (plus_tables(&T, n, &b[6], &b[7], &b[8], &b[9]) < 0)
         goto done;
     src = malloc(sizeof(uint32_t) * ncells);
@@ -1493,13 +1506,20 @@ static PyObject *propagate(PyObject *self, PyObject *args)
             if (on_head < on_tail) {
                 int p = pend_on[on_head++], c = p / n, v = p % n;
                 uint32_t bit = 1u << v;
-                /* the cell's other candidates (y), then the value in the peers */
-                for (int pass = 0; pass < 2; pass++) {
-                    int kstart = pass ? P.peer_start[c] : 0;
-                    int kend = pass ? P.peer_start[c + 1] : (y ? n : 0);
+                /* the cell's other candidates (y), the value in the peers, then what
+                 * the rules forbid beside it (only the same value's, without y) */
+                for (int pass = 0; pass < 3; pass++) {
+                    int kstart = pass == 2 ? (weak ? weak_start[p] : 0)
+                                 : pass ? P.peer_start[c] : 0;
+                    int kend = pass == 2 ? (weak ? weak_start[p + 1] : 0)
+                               : pass ? P.peer_start[c + 1] : (y ? n : 0);
                     for (int k = kstart; k < kend; k++) {
                         int t;
-                        if (pass) {
+                        if (pass == 2) {
+                            t = weak[k];
+                            if ((!y && t % n != v) || !(cand[t / n] >> (t % n) & 1))
+                                continue;
+                        } else if (pass) {
                             int q = P.peer_order[k];
                             if (!(cand[q] & bit))
                                 continue;
@@ -1561,6 +1581,20 @@ static PyObject *propagate(PyObject *self, PyObject *args)
                     made_t[nmade] = other * n + v;
                     made_why[nmade] = h;
                     if (!(made_parents[nmade++] = parents_of(&P, p, hidden, nh))) {
+                        for (int i = 0; i < nmade - 1; i++)
+                            Py_DECREF(made_parents[i]);
+                        goto done;
+                    }
+                }
+                for (int k = strong ? strong_start[p] : 0;
+                     strong && k < strong_start[p + 1] && (m & bit) && nmade < 40; k++) {
+                    int t = strong[k]; /* what a rule then needs: no cause, it holds on any
+                                        * grid with fewer candidates */
+                    if (!y && t % n != v)
+                        continue;
+                    made_t[nmade] = t;
+                    made_why[nmade] = INT32_MIN;
+                    if (!(made_parents[nmade++] = parents_of(&P, p, NULL, 0))) {
                         for (int i = 0; i < nmade - 1; i++)
                             Py_DECREF(made_parents[i]);
                         goto done;
@@ -1630,7 +1664,7 @@ done:
     free(P.on_seq); free(P.off_seq); free(P.cause); free(P.by_rule);
     free(P.on_parents); free(P.off_parents); free(P.nested);
     found_free(&F);
-    for (int i = 0; i < 10; i++)
+    for (int i = 0; i < 14; i++)
         if (b[i].obj)
             PyBuffer_Release(&b[i]);
     return result;

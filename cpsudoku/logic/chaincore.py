@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 from array import array
 from functools import cache
+from typing import Any
 
 from .state import Layout
 
@@ -179,13 +180,31 @@ def literals(size: int) -> tuple[Lit, ...]:
 
 
 def propagate(lit: Lit, on: bool, source: list[int], counts: list[int], size: int,
-              tables: tuple[bytes, ...], y: bool, dynamic: bool, rules, layout, plus: bool):
+              tables: tuple[bytes, ...], y: bool, dynamic: bool, rules, layout, plus: bool,
+              links: tuple[bytes, ...] = ()) -> tuple[dict, dict, Any, frozenset, dict, dict]:
     """`forcing.Chaining`'s propagation of one assumption in C: (on, off, conflict,
     by rule, causes, nested) as `Consequences` takes them; `tables` are the layout's
     house order, peer order, houses per cell and cells per house (`flat`), then the
-    plus rules' (`plusrules.core_tables`)."""
+    plus rules' (`plusrules.core_tables`); `links`, the variant rules' weak and strong
+    links (`link_tables`), if any."""
     return _chaincore.propagate(lit[0] * size + lit[1] - 1, on, source, counts, size,
-                                *tables, literals(size), y, dynamic, rules, layout, plus)
+                                *tables, literals(size), y, dynamic, rules, layout, plus,
+                                *links)
+
+
+def link_tables(weak: dict[Lit, list[Lit]], strong: dict[Lit, list[Lit]],
+                size: int) -> tuple[bytes, ...]:
+    """The rules' links for `propagate`: per literal (cell * size + value - 1), the
+    literals its being on turns off, then those its being off turns on (`flat`)."""
+    index = lambda lit: lit[0] * size + lit[1] - 1  # noqa: E731
+    count = size ** 3
+    rows_weak: list[list[int]] = [[] for _ in range(count)]
+    rows_strong: list[list[int]] = [[] for _ in range(count)]
+    for lit, targets in weak.items():
+        rows_weak[index(lit)] = [index(t) for t in targets]
+    for lit, targets in strong.items():
+        rows_strong[index(lit)] = [index(t) for t in targets]
+    return (*flat(rows_weak), *flat(rows_strong))
 
 
 def plus_rules(size: int, source: list[int], cand: list[int], tables: tuple[bytes, ...]):

@@ -297,13 +297,13 @@ class Chaining:
                     self.counts[h * n + v - 1] += 1
         self._memo: dict[tuple[Lit, bool], Consequences] = {}
         # the rules' weak and strong links (none on a classic grid), followed like the
-        # peers' and the houses'; the C side knows none, so a grid with some propagates
-        # in Python
+        # peers' and the houses', in C as in Python
         self.links = rule_links(state)
         self.rule_of = self.links.label if self.links else {}
         self.strong_of = self.links.strong_label if self.links else {}
-        self.tables = _core_tables(layout) if (n <= 16 and chaincore.available()
-                                               and not self.links) else None
+        self.tables = _core_tables(layout) if (n <= 16 and chaincore.available()) else None
+        self.link_tables = (chaincore.link_tables(self.links.weak, self.links.strong, n)
+                            if self.links and self.tables is not None else ())
         # off a classic grid the C propagation's plus rules stop before X-wings (theirs
         # are over rows and columns): it asks the Python ones, which read every house,
         # before the other rules
@@ -322,9 +322,10 @@ class Chaining:
     def _run(self, lit: Lit, on: bool) -> Consequences:
         state, n, y, dynamic = self.state, self.n, self.y, self.dynamic
         if self.tables is not None:
-            return Consequences(*chaincore.propagate(
+            found = chaincore.propagate(
                 lit, on, state.cand, self.counts, n, self.tables, y, dynamic,
-                self.compiled_rules, state.layout, self.plus))
+                self.compiled_rules, state.layout, self.plus, self.link_tables)
+            return Consequences(*found, rule_of=self.rule_of, strong_of=self.strong_of)
         source = state.cand
         cand = source[:]
         counts = self.counts[:]
