@@ -124,3 +124,29 @@ def interrupting_backend():
     backends.register("interrupted", Interrupting)
     yield Interrupting
     backends.unregister("interrupted")
+
+
+def cli(*args, stdin: str | None = None):
+    """The CLI run in this process (typer's runner), arguments as strings."""
+    from typer.testing import CliRunner
+
+    from cpsudoku.cli import app
+    return CliRunner().invoke(app, [str(a) for a in args], input=stdin)
+
+
+def one_error_line(result) -> str:
+    """A refusal's one line on standard error, with no traceback anywhere."""
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and "Traceback" not in result.output, result.output
+    return lines[0]
+
+
+def solve_given(how: str, text: str, tmp_path: Path):
+    """`cpsudoku solve` of `text` given as an argument, on standard input or in a file."""
+    if how == "argument":
+        return cli("solve", text)
+    if how == "stdin":
+        return cli("solve", "-", stdin=text + "\n")
+    path = tmp_path / "puzzle.txt"
+    path.write_text(text + "\n", encoding="utf-8")
+    return cli("solve", path)

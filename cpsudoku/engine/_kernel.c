@@ -865,12 +865,8 @@ static PyObject *Kernel_solve(Kernel *self, PyObject *args, PyObject *kwds)
         return NULL;
     }
     double time_limit;
-    if (read_limits(max_solutions, limit_obj, &time_limit) < 0)
+    if (read_limits(max_solutions, limit_obj, locked_depth, &time_limit) < 0)
         return NULL;
-    if (locked_depth < 0) {
-        PyErr_SetString(PyExc_ValueError, "locked_depth must not be negative");
-        return NULL;
-    }
     const int ncells = self->ncells, nunits = self->nunits;
     PyObject *dseq = domains_of(domains_obj, ncells);
     if (!dseq)

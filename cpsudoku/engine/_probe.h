@@ -140,7 +140,7 @@ static PyObject *VKernel_probe(VKernel *self, PyObject *args, PyObject *kwds)
                                      &locked, &limit_obj))
         return NULL;
     double time_limit;
-    if (read_limits(1, limit_obj, &time_limit) < 0)
+    if (read_limits(1, limit_obj, 0, &time_limit) < 0)
         return NULL;
     Py_ssize_t count;
     int *cells = cells_of(cells_obj, self->ncells, &count, "probe cells");

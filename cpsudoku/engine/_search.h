@@ -95,9 +95,14 @@ static int run_record(Run *R, const uint32_t *grid)
 }
 
 /* A solve call's limits: max_solutions at least 1; time_limit None (-1 here) or
- * a number, negative ones read as 0. -1 with an error set. */
-static int read_limits(long max_solutions, PyObject *limit_obj, double *time_limit)
+ * a number, negative ones read as 0; locked_depth not negative. -1 with an error set. */
+static int read_limits(long max_solutions, PyObject *limit_obj, int locked_depth,
+                       double *time_limit)
 {
+    if (locked_depth < 0) {
+        PyErr_SetString(PyExc_ValueError, "locked_depth must not be negative");
+        return -1;
+    }
     if (max_solutions < 1) {
         PyErr_Format(PyExc_ValueError, "max_solutions must be at least 1, not %ld",
                      max_solutions);

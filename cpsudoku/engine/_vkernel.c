@@ -2699,12 +2699,8 @@ static PyObject *VKernel_solve(VKernel *self, PyObject *args, PyObject *kwds)
                                      &max_solutions, &limit_obj, &locked_depth, &choice))
         return NULL;
     double time_limit;
-    if (read_limits(max_solutions, limit_obj, &time_limit) < 0)
+    if (read_limits(max_solutions, limit_obj, locked_depth, &time_limit) < 0)
         return NULL;
-    if (locked_depth < 0) {
-        PyErr_SetString(PyExc_ValueError, "locked_depth must not be negative");
-        return NULL;
-    }
     if (choice < 0 || choice >= CHOOSE_MODES) {
         PyErr_SetString(PyExc_ValueError, "choice must be 0 (fewest candidates), 1 (fewest, "
                                           "ties by conflicts) or 2 (conflicts per candidate)");

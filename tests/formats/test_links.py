@@ -5,10 +5,9 @@ link reaches the parser."""
 from __future__ import annotations
 
 import pytest
-from typer.testing import CliRunner
+from conftest import cli, one_error_line, solve_given
 
 from cpsudoku import parse
-from cpsudoku.cli import app
 from cpsudoku.errors import ExitCode, ParseError
 from cpsudoku.formats import iss
 
@@ -16,17 +15,6 @@ pytestmark = pytest.mark.unit
 
 BAD_LINKS = ["https://[invalid/?q=.Shape~9x9", "https://[abc]/?q=.Shape~4x4",
              "http://example.org]/?q=.Shape~4x4"]
-runner = CliRunner()
-
-
-def run(*args, stdin: str | None = None):
-    return runner.invoke(app, [str(a) for a in args], input=stdin)
-
-
-def one_error_line(result) -> str:
-    lines = [line for line in result.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1 and "Traceback" not in result.output, result.output
-    return lines[0]
 
 
 @pytest.mark.parametrize("link", BAD_LINKS)
@@ -46,14 +34,7 @@ def test_the_parser_refuses_a_bad_link(link):
 @pytest.mark.parametrize("link", BAD_LINKS)
 @pytest.mark.parametrize("how", ["argument", "stdin", "file"])
 def test_solve_refuses_a_bad_link_by_name(link, how, tmp_path):
-    if how == "argument":
-        result = run("solve", link)
-    elif how == "stdin":
-        result = run("solve", "-", stdin=link + "\n")
-    else:
-        path = tmp_path / "link.txt"
-        path.write_text(link + "\n", encoding="utf-8")
-        result = run("solve", path)
+    result = solve_given(how, link, tmp_path)
     assert result.exit_code == ExitCode.BAD_INPUT, result.output
     line = one_error_line(result)
     assert "internal error" not in result.output
@@ -61,7 +42,7 @@ def test_solve_refuses_a_bad_link_by_name(link, how, tmp_path):
 
 
 def test_a_good_iss_link_is_read_inline():
-    result = run("solve", "https://sigh.github.io/Interactive-Sudoku-Solver/?q=.Shape~4x4",
+    result = cli("solve", "https://sigh.github.io/Interactive-Sudoku-Solver/?q=.Shape~4x4",
                  "-f", "line")
     assert result.exit_code == ExitCode.OK, result.output
     assert len(result.stdout.split()[-1]) == 16
@@ -72,12 +53,12 @@ SUDOKU_X = (".Diagonal~1.Diagonal~-1.~R1C3_1~R1C7_2~R2C3_2~R2C4_3~R2C9_4~R3C1_4~
 
 
 def test_an_iss_string_is_read_inline():
-    done = run("count", SUDOKU_X)
+    done = cli("count", SUDOKU_X)
     assert done.exit_code == 0, done.output
     assert "unique" in done.stdout
 
 
 @pytest.mark.parametrize("name", [".hidden", "./no-such-file.txt"])
 def test_a_dotted_file_name_stays_a_missing_file(name):
-    done = run("solve", name)
+    done = cli("solve", name)
     assert done.exit_code == ExitCode.BAD_INPUT and "no such file" in done.stderr

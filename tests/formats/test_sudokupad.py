@@ -9,10 +9,9 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from conftest import cli, one_error_line, solve_given
 
 from cpsudoku.api import solve
-from cpsudoku.cli import app
 from cpsudoku.errors import CpsudokuError, ExitCode, ParseError
 from cpsudoku.formats import sudokupad
 from cpsudoku.formats.lzstring import compress_to_base64, decompress_from_base64
@@ -22,7 +21,6 @@ from cpsudoku.formats.sources import read_puzzles
 
 ROOT = Path(__file__).resolve().parents[2]
 VARIANTS = ROOT / "examples" / "variants"
-runner = CliRunner()
 
 # "Parity Fish" by Marty Sears, a Sudoku Maker puzzle, as the SakanaAI/Sudoku-Bench README
 # (MIT) shares it (its `encoded_puzzle`, the scl link sudokupad.app/wsj7iunsg6 resolves to).
@@ -55,16 +53,6 @@ PARITY_FISH_SOLUTION = ("8543691729762518341234789564195823675689374212371465987
 # ends at r4c4 (the r3c5 it adds would break the recorded solution).
 PARITY_FISH_LINES = ["r3c2 r3c3 r3c4 r3c5 r3c6 r4c7 r5c8 r6c7 r7c6 r7c5 r7c4 r7c3 r7c2",
                      "r4c1 r4c2 r5c3 r6c4 r7c4", "r6c1 r6c2 r5c3 r4c4"]
-
-
-def run(*args, stdin: str | None = None):
-    return runner.invoke(app, [str(a) for a in args], input=stdin)
-
-
-def one_error_line(result) -> str:
-    lines = [line for line in result.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1 and "Traceback" not in result.output, result.output
-    return lines[0]
 
 
 # ---------------------------------------------------------------- drawing a puzzle
@@ -409,13 +397,13 @@ def test_other_links_may_stand_among_them(tmp_path):
 def test_the_cli_solves_a_link(how, tmp_path):
     link = "https://sudokupad.app/" + killer_payload()
     if how == "argument":
-        result = run("solve", link, "-f", "line")
+        result = cli("solve", link, "-f", "line")
     elif how == "stdin":
-        result = run("solve", "-", "-f", "line", stdin=link + "\n")
+        result = cli("solve", "-", "-f", "line", stdin=link + "\n")
     else:
         path = tmp_path / "puzzle.txt"
         path.write_text(link + "\n", encoding="utf-8")
-        result = run("solve", path, "-f", "line")
+        result = cli("solve", path, "-f", "line")
     assert result.exit_code == ExitCode.OK, result.output
     assert example("killer.toml")["solution"] in result.stdout
 
@@ -516,21 +504,14 @@ def test_corner_pencil_marks_are_refused_and_centre_marks_read():
 @pytest.mark.parametrize("how", ["argument", "stdin", "file"])
 def test_the_cli_refuses_with_one_line(how, tmp_path):
     link = "https://sudokupad.app/" + with_drawing(lines=[ORANGE])
-    if how == "argument":
-        result = run("solve", link)
-    elif how == "stdin":
-        result = run("solve", "-", stdin=link + "\n")
-    else:
-        path = tmp_path / "puzzle.txt"
-        path.write_text(link + "\n", encoding="utf-8")
-        result = run("solve", path)
+    result = solve_given(how, link, tmp_path)
     assert result.exit_code == ExitCode.BAD_INPUT, result.output
     line_ = one_error_line(result)
     assert "orange" in line_ and "internal error" not in result.output
 
 
 def test_a_short_link_on_the_command_line_is_one_line():
-    result = run("solve", "https://sudokupad.app/abc123")
+    result = cli("solve", "https://sudokupad.app/abc123")
     assert result.exit_code == ExitCode.BAD_INPUT
     assert "a short link holds only an id" in one_error_line(result)
 
