@@ -173,21 +173,31 @@ def nested(p: Prober, state: State, cell: int, value: int,
 def _fewest(p: Prober, start: list[int],
             inner: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
     """The inner contradictions the failure needs: each of the others left out in
-    turn (the last found first) while the rest, in order, still hold on the grid the
-    ones before them leave, and the grid they all leave still fails."""
-    def holds(kept: list[tuple[int, int, int]]) -> bool:
+    turn (the last found first) while the grid they all leave still fails and the
+    ones after it, in order, still hold on the grid those before them leave (the
+    ones before it read a grid it never touched)."""
+    def grid(kept: list[tuple[int, int, int]]) -> list[int]:
         domains = list(start)
         for c, v, _ in kept:
-            trial = list(domains)
-            trial[c] = 1 << (v - 1)
-            if p.kernel.propagate(trial, True)[0] is not None:
-                return False
             domains[c] &= ~(1 << (v - 1))
+        return domains
+
+    def fails(domains: list[int]) -> bool:
         return p.kernel.propagate(domains, True)[0] is None
 
     kept = list(inner)
     for drop in reversed(inner):
-        fewer = [x for x in kept if x is not drop]
-        if holds(fewer):
+        at = next(i for i, x in enumerate(kept) if x is drop)
+        fewer = kept[:at] + kept[at + 1:]
+        if not fails(grid(fewer)):  # the failure needs it: the cheap test first
+            continue
+        domains = grid(fewer[:at])
+        for c, v, _ in fewer[at:]:
+            trial = list(domains)
+            trial[c] = 1 << (v - 1)
+            if not fails(trial):
+                break
+            domains[c] &= ~(1 << (v - 1))
+        else:
             kept = fewer
     return kept

@@ -23,7 +23,7 @@ from ..state import Layout, State, bit_values, popcount
 from ..step import cell_name, make_step
 from ..technique import technique
 
-NODE_LIMIT = 50_000  # past it a rule is read constraint by constraint (`propagated`)
+NODE_LIMIT = 20_000  # past it a rule is read constraint by constraint (`propagated`)
 BY_RULE = 2.5  # above every family's rating: the fallback never hides an easier reason
 
 Group = tuple[Constraint, ...]
@@ -180,6 +180,14 @@ def supported(state: State, constraints, cells: list[int],
     (None when the search is too wide to finish). `combos`: a sum and a set that
     collects the sorted values its cells take in every completion."""
     domain_ = [domain(state, c) for c in cells]
+    # a search that gave up on as many candidates or more is as wide again: not tried
+    # anew until candidates have gone
+    key = (tuple(map(id, constraints)), tuple(cells))
+    total = sum(popcount(m) for m in domain_)
+    gave_up = _GAVE_UP.get(key)
+    if (gave_up is not None and total >= gave_up[1]
+            and all(a is b for a, b in zip(gave_up[0], constraints))):
+        return None
     support = [0] * len(cells)
     collect = None if combos is None else ([cells.index(c) for c in combos[0].cells],
                                            combos[1])
@@ -191,8 +199,15 @@ def supported(state: State, constraints, cells: list[int],
             collect[1].add(tuple(sorted(values[j] for j in collect[0])))
 
     if not completions(constraints, cells, domain_, NODE_LIMIT, visit):
+        if len(_GAVE_UP) > 10_000:
+            _GAVE_UP.clear()
+        _GAVE_UP[key] = (tuple(constraints), total)
         return None
     return {c: support[i] for i, c in enumerate(cells)}
+
+
+# (the constraints' ids, the cells) -> (the constraints, the candidates a search gave up on)
+_GAVE_UP: dict[tuple, tuple[tuple, int]] = {}
 
 
 def sum_bounds(con: Sum, doms: dict[int, int], peers) -> dict[int, tuple[int, int]] | None:
@@ -330,33 +345,23 @@ def remembered(what: str, state: State, cons: Group, find):
     return _SUPPORT[key]
 
 
-_GAVE_UP: dict[int, tuple[Group, int]] = {}  # rule -> the most candidates it finished with
-
-
 def support_of(state: State, cons, cells: list[int]) -> tuple[dict[int, int] | None, bool]:
     """The values each cell keeps, and whether a whole search found them (else each
     constraint on its own did: a wide rule still gives its easy removals).
 
     Not searched whole: a rule of automata (lines, outside clues) whose cells' value
     tuples pass the node limit, since an automaton is judged only once all its cells
-    hold values; and a rule whose search gave up on as many candidates or more
-    (the search is as wide again; it is tried anew once candidates have gone)."""
+    hold values."""
     mine = [con for con in own(cons) if not isinstance(con, AllDifferent)]
-    total = sum(popcount(state.cand[c]) for c in cells)
     wide = bool(mine) and all(isinstance(con, Regular) for con in mine)
     if wide:
         tuples = 1
         for c in cells:
             tuples *= popcount(state.cand[c]) or 1
         wide = tuples > NODE_LIMIT
-    gave_up = _GAVE_UP.get(id(cons))
-    if gave_up is not None and gave_up[0] is cons and total >= gave_up[1]:
-        wide = True
     found = None if wide else supported(state, cons, cells)
     if found is not None:
         return found, True
-    if not wide:
-        _GAVE_UP[id(cons)] = (cons, total)
     return propagated(state, cons, cells), False
 
 
