@@ -82,6 +82,7 @@ class Prober:
         labels = {frozenset(h.cells): h.label for h in layout.houses}
         self.units = [labels.get(frozenset(unit), "a house") for unit in plan.structure.units]
         self.intersections = plan.structure.intersections
+        self._last: tuple | None = None  # the last grid probed and what it gave
 
     def domains(self, state: State) -> list[int]:
         """The state's pencil marks (a placed cell: its value) and, for a rule's
@@ -97,11 +98,21 @@ class Prober:
         """(removals before the failure, cell, value) for every candidate whose
         placement fails under propagation, or None when the grid itself fails (or
         the time limit passed)."""
+        key = (tuple(state.values), tuple(state.cand), locked)
+        if self._last is not None and self._last[0] == key:
+            return self._last[1]  # the easier techniques and the harder ask the same grid
         root, found, timed_out = self.kernel.probe(self.domains(state), self.cells,
                                                    locked, time_limit)
         if root is None or timed_out:
             return None
-        return sorted((cost, cell, value) for cell, value, cost in found)
+        out = sorted((cost, cell, value) for cell, value, cost in found)
+        self._last = (key, out)
+        return out
+
+    def rule_cells(self, index: int) -> list[int]:
+        """The grid cells of the kernel's constraint `index` (of the rules behind it)."""
+        n = self.layout.size
+        return sorted({c for con in self.sources[index] for c in con.cells if c < n * n})
 
     def trace(self, state: State, cell: int | None, value: int,
               locked: bool = True) -> tuple[list[Event], Failure | None]:

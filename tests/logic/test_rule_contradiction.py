@@ -96,3 +96,27 @@ def test_nested_contradictions_keep_only_what_the_failure_needs():
         # each inner chain starts from a candidate the outer chain strikes out
         struck = {b.text.split(" -> ")[0].replace("=", "<>") for b in branch.nested}
         assert struck <= set(branch.text.split(" -> "))
+
+
+def test_rule_pointing_names_the_cells_a_rule_needs_and_those_that_see_them():
+    puzzle, solution = _example("Arrow")
+    solver = Solver(puzzle)
+    explanation = explain(puzzle, time_limit=60)
+    _sound(explanation.steps, solution)
+    pointing = [s for s in explanation.steps if s.technique == "Rule Pointing"]
+    assert pointing
+    for step in pointing:
+        assert step.rating == 2.8 and not step.placements and step.groups
+        needed, seeing = step.reason.split(" needs ")[1].split(", every way it can still hold; ")
+        value = int(needed.split(" in one of ")[0])
+        cells = [c for c, v in step.eliminations]
+        assert all(v == value for _, v in step.eliminations)
+        needed_cells = [_cell(name) for name in needed.split(" in one of ")[1].split(", ")]
+        for c in cells:  # each removed candidate sees every cell the rule needs it in
+            assert all(q in solver.layout.peers[c] for q in needed_cells)
+        assert seeing.startswith(", ".join(f"r{c // 9 + 1}c{c % 9 + 1}" for c in cells))
+
+
+def _cell(name: str) -> int:
+    r, c = name[1:].split("c")
+    return (int(r) - 1) * 9 + int(c) - 1

@@ -44,6 +44,8 @@ from .rules import BY_RULE, removals_text, rule_step
 
 NAME = "Rule Contradiction"
 RATING = 9.0
+POINTING = "Rule Pointing"
+POINTING_RATING = 2.8  # after Cage Pointing (2.7), which says the same of a cage with its sums
 NESTED = "Nested Rule Contradiction"
 NESTED_RATING = 9.5  # as SE's nested forcing chains: contradictions inside the assumption
 SHOWN = 8  # forced values the reason names before "and more"
@@ -78,6 +80,43 @@ def by_rule_pass(state: State):
                     f"{removals_text(elims, n)}")
 
 
+@technique(POINTING, POINTING_RATING, variant_only=True)
+def rule_pointing(state: State):
+    """A candidate whose placement alone, by the value it takes from its peers, leaves a
+    rule no way to hold: every way the rule has left needs that value in a cell the
+    candidate sees (a cage's required digit, an arrow's only small digits, a line's
+    only fitting values). Nothing else follows first: a contradiction of size 0."""
+    found = _probe_all(state)
+    if not found:
+        return
+    p, contradictions = found
+    n = state.size
+    # (rule, value, the cells it needs the value in) -> the candidates that see them all
+    groups: dict[tuple[int, int, tuple[int, ...]], list[int]] = {}
+    for cost, cell, value in contradictions:
+        if cost:
+            break  # sorted by size: the rest need values forced on the way
+        events, failure = p.trace(state, cell, value)
+        if failure is None or failure.kind != RULE:
+            continue
+        mine = set(p.rule_cells(failure.index))
+        taken = tuple(sorted(e.cell for e in events
+                             if e.kind == PEERS and e.index == cell and e.cell in mine))
+        if cell not in mine and taken:  # the rule's own cell: its by-rule step says it
+            groups.setdefault((failure.index, value, taken), []).append(cell)
+    if not groups:
+        return
+    (index, value, taken), cells = next(iter(groups.items()))
+    rule = p.source_text(RULE, index)
+    seers = ", ".join(cell_name(c, n) for c in cells)
+    reason = (f"{rule} needs {value} in one of {', '.join(cell_name(c, n) for c in taken)}, "
+              f"every way it can still hold; {seers} "
+              f"{'sees' if len(cells) == 1 else 'see'} them all, so "
+              f"{'it is' if len(cells) == 1 else 'none of them is'} {value}.")
+    yield rule_step(POINTING, POINTING_RATING, state, rule, [(c, value) for c in cells],
+                    sorted(set(p.rule_cells(index)) | set(cells)), reason)
+
+
 @technique(NAME, RATING, variant_only=True)
 def rule_contradiction(state: State):
     found = _probe(state)
@@ -91,12 +130,18 @@ def rule_contradiction(state: State):
 
 
 def _probe(state: State) -> tuple[Prober, tuple[int, int, int]] | None:
+    found = _probe_all(state)
+    return (found[0], found[1][0]) if found else None
+
+
+def _probe_all(state: State) -> tuple[Prober, list[tuple[int, int, int]]] | None:
+    """The layout's prober and the grid's contradictions, smallest first."""
     p = prober(state.layout)
     if p is None:
         return None
     left = None if state.deadline is None else max(0.0, state.deadline - time.monotonic())
     found = p.contradictions(state, time_limit=left)
-    return (p, found[0]) if found else None
+    return (p, found) if found else None
 
 
 def _forced(p: Prober, doms: list[int], events: list[Event],
