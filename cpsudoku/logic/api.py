@@ -96,6 +96,12 @@ def _read_state(solver: Solver, state,
     still have one (past it, they are taken as they are)."""
     puzzle = solver.puzzle
     n = puzzle.size
+    if not puzzle.geometry.standard:
+        geometry = puzzle.geometry
+        raise ModelError(f"state: a player's grid is read on square grids with the digits "
+                         f"1..N, not a {geometry.shape} grid with the digits "
+                         f"{geometry.first}..{geometry.digits[-1]}: hint without a state "
+                         f"gives its first step")
     values, marks = _state_values(state, n, solver.layout.peers)
     givens = puzzle.givens
     for cell, (g, v) in enumerate(zip(givens, values)):

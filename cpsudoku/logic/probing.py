@@ -77,8 +77,7 @@ class Prober:
         self.plan = plan
         self.kernel = kernel
         self.sources = sources  # per kernel constraint: the model constraints behind it
-        n = layout.size
-        self.cells = list(range(n * n))
+        self.cells = list(range(len(layout.houses_of)))  # the grid's cells
         labels = {frozenset(h.cells): h.label for h in layout.houses}
         self.units = [labels.get(frozenset(unit), "a house") for unit in plan.structure.units]
         self.intersections = plan.structure.intersections
@@ -111,8 +110,8 @@ class Prober:
 
     def rule_cells(self, index: int) -> list[int]:
         """The grid cells of the kernel's constraint `index` (of the rules behind it)."""
-        n = self.layout.size
-        return sorted({c for con in self.sources[index] for c in con.cells if c < n * n})
+        ncells = len(self.cells)
+        return sorted({c for con in self.sources[index] for c in con.cells if c < ncells})
 
     def trace(self, state: State, cell: int | None, value: int,
               locked: bool = True) -> tuple[list[Event], Failure | None]:

@@ -27,11 +27,11 @@ def cell_text(value: int, mask: int) -> str:
 
 def candidate_grid(state: State, region_of) -> str:
     """Every cell as its value (placed) or its candidates, with lines between regions."""
-    n = state.size
+    n = state.size  # the grid's width (its rows: the cells over it)
     texts = [cell_text(v, m) for v, m in zip(state.values, state.cand)]
     width = max(len(t) for t in texts)
     lines = []
-    for r in range(n):
+    for r in range(len(texts) // n):
         parts = []
         for c in range(n):
             cell = r * n + c

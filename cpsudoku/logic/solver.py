@@ -68,10 +68,12 @@ class Solver:
         geometry = self.puzzle.geometry
         geometry.require_grid_only(f"{self.puzzle.label()}: the logical solver")
         geometry.require_houses(f"{self.puzzle.label()}: the logical solver")
-        if not geometry.standard:  # its techniques count on every house holding every digit
-            geometry.require_square(f"{self.puzzle.label()}: the logical solver")
-            raise ModelError(f"{self.puzzle.label()}: the logical solver reads the digits "
-                             f"1..{geometry.size}, not {geometry.first}..{geometry.digits[-1]}")
+        # most techniques count on every row, column and box holding every digit; on
+        # another grid only those marked `any_grid` run (singles and the engine's steps)
+        self.any_grid = not geometry.standard
+        if self.any_grid and geometry.first != 1:
+            raise ModelError(f"{self.puzzle.label()}: the logical solver reads digits from "
+                             f"1, not {geometry.first}..{geometry.digits[-1]}")
         self.model = build_model(self.puzzle)  # built once: conflicts, solution, candidates
         problems = find_conflicts(self.model)
         if problems:
@@ -97,7 +99,13 @@ class Solver:
         self.techniques = [t for t in chosen if (self.unique or not t.needs_unique)
                            and (classic or not t.classic_only)
                            and not (classic and t.variant_only)
-                           and (classic or deep or not t.deep)]
+                           and (classic or deep or not t.deep)
+                           and (t.any_grid or not self.any_grid)]
+        if self.any_grid and probing.prober(self.layout) is None:
+            shape = geometry.shape if not geometry.square else \
+                f"{geometry.shape} with the digits 1..{geometry.values}"
+            raise ModelError(f"{self.puzzle.label()}: the logical solver reads a {shape} "
+                             f"grid only with the compiled engine, which is not built")
         self.stuck = False
 
     def start(self) -> State:

@@ -74,21 +74,28 @@ def _cached_layout(geometry, rules) -> Layout:
 
 
 def _layout(puzzle: Puzzle) -> Layout:
-    n = puzzle.size
+    geometry = puzzle.geometry
+    # on a grid that is not square with digits 1..N (a 6x9, nine digits on a 6x6) the
+    # layout's size is its width, for the cells' names, and a house is a group of
+    # as many cells as there are digits: only the techniques marked `any_grid` read it
+    n = puzzle.size if geometry.standard else geometry.width
+    whole = n if geometry.standard else geometry.values
+    ncells = geometry.ncells
     houses: list[House] = []
-    peers: list[set[int]] = [set() for _ in range(n * n)]
+    peers: list[set[int]] = [set() for _ in range(ncells)]
     rules: list[Constraint] = []
     small: list[Constraint] = []
     kinds = ["row"] * n + ["col"] * n + ["box"] * n
     seen: set[frozenset[int]] = set()
     for index, con in enumerate(puzzle.constraints()):
         if isinstance(con, AllDifferent):
-            if len(con.cells) == n:
+            if len(con.cells) == whole:
                 # a grid with no boxes has its rows as regions: one house each, a row (the
                 # same cells twice would rate a row's single as a box's, and look classic)
                 if frozenset(con.cells) not in seen:
                     seen.add(frozenset(con.cells))
-                    kind = kinds[index] if index < 3 * n else "extra"
+                    kind = (kinds[index] if index < 3 * n else "extra") if geometry.standard \
+                        else "box"
                     houses.append(House(tuple(con.cells), con.label or f"group {index + 1}",
                                         kind))
             else:
@@ -97,11 +104,11 @@ def _layout(puzzle: Puzzle) -> Layout:
                 peers[cell].update(con.cells)
         elif con.kind != "inset":
             rules.extend(con.pieces)  # full rank: its automata, each a step of its own
-    houses_of: list[list[int]] = [[] for _ in range(n * n)]
+    houses_of: list[list[int]] = [[] for _ in range(ncells)]
     for h, house in enumerate(houses):
         for cell in house.cells:
             houses_of[cell].append(h)
-    for cell in range(n * n):
+    for cell in range(ncells):
         peers[cell].discard(cell)
     return Layout(n, tuple(houses), tuple(tuple(h) for h in houses_of),
                   tuple(frozenset(p) for p in peers), tuple(rules), tuple(small))

@@ -34,6 +34,9 @@ class Technique:
     # read from the variant rules or the engine's propagation: never offered on SE's own
     # grid, whose ladder (and ratings) stay SE's
     variant_only: bool = False
+    # sound on any grid the logical solver reads, square or not, whatever its digits:
+    # it reads houses only as groups holding every digit, and names cells by the width
+    any_grid: bool = False
 
 
 REGISTRY: list[Technique] = []
@@ -41,11 +44,13 @@ REGISTRY: list[Technique] = []
 
 def technique(name: str, rating: float, *, order: float | None = None,
               needs_unique: bool = False, classic_only: bool = False,
-              stage: str | None = None, deep: bool = False, variant_only: bool = False):
+              stage: str | None = None, deep: bool = False, variant_only: bool = False,
+              any_grid: bool = False):
     """Register a finder as a technique."""
     def register(find: Finder) -> Finder:
         REGISTRY.append(Technique(name, rating, rating if order is None else order, find,
-                                  needs_unique, classic_only, stage, deep, variant_only))
+                                  needs_unique, classic_only, stage, deep, variant_only,
+                                  any_grid))
         REGISTRY.sort(key=lambda t: t.order)
         return find
     return register

@@ -133,10 +133,11 @@ def test_outputs_draw_rows_of_the_width():
     assert json.loads(render_result(result, "json"))["size"] == "2x4"
 
 
-def test_the_logical_solver_and_f_puzzles_refuse_by_name():
+def test_the_logical_solver_explains_a_2x4_and_f_puzzles_refuses_it_by_name():
+    done = explain(Puzzle(boxed(2, width=4), (1, 2, 3, 4, 3, 4, 1, 0)))
+    assert done.solved and done.grid == [1, 2, 3, 4, 3, 4, 1, 2]  # its rows hold 1..4
+    assert [s.text for s in done.steps] == ["Full House: r2c4=2 (row 2)"]
     puzzle = Puzzle(boxed(2, width=4), (1, 2, 3, 4, 3, 4, 0, 0))
-    with pytest.raises(ModelError, match="only available on square grids, not 2x4"):
-        explain(puzzle)
     from cpsudoku.formats import fpuzzles_write
     with pytest.raises(ModelError, match="f-puzzles has no form for a 2x4 grid"):
         fpuzzles_write.to_fpuzzles(puzzle)

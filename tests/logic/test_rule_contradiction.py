@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 
 from cpsudoku.engine import vkernel
+from cpsudoku.errors import ModelError
 from cpsudoku.formats import iss
 from cpsudoku.formats.read import parse
-from cpsudoku.logic import explain
+from cpsudoku.logic import explain, hint
 from cpsudoku.logic.solver import Solver
 from cpsudoku.logic.techniques.rulecontradiction import by_rule_pass
 
@@ -120,3 +121,22 @@ def test_rule_pointing_names_the_cells_a_rule_needs_and_those_that_see_them():
 def _cell(name: str) -> int:
     r, c = name[1:].split("c")
     return (int(r) - 1) * 9 + int(c) - 1
+
+
+@pytest.mark.parametrize("name", ["Easy as a Quattroquadri", "Answers on a Postcard"])
+def test_grids_other_than_n_by_n_are_explained_with_the_techniques_for_any_grid(name):
+    # nine digits on a 6x6 with regions of nine cells; a 6x9 whose rows hold 1..9
+    puzzle, solution = _example(name)
+    solver = Solver(puzzle)
+    assert all(t.any_grid for t in solver.techniques)
+    assert {"Naked Single", "Rule Contradiction"} <= {t.name for t in solver.techniques}
+    assert "X-Wing" not in {t.name for t in solver.techniques}
+    explanation = explain(puzzle, time_limit=60)
+    assert explanation.solved and explanation.grid == solution
+    _sound(explanation.steps, solution)
+    width = puzzle.geometry.width
+    for step in explanation.steps:  # cells named by the grid's own width
+        for cell, _ in step.placements:
+            assert f"r{cell // width + 1}c{cell % width + 1}=" in step.text
+    with pytest.raises(ModelError, match="a player's grid is read on square grids"):
+        hint(puzzle, [0] * puzzle.geometry.ncells)

@@ -51,7 +51,7 @@ NESTED_RATING = 9.5  # as SE's nested forcing chains: contradictions inside the 
 SHOWN = 8  # forced values the reason names before "and more"
 
 
-@technique("By Rule", BY_RULE, order=BY_RULE + 0.01, variant_only=True)
+@technique("By Rule", BY_RULE, order=BY_RULE + 0.01, variant_only=True, any_grid=True)
 def by_rule_pass(state: State):
     """A rule too wide for the by-rule step to enumerate (a long line's automaton, a
     big cage beside its houses) read by its pass in the engine: what it removes
@@ -69,7 +69,8 @@ def by_rule_pass(state: State):
         if e.kind != RULE or (run and e.index != run[0].index):
             break
         run.append(e)
-    elims = sorted((e.cell, v) for e in run if e.cell < n * n for v in bit_values(e.values))
+    elims = sorted((e.cell, v) for e in run if e.cell < len(p.cells)
+                   for v in bit_values(e.values))
     if not elims:
         return
     label = p.source_text(RULE, run[0].index)
@@ -80,7 +81,7 @@ def by_rule_pass(state: State):
                     f"{removals_text(elims, n)}")
 
 
-@technique(POINTING, POINTING_RATING, variant_only=True)
+@technique(POINTING, POINTING_RATING, variant_only=True, any_grid=True)
 def rule_pointing(state: State):
     """A candidate whose placement alone, by the value it takes from its peers, leaves a
     rule no way to hold: every way the rule has left needs that value in a cell the
@@ -117,7 +118,7 @@ def rule_pointing(state: State):
                     sorted(set(p.rule_cells(index)) | set(cells)), reason)
 
 
-@technique(NAME, RATING, variant_only=True)
+@technique(NAME, RATING, variant_only=True, any_grid=True)
 def rule_contradiction(state: State):
     found = _probe(state)
     if not found:
@@ -150,7 +151,7 @@ def _forced(p: Prober, doms: list[int], events: list[Event],
     it), in order; `doms` follows the removals."""
     forced = []
     for e in events:
-        if e.cell >= n * n:
+        if e.cell >= len(p.cells):
             continue
         before = doms[e.cell]
         doms[e.cell] &= ~e.values
@@ -189,7 +190,7 @@ def _groups(p: Prober, failure: Failure) -> list[str]:
     return [p.source_text(failure.kind, failure.index)] if failure.kind in (RULE, UNIT) else []
 
 
-@technique(NESTED, NESTED_RATING, variant_only=True)
+@technique(NESTED, NESTED_RATING, variant_only=True, any_grid=True)
 def nested_rule_contradiction(state: State):
     """A candidate whose grid, once its own rule contradictions are struck out (again
     and again), fails: the contradictions nest one level. Bivalue cells first, whose
@@ -257,7 +258,7 @@ def _nested_step(state: State, p: Prober, cell: int, value: int, found: Nested):
 
 def _failure_text(p: Prober, failure: Failure, doms: list[int], n: int) -> str:
     where = p.source_text(failure.kind, failure.index)
-    at = cell_name(failure.cell, n) if 0 <= failure.cell < n * n else None
+    at = cell_name(failure.cell, n) if 0 <= failure.cell < len(p.cells) else None
     if failure.kind == RULE:
         return f"{where} would leave {at} no candidate" if at else \
             f"{where} would have no way left to hold"

@@ -13,7 +13,7 @@ def _single(name: str, rating: float, state: State, cell: int, value: int, where
                 state.size)
 
 
-@technique("Full House", 1.0)
+@technique("Full House", 1.0, any_grid=True)
 def full_house(state: State):
     """The last empty cell of a house takes the one value missing there."""
     values, cand, houses = state.values, state.cand, state.layout.houses
@@ -43,19 +43,19 @@ def _hidden_singles(state: State, kinds: tuple[str, ...], rating: float):
             yield _single("Hidden Single", rating, state, cell, bit.bit_length(), house.label)
 
 
-@technique("Hidden Single (box)", 1.2)
+@technique("Hidden Single (box)", 1.2, any_grid=True)
 def hidden_single_box(state: State):
     """A value with one place left in a box (or jigsaw region)."""
     return _hidden_singles(state, ("box",), 1.2)
 
 
-@technique("Hidden Single", 1.5)
+@technique("Hidden Single", 1.5, any_grid=True)
 def hidden_single_line(state: State):
     """A value with one place left in a row, column or extra house."""
     return _hidden_singles(state, ("row", "col", "extra"), 1.5)
 
 
-@technique("Naked Single", 2.3)
+@technique("Naked Single", 2.3, any_grid=True)
 def naked_single(state: State):
     """A cell with one candidate left."""
     for cell, m in enumerate(state.cand):
