@@ -24,6 +24,7 @@ from .state import Layout, State
 # the kernel's sources of removals (see the extension's `propagate`)
 START, PEERS, UNIT, RULE, LOCKED = range(5)
 
+MAX_LAYOUTS = 64  # layouts kept with their kernels; past it they are built again
 _ATTACHED: dict[int, tuple[Layout, Model]] = {}  # id(layout) -> (layout, model)
 _BUILT: dict[int, tuple[Layout, Prober | None]] = {}
 
@@ -31,6 +32,9 @@ _BUILT: dict[int, tuple[Layout, Prober | None]] = {}
 def attach(layout: Layout, model: Model) -> None:
     """Let the techniques probe grids of `layout` with `model`'s constraints."""
     if _ATTACHED.get(id(layout), (None,))[0] is not layout:
+        if len(_ATTACHED) >= MAX_LAYOUTS:  # a long-running server meets many layouts
+            _ATTACHED.clear()
+            _BUILT.clear()
         _ATTACHED[id(layout)] = (layout, model)
         _BUILT.pop(id(layout), None)
 
