@@ -18,6 +18,7 @@ import time
 from dataclasses import dataclass
 
 from ..backends.native import propagation_kernel
+from ..engine.clock import OutOfTime, check_clock
 from ..model import Model
 from .state import Layout, State
 
@@ -99,14 +100,16 @@ class Prober:
     def contradictions(self, state: State, locked: bool = True,
                        time_limit: float | None = None) -> list[tuple[int, int, int]] | None:
         """(removals before the failure, cell, value) for every candidate whose
-        placement fails under propagation, or None when the grid itself fails (or
-        the time limit passed)."""
+        placement fails under propagation, or None when the grid itself fails;
+        OutOfTime when the time limit passes first."""
         key = (tuple(state.values), tuple(state.cand), locked)
         if self._last is not None and self._last[0] == key:
             return self._last[1]  # the easier techniques and the harder ask the same grid
         root, found, timed_out = self.kernel.probe(self.domains(state), self.cells,
                                                    locked, time_limit)
-        if root is None or timed_out:
+        if timed_out:
+            raise OutOfTime
+        if root is None:
             return None
         out = sorted((cost, cell, value) for cell, value, cost in found)
         self._last = (key, out)
@@ -161,14 +164,13 @@ def nested(p: Prober, state: State, cell: int, value: int,
            deadline: float | None) -> Nested | None:
     """Whether placing `value` in `cell` fails once the contradictions of the grid it
     leaves are struck out, again and again: the removals on the way, or None (no
-    failure, or the deadline passed)."""
+    failure); OutOfTime when the deadline passes first."""
     domains = p.domains(state)
     domains[cell] = 1 << (value - 1)
     inner: list[tuple[int, int, int]] = []
     while True:
+        check_clock(deadline)
         left = None if deadline is None else deadline - time.monotonic()
-        if left is not None and left <= 0:
-            return None
         root, found, timed_out = p.kernel.probe(domains, p.cells, True, left)
         if root is None:
             start = p.domains(state)
@@ -177,7 +179,9 @@ def nested(p: Prober, state: State, cell: int, value: int,
             for c, v, _ in inner:
                 start[c] &= ~(1 << (v - 1))
             return Nested(inner, start)
-        if timed_out or not found:
+        if timed_out:
+            raise OutOfTime
+        if not found:
             return None
         for c, v, size in found:
             domains[c] &= ~(1 << (v - 1))

@@ -140,3 +140,12 @@ def test_grids_other_than_n_by_n_are_explained_with_the_techniques_for_any_grid(
             assert f"r{cell // width + 1}c{cell % width + 1}=" in step.text
     with pytest.raises(ModelError, match="a player's grid is read on square grids"):
         hint(puzzle, [0] * puzzle.geometry.ncells)
+
+
+@pytest.mark.timing
+def test_a_deadline_inside_the_contradictions_is_a_timeout_not_stuck():
+    # The Zip that Zips the Zips needs nested contradictions for a long way
+    puzzle, _ = _example("The Zip that Zips the Zips")
+    explanation = explain(puzzle, time_limit=2)
+    assert not explanation.solved and not explanation.stuck
+    assert explanation.status == "timeout"

@@ -201,8 +201,6 @@ def nested_rule_contradiction(state: State):
     open_cells = sorted((popcount(state.cand[c]), c) for c in p.cells if state.cand[c])
     for _, cell in open_cells:
         for value in bit_values(state.cand[cell]):
-            if state.deadline is not None and time.monotonic() > state.deadline:
-                return
             found = nested(p, state, cell, value, state.deadline)
             if found is not None:
                 step = _nested_step(state, p, cell, value, found)
