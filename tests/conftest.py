@@ -150,3 +150,19 @@ def solve_given(how: str, text: str, tmp_path: Path):
     path = tmp_path / "puzzle.txt"
     path.write_text(text + "\n", encoding="utf-8")
     return cli("solve", path)
+
+
+def with_two_solutions(grid: str) -> str:
+    """A classic puzzle's solution with a rectangle over two boxes blanked whose values
+    can swap: a grid of two solutions (no logic tells them apart)."""
+    from cpsudoku import solve
+    sol = solve(grid).solution
+    r1, r2, c1, c2 = next((a, b, c, d) for a in range(3) for b in range(3, 9)
+                          for c in range(9) for d in range(c + 1, 9)
+                          if c // 3 == d // 3 and sol[a * 9 + c] == sol[b * 9 + d]
+                          and sol[a * 9 + d] == sol[b * 9 + c])
+    cells = list(sol)
+    for r in (r1, r2):
+        for c in (c1, c2):
+            cells[r * 9 + c] = 0
+    return "".join(str(v) if v else "." for v in cells)

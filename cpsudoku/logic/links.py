@@ -126,15 +126,9 @@ def _groups(layout: Layout) -> tuple[tuple[str, tuple[Constraint, ...], tuple[in
     """The rules' constraints grouped by label (a rule's pieces share it), with the
     small all-different groups of the same label (a cage's no-repeat goes with its
     sum): (label, constraints, their cells) each."""
-    groups: dict[str, list[Constraint]] = {}
-    for con in layout.rules:
-        groups.setdefault(con.describe(), []).append(con)
-    for con in layout.small_groups:
-        if con.describe() in groups:
-            groups[con.describe()].append(con)
-    ncells = layout.size * layout.size
+    ncells = len(layout.houses_of)
     out = []
-    for label, cons in groups.items():
+    for label, cons in layout.rules_by_label().items():
         cells = tuple(sorted({c for con in cons for c in con.cells}))
         if all(c < ncells for c in cells):  # not over unknowns beside the digits
             out.append((label, tuple(cons), cells))

@@ -55,6 +55,18 @@ class Layout:
     def name(self, cell: int) -> str:
         return f"r{cell // self.size + 1}c{cell % self.size + 1}"
 
+    def rules_by_label(self) -> dict[str, list[Constraint]]:
+        """The rules' constraints grouped by label (a rule's pieces share it), with the
+        small all-different groups of the same label (a cage's no-repeat goes with its
+        sum)."""
+        groups: dict[str, list[Constraint]] = {}
+        for con in self.rules:
+            groups.setdefault(con.describe(), []).append(con)
+        for con in self.small_groups:
+            if con.describe() in groups:
+                groups[con.describe()].append(con)
+        return groups
+
     def is_classic(self) -> bool:
         """Only rows, columns and one partition: SE's own setting."""
         return not self.rules and len(self.houses) == 3 * self.size and all(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from conftest import with_two_solutions
 
 from cpsudoku import explain, hint, parse_one, rate
 from cpsudoku.errors import ModelError
@@ -177,17 +178,7 @@ def test_unsolvable_and_non_unique_puzzles():
     from cpsudoku.logic import Unsolvable
     with pytest.raises(Unsolvable):
         rate("12345678." + "........9" + "." * 63)
-    from cpsudoku import solve
-    sol = solve(EASY).solution
-    # blank a rectangle over two boxes whose values can swap: two solutions
-    r1, r2, c1, c2 = next((a, b, c, d) for a in range(3) for b in range(3, 9)
-                          for c in range(9) for d in range(c + 1, 9)
-                          if c // 3 == d // 3 and sol[a * 9 + c] == sol[b * 9 + d]
-                          and sol[a * 9 + d] == sol[b * 9 + c])
-    grid = list(sol)
-    for r in (r1, r2):
-        for c in (c1, c2):
-            grid[r * 9 + c] = 0
+    grid = with_two_solutions(EASY)  # a rectangle over two boxes whose values can swap
     from cpsudoku.logic import NotUnique
     with pytest.raises(NotUnique, match="not unique"):
         rate(grid)

@@ -9,6 +9,7 @@ import io
 import json
 
 import pytest
+from conftest import with_two_solutions
 from typer.testing import CliRunner
 
 from cpsudoku import explain, hint, parse_one, rate, solve
@@ -47,16 +48,7 @@ def run(*args):
 
 
 def two_solutions() -> str:
-    sol = solve(TUTORIAL).solution
-    r1, r2, c1, c2 = next((a, b, c, d) for a in range(3) for b in range(3, 9)
-                          for c in range(9) for d in range(c + 1, 9)
-                          if c // 3 == d // 3 and sol[a * 9 + c] == sol[b * 9 + d]
-                          and sol[a * 9 + d] == sol[b * 9 + c])
-    grid = list(sol)
-    for r in (r1, r2):
-        for c in (c1, c2):
-            grid[r * 9 + c] = 0
-    return "".join(str(v) if v else "." for v in grid)
+    return with_two_solutions(TUTORIAL)
 
 
 @pytest.fixture(scope="module")

@@ -34,14 +34,8 @@ def rule_groups(layout: Layout) -> tuple[tuple[str, Group], ...]:
     """The rules' constraints grouped by label, with the small all-different ones that
     share it (a cage's no-repeat goes with its sum) and the no-repeat of every house or
     small group among the rule's cells (labelled by that house)."""
-    groups: dict[str, list[Constraint]] = {}
-    for con in layout.rules:
-        groups.setdefault(con.describe(), []).append(con)
-    for con in layout.small_groups:
-        if con.describe() in groups:
-            groups[con.describe()].append(con)
     out = []
-    for label, cons in groups.items():
+    for label, cons in layout.rules_by_label().items():
         cells = {c for con in cons for c in con.cells}
         known = {frozenset(con.cells) for con in cons if isinstance(con, AllDifferent)}
         extra = []
