@@ -14,7 +14,10 @@ solutions and to judge a player's entries, never to make a step.
 from __future__ import annotations
 
 import time
+from collections import deque
+from collections.abc import Iterator
 from dataclasses import replace
+from itertools import takewhile
 
 from ..api import _solve_built, as_puzzle
 from ..engine.clock import OutOfTime
@@ -107,24 +110,48 @@ class Solver:
             raise ModelError(f"{self.puzzle.label()}: the logical solver reads a {shape} "
                              f"grid only with the compiled engine, which is not built")
         self.stuck = False
+        self._queue: tuple[State | None, deque[Step]] = (None, deque())
 
     def start(self) -> State:
         return State.start(self.puzzle, self.layout, self.model)
 
     def next_step(self, state: State) -> Step | None:
         """The easiest step from `state`, or None when no technique applies."""
-        best: Step | None = None
+        best = self._queued_step(state)
+        if best is not None:
+            return best
         stage = None
+        found: Iterator[Step] | None = None
+        batch = False
         for tech in self.techniques:
             if best is not None and (tech.order > best.rating
                                      or (stage is not None and tech.stage != stage)):
                 break
-            step = next(iter(tech.find(state)), None)
+            steps = iter(tech.find(state))
+            step = next(steps, None)
             if step is not None and (best is None or step.rating < best.rating):
-                best, stage = step, tech.stage
+                best, stage, found, batch = step, tech.stage, steps, tech.batch
+        if best is not None and batch and found is not None:
+            # the technique's other steps at the same rating, taken next (`Technique.batch`)
+            self._queue = (state, deque(takewhile(lambda s: s.rating == best.rating, found)))
         if best is not None and not best.reason:
             best.reason = plain(best)
         return best
+
+    def _queued_step(self, state: State) -> Step | None:
+        """The next step a batch technique found on this state's earlier grid that
+        still removes something."""
+        owner, queued = self._queue
+        if owner is not state:
+            return None
+        while queued:
+            step = queued.popleft()
+            if (all(state.cand[c] >> (v - 1) & 1 for c, v in step.eliminations)
+                    and all(not state.values[c] for c, _ in step.placements)):
+                if not step.reason:
+                    step.reason = plain(step)
+                return step
+        return None
 
     def advance(self, state: State, number: int) -> Step | None:
         """Find the next step, apply it to `state` and number it; None (and `state`

@@ -37,6 +37,11 @@ class Technique:
     # sound on any grid the logical solver reads, square or not, whatever its digits:
     # it reads houses only as groups holding every digit, and names cells by the width
     any_grid: bool = False
+    # its steps found on one grid at the first one's rating are all taken before the
+    # ladder starts again from the singles: each stays sound on the grid the earlier
+    # ones leave (fewer candidates only bring a contradiction sooner), and the ladder's
+    # easier techniques, which found nothing on that grid, are not asked again for each
+    batch: bool = False
 
 
 REGISTRY: list[Technique] = []
@@ -45,12 +50,12 @@ REGISTRY: list[Technique] = []
 def technique(name: str, rating: float, *, order: float | None = None,
               needs_unique: bool = False, classic_only: bool = False,
               stage: str | None = None, deep: bool = False, variant_only: bool = False,
-              any_grid: bool = False):
+              any_grid: bool = False, batch: bool = False):
     """Register a finder as a technique."""
     def register(find: Finder) -> Finder:
         REGISTRY.append(Technique(name, rating, rating if order is None else order, find,
                                   needs_unique, classic_only, stage, deep, variant_only,
-                                  any_grid))
+                                  any_grid, batch))
         REGISTRY.sort(key=lambda t: t.order)
         return find
     return register

@@ -6,6 +6,7 @@ and a classic grid never takes them (SE's ladder stays as it is)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -149,3 +150,58 @@ def test_a_deadline_inside_the_contradictions_is_a_timeout_not_stuck():
     explanation = explain(puzzle, time_limit=2)
     assert not explanation.solved and not explanation.stuck
     assert explanation.status == "timeout"
+
+
+def _counting(solver: Solver) -> list[str]:
+    """Wrap the solver's techniques so that each search is recorded by name."""
+    asked: list[str] = []
+
+    def wrap(tech):
+        def find(state, tech=tech):
+            asked.append(tech.name)
+            return tech.find(state)
+        return dataclasses.replace(tech, find=find)
+
+    solver.techniques = [wrap(t) for t in solver.techniques]
+    return asked
+
+
+def test_contradictions_of_one_rating_are_taken_before_the_ladder_restarts():
+    puzzle, solution = _example("Arrow")
+    solver = Solver(puzzle)
+    asked = _counting(solver)
+    state = solver.start()
+    runs = []  # (step, techniques asked for it)
+    for step in solver.run(state):
+        runs.append((step, list(asked)))
+        asked.clear()
+    _sound([s for s, _ in runs], solution)
+    assert state.solved()
+    queued = [(s, a) for s, a in runs if s.technique == "Rule Contradiction" and not a]
+    assert queued, "some contradictions come from the grid an earlier one was found on"
+    for i, (step, was_asked) in enumerate(runs):
+        if not was_asked:  # a queued step follows one of its own kind and rating
+            before = runs[i - 1][0]
+            assert before.technique == step.technique == "Rule Contradiction"
+            assert before.rating == step.rating
+
+
+def test_a_queued_contradiction_whose_candidate_went_is_dropped():
+    puzzle, solution = _example("Arrow")
+    solver = Solver(puzzle)
+    state = solver.start()
+    step = None
+    while step is None or step.technique != "Rule Contradiction" or not solver._queue[1]:
+        step = solver.advance(state, 0)
+        assert step is not None
+    owner, queued = solver._queue
+    assert owner is state
+    gone = queued[0]
+    (cell, value), = gone.eliminations
+    state.eliminate(cell, value)  # struck out by something else meanwhile
+    following = solver.next_step(state)
+    assert following is not None and following is not gone
+    assert following.eliminations != gone.eliminations
+    # another state never takes this one's queue
+    other = solver.start()
+    assert solver._queued_step(other) is None

@@ -118,21 +118,17 @@ def rule_pointing(state: State):
                     sorted(set(p.rule_cells(index)) | set(cells)), reason)
 
 
-@technique(NAME, RATING, variant_only=True, any_grid=True)
+@technique(NAME, RATING, variant_only=True, any_grid=True, batch=True)
 def rule_contradiction(state: State):
-    found = _probe(state)
+    """Every contradiction of the grid, shortest first."""
+    found = _probe_all(state)
     if not found:
         return
-    p, (cost, cell, value) = found
-    events, failure = p.trace(state, cell, value)
-    if failure is None:  # the probe and its replay disagree: no step rather than a wrong one
-        return
-    yield _step(state, p, cell, value, cost, events, failure)
-
-
-def _probe(state: State) -> tuple[Prober, tuple[int, int, int]] | None:
-    found = _probe_all(state)
-    return (found[0], found[1][0]) if found else None
+    p, contradictions = found
+    for cost, cell, value in contradictions:
+        events, failure = p.trace(state, cell, value)
+        if failure is not None:  # the probe and its replay disagree: no step, not a wrong one
+            yield _step(state, p, cell, value, cost, events, failure)
 
 
 def _probe_all(state: State) -> tuple[Prober, list[tuple[int, int, int]]] | None:
