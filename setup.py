@@ -48,6 +48,12 @@ setup(
         # the logical solver's chain graph searches (nested forcing chains)
         Extension("cpsudoku.logic._chaincore", ["cpsudoku/logic/_chaincore.c"],
                   extra_compile_args=FLAGS, optional=True),
+        # aligned pair and triplet exclusion
+        Extension("cpsudoku.logic._aligned", ["cpsudoku/logic/_aligned.c"],
+                  extra_compile_args=FLAGS, optional=True),
+        # a rule's completions (the rule steps' and the rule links' enumeration)
+        Extension("cpsudoku.logic._completions", ["cpsudoku/logic/_completions.c"],
+                  extra_compile_args=FLAGS, optional=True),
     ],
     cmdclass={"build_ext": OptionalBuildExt},
 )

@@ -9,20 +9,52 @@ no-repeat on the cells set so far, anything else once all its cells are set).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 
-from ..grid.constraints import AllDifferent, Constraint, Less, Sum
+from ..grid.constraints import AllDifferent, Allowed, Constraint, Less, Sum
 from .state import bit_values, popcount
+
+try:  # the same search compiled; without a compiler the Python one below
+    from . import _completions  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - depends on the build
+    _completions = None
+
+NO_LIMIT = 1 << 62
+
+
+class TooMany(Exception):
+    """A rule's completions passed the number asked for."""
+
+
+def compiled() -> bool:
+    """Whether the compiled search is used (CPSUDOKU_PURE_COMPLETIONS turns it off)."""
+    return _completions is not None and not os.environ.get("CPSUDOKU_PURE_COMPLETIONS")
 
 
 def completions(constraints: Sequence[Constraint], cells: Sequence[int],
                 domains: Sequence[int], node_limit: int,
-                visit: Callable[[list[int]], None]) -> bool:
+                visit: Callable[[list[int]], None], max_rows: int | None = None) -> bool:
     """Call `visit(values)` (one value per cell of `cells`, in their order) for every
     completion of `constraints` over `domains` (a bit mask per cell); False when the
-    enumeration passed `node_limit` values tried (some completions then went unseen)."""
+    enumeration passed `node_limit` values tried (some completions then went unseen,
+    and those seen may not have been visited). Past `max_rows` completions, `TooMany`
+    is raised."""
     index = {c: i for i, c in enumerate(cells)}
     order = sorted(range(len(cells)), key=lambda i: popcount(domains[i]))
+    if compiled() and all(m < 1 << 31 for m in domains):
+        return _compiled(constraints, index, domains, order, node_limit, visit,
+                         NO_LIMIT if max_rows is None else max_rows)
+    rows = 0
+    if max_rows is not None:
+        inner = visit
+
+        def visit(values: list[int]) -> None:
+            nonlocal rows
+            if rows >= max_rows:
+                raise TooMany
+            rows += 1
+            inner(values)
     assigned = [0] * len(cells)
     checks = [(con, [index[c] for c in con.cells]) for con in constraints]
     watch: list[list[int]] = [[] for _ in cells]
@@ -78,6 +110,49 @@ def completions(constraints: Sequence[Constraint], cells: Sequence[int],
     except _TooWide:
         return False
     return True
+
+
+def _compiled(constraints: Sequence[Constraint], index: dict[int, int],
+              domains: Sequence[int], order: list[int], node_limit: int,
+              visit: Callable[[list[int]], None], max_rows: int) -> bool:
+    k = len(index)
+    status, rows = _completions.completions(
+        k, tuple(domains), tuple(order), tuple(_check(con, index) for con in constraints),
+        node_limit, max_rows)
+    if status == 2:
+        raise TooMany
+    if status == 0:  # past the node limit the caller reads none of them
+        values = list(rows)
+        for start in range(0, len(values), k):
+            visit(values[start:start + k])
+    return status == 0
+
+
+def _check(con: Constraint, index: dict[int, int]) -> tuple:
+    """A constraint as the compiled search reads it: (kind, cell indexes, extra), the
+    kinds checked as the Python `consistent` checks them."""
+    idx = tuple(index[c] for c in con.cells)
+    if isinstance(con, AllDifferent):
+        return 0, idx, None
+    if isinstance(con, Less):
+        return 1, idx, None
+    if isinstance(con, Sum):
+        return 2, idx, (tuple(con.weights()), con.total)
+    if isinstance(con, Allowed) and idx and all(0 < v < 256 for t in con.tuples for v in t):
+        return 3, idx, _table_rows(con)
+    return 4, idx, con.holds
+
+
+def _table_rows(con: Allowed) -> bytes:
+    rows = _ROWS.get(id(con))
+    if rows is None or rows[0] is not con:
+        if len(_ROWS) > 4096:
+            _ROWS.clear()
+        rows = _ROWS[id(con)] = (con, bytes(v for t in con.tuples for v in t))
+    return rows[1]
+
+
+_ROWS: dict[int, tuple[Allowed, bytes]] = {}  # a table's rows packed, per table
 
 
 class _TooWide(Exception):

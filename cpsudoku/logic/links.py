@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from ..grid.constraints import AllDifferent, Constraint, Less, Regular, Sum
 from .chaincore import per_layout
-from .completions import completions
+from .completions import TooMany, completions
 from .state import Layout, State, bit_values, popcount
 
 Lit = tuple[int, int]  # (cell, value)
@@ -195,10 +195,6 @@ def _group_links(state: State, cons: tuple[Constraint, ...],
     return found, strong
 
 
-class _TooMany(Exception):
-    """A rule's completions passed `MAX_COMPLETIONS`."""
-
-
 def _together(cons: tuple[Constraint, ...], cells: tuple[int, ...],
               doms: tuple[int, ...]):
     """Every completion of the constraints over the domains, read as (cell index i,
@@ -220,8 +216,6 @@ def _together(cons: tuple[Constraint, ...], cells: tuple[int, ...],
 
     def visit(values: list[int]) -> None:
         nonlocal strong, count
-        if count >= MAX_COMPLETIONS:
-            raise _TooMany
         whole = 0
         for j, v in enumerate(values):
             whole |= 1 << (v - 1 + width * j)
@@ -238,9 +232,9 @@ def _together(cons: tuple[Constraint, ...], cells: tuple[int, ...],
                       if values[p[0]] == p[1] or values[q[0]] == q[1]]
 
     try:
-        if not completions(cons, cells, doms, NODE_LIMIT, visit):
+        if not completions(cons, cells, doms, NODE_LIMIT, visit, MAX_COMPLETIONS):
             return None
-    except _TooMany:
+    except TooMany:
         return None
     field = (1 << width) - 1
     together = {lit: [whole >> (width * j) & field for j in range(k)]

@@ -9,12 +9,24 @@ is removed. SE looks only at excluders with 2..k candidates and wants two of the
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from itertools import combinations, product
 
-from ..state import State, bit_values, popcount
+from ..chaincore import flat, per_layout
+from ..state import Layout, State, bit_values, popcount
 from ..step import cells_text, make_step
 from ..technique import technique
+
+try:  # the same search compiled; without a compiler the Python one below
+    from .. import _aligned  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - depends on the build
+    _aligned = None
+
+
+def compiled() -> bool:
+    """Whether the compiled search is used (CPSUDOKU_PURE_ALIGNED turns it off)."""
+    return _aligned is not None and not os.environ.get("CPSUDOKU_PURE_ALIGNED")
 
 
 def _base_cells(state: State, degree: int) -> dict[int, frozenset[int]]:
@@ -72,13 +84,26 @@ def _allowed(full: tuple[int, ...], linked, ex_masks) -> tuple[int, ...]:
 
 def _steps(state: State, degree: int, name: str, rating: float, groups):
     n = state.size
-    for cells, excluders in groups(_base_cells(state, degree), state.cand):
-        elims = _exclusion(state, cells, excluders)
-        if elims:
-            yield make_step(name, rating, n,
-                            what=f"{cells_text(cells, n)} (excluders "
-                                 f"{cells_text(excluders, n)})",
-                            eliminations=elims, cells=list(cells) + excluders)
+    for cells, excluders, elims in _found(state, degree, groups):
+        yield make_step(name, rating, n,
+                        what=f"{cells_text(cells, n)} (excluders {cells_text(excluders, n)})",
+                        eliminations=elims, cells=list(cells) + excluders)
+
+
+def _found(state: State, degree: int, groups):
+    """(cells, excluders, eliminations) of every group that removes something, in the
+    order of `groups`."""
+    if compiled():
+        return _aligned.aligned(state.cand, *_peer_rows(state.layout), degree)
+    return ((cells, excluders, elims)
+            for cells, excluders in groups(_base_cells(state, degree), state.cand)
+            if (elims := _exclusion(state, cells, excluders)))
+
+
+@per_layout
+def _peer_rows(layout: Layout) -> tuple[bytes, bytes]:
+    """Each cell's peers, in the order `_base_cells` reads them, for the C side."""
+    return flat(list(p) for p in layout.peers)
 
 
 def _pairs(base: dict[int, frozenset[int]], cand: list[int]):
