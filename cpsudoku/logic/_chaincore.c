@@ -51,11 +51,23 @@ static int popcount32(uint32_t m)
     return k;
 }
 
-/* The links of one grid, in the order the Python graph lists them. */
+/* The rules' links beside the houses' (`links.Links`), per literal cell * n + value:
+ * the off literals its being on turns off (weak), the on literals its being off turns
+ * on (strong); all NULL on a grid without rules. */
+typedef struct {
+    const int *weak_start, *weak, *strong_start, *strong;
+} RuleLinks;
+
+static const RuleLinks NO_RULES = {NULL, NULL, NULL, NULL};
+
+/* The links of one grid, in the order the Python graph lists them: a rule's weak links
+ * after the peers' (the same value's only, for the chains of one kind of link), its
+ * strong links after the houses', each of the kinds asked for and not listed yet. */
 static int graph_build(Graph *g, const uint32_t *cand, int n, const int *peer_start,
                        const int *peers, const int *ch_start, const int *cell_houses,
-                       const int *house_cells, int y, int x)
+                       const int *house_cells, int y, int x, RuleLinks R)
 {
+    int same_value = !(x && y);
     int ncells = n * n, L = 0;
     memset(g, 0, sizeof *g);
     g->n = n;
@@ -92,7 +104,13 @@ static int graph_build(Graph *g, const uint32_t *cand, int n, const int *peer_st
     for (int k = 0; k < nh; k++)
         if (cell_houses[k] + 1 > nhouses)
             nhouses = cell_houses[k] + 1;
-    g->strong = malloc(sizeof(int) * ((size_t)L * (most + 1) + 1));
+    size_t rule_strong = 0;
+    if (R.strong_start)
+        for (i = 0; i < L; i++) {
+            int t = g->lit_cell[i] * n + g->lit_value[i];
+            rule_strong += (size_t)(R.strong_start[t + 1] - R.strong_start[t]);
+        }
+    g->strong = malloc(sizeof(int) * ((size_t)L * (most + 1) + rule_strong + 1));
     int *place_count = calloc((size_t)(nhouses + 1) * n, sizeof(int));
     if (!g->strong || !place_count) {
         free(place_count);
@@ -129,14 +147,29 @@ static int graph_build(Graph *g, const uint32_t *cand, int n, const int *peer_st
                     }
                 }
             }
+        if (R.strong_start)
+            for (int k = R.strong_start[c * n + v]; k < R.strong_start[c * n + v + 1]; k++) {
+                int t = R.strong[k], tc = t / n, tv = t % n;
+                int kind_ok = (tc != c && tv == v) ? x : (tc == c) ? y : (x && y);
+                int to = g->index[t];
+                if (!kind_ok || to < 0)
+                    continue;
+                int known = 0;
+                for (int j = g->strong_start[i]; j < s && !known; j++)
+                    known = g->strong[j] == to;
+                if (!known)
+                    g->strong[s++] = to;
+            }
     }
     g->strong_start[L] = s;
     free(place_count);
     /* weak links: the cell's other candidates (y), then the value in the peers */
     int w_total = 0;
     for (i = 0; i < L; i++) {
-        int c = g->lit_cell[i];
+        int c = g->lit_cell[i], t = c * n + g->lit_value[i];
         w_total += (y ? popcount32(cand[c]) : 0) + (peer_start[c + 1] - peer_start[c]);
+        if (R.weak_start)
+            w_total += R.weak_start[t + 1] - R.weak_start[t];
     }
     g->weak = malloc(sizeof(int) * (w_total + 1));
     if (!g->weak)
@@ -154,6 +187,13 @@ static int graph_build(Graph *g, const uint32_t *cand, int n, const int *peer_st
             if (cand[p] >> v & 1)
                 g->weak[s++] = g->index[p * n + v];
         }
+        if (R.weak_start)
+            for (int k = R.weak_start[c * n + v]; k < R.weak_start[c * n + v + 1]; k++) {
+                int t = R.weak[k];
+                if ((same_value && t % n != v) || g->index[t] < 0)
+                    continue;
+                g->weak[s++] = g->index[t];
+            }
     }
     g->weak_start[L] = s;
     /* one hop: a weak link, then a strong link from the literal it turned off */
@@ -245,15 +285,44 @@ static int read_ints(PyObject *seq, int *out, Py_ssize_t count, const char *what
     return 0;
 }
 
+/* Whether the rules' rows stay inside their buffers and name literals of the grid. */
+static int rule_rows_fit(RuleLinks R, Py_ssize_t lits, Py_ssize_t weak_len,
+                         Py_ssize_t strong_len)
+{
+    if (R.weak_start[lits] * (Py_ssize_t)sizeof(int) != weak_len
+        || R.strong_start[lits] * (Py_ssize_t)sizeof(int) != strong_len)
+        return 0;
+    for (Py_ssize_t t = 0; t < lits; t++)
+        if (R.weak_start[t] > R.weak_start[t + 1] || R.strong_start[t] > R.strong_start[t + 1])
+            return 0;
+    for (Py_ssize_t k = 0; k < R.weak_start[lits]; k++)
+        if (R.weak[k] < 0 || R.weak[k] >= lits)
+            return 0;
+    for (Py_ssize_t k = 0; k < R.strong_start[lits]; k++)
+        if (R.strong[k] < 0 || R.strong[k] >= lits)
+            return 0;
+    return 1;
+}
+
 static PyObject *reach_tables(PyObject *self, PyObject *args)
 {
     PyObject *cand_seq;
     Py_buffer pstart_b, peers_b, hstart_b, houses_b, cells_b;
+    Py_buffer rules_b[4];
     int n, y, x;
     (void)self;
-    if (!PyArg_ParseTuple(args, "Oiy*y*y*y*y*pp", &cand_seq, &n, &pstart_b, &peers_b,
-                          &hstart_b, &houses_b, &cells_b, &y, &x))
+    memset(rules_b, 0, sizeof rules_b);
+    if (!PyArg_ParseTuple(args, "Oiy*y*y*y*y*pp|y*y*y*y*", &cand_seq, &n, &pstart_b, &peers_b,
+                          &hstart_b, &houses_b, &cells_b, &y, &x, &rules_b[0], &rules_b[1],
+                          &rules_b[2], &rules_b[3]))
         return NULL;
+    RuleLinks R = NO_RULES;
+    if (rules_b[3].buf) {
+        R.weak_start = rules_b[0].buf;
+        R.weak = rules_b[1].buf;
+        R.strong_start = rules_b[2].buf;
+        R.strong = rules_b[3].buf;
+    }
     PyObject *result = NULL;
     Graph g;
     memset(&g, 0, sizeof g);
@@ -261,8 +330,12 @@ static PyObject *reach_tables(PyObject *self, PyObject *args)
     uint32_t *cand = NULL;
     int *tmp = NULL, *queue = NULL;
     PyObject *tables[8] = {NULL};
+    Py_ssize_t lits = (Py_ssize_t)ncells * n;
     if (n < 1 || n > 32 || pstart_b.len != (Py_ssize_t)sizeof(int) * (ncells + 1)
-        || hstart_b.len != (Py_ssize_t)sizeof(int) * (ncells + 1)) {
+        || hstart_b.len != (Py_ssize_t)sizeof(int) * (ncells + 1)
+        || (R.weak_start && (rules_b[0].len != (Py_ssize_t)sizeof(int) * (lits + 1)
+                             || rules_b[2].len != (Py_ssize_t)sizeof(int) * (lits + 1)
+                             || !rule_rows_fit(R, lits, rules_b[1].len, rules_b[3].len)))) {
         PyErr_SetString(PyExc_ValueError, "reach_tables: tables of the wrong size");
         goto done;
     }
@@ -277,7 +350,7 @@ static PyObject *reach_tables(PyObject *self, PyObject *args)
     for (int c = 0; c < ncells; c++)
         cand[c] = (uint32_t)tmp[c];
     int status = graph_build(&g, cand, n, pstart_b.buf, peers_b.buf, hstart_b.buf,
-                             houses_b.buf, cells_b.buf, y, x);
+                             houses_b.buf, cells_b.buf, y, x, R);
     if (status == -1) {
         result = Py_None;
         Py_INCREF(result);
@@ -356,6 +429,8 @@ done:
     PyBuffer_Release(&hstart_b);
     PyBuffer_Release(&houses_b);
     PyBuffer_Release(&cells_b);
+    for (int t = 0; t < 4; t++)
+        PyBuffer_Release(&rules_b[t]);
     return result;
 }
 
@@ -766,7 +841,8 @@ static int chains_of_graph(const uint32_t *cand, int n, const int *pstart, const
     Seen seen;
     memset(&C, 0, sizeof C);
     memset(&seen, 0, sizeof seen);
-    int status = graph_build(&g, cand, n, pstart, peers, hstart, houses, cells, y, x);
+    int status = graph_build(&g, cand, n, pstart, peers, hstart, houses, cells, y, x,
+                             NO_RULES);
     if (status < 0)
         goto done;
     int L = g.L, ncodes = g.ncells * n;

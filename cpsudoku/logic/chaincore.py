@@ -95,10 +95,13 @@ class Tables:
 
     @classmethod
     def of(cls, layout: Layout, cand: list[int], ons: list[Lit], y: bool,
-           x: bool) -> Tables | None:
+           x: bool, rules: tuple[bytes, ...] = ()) -> Tables | None:
+        """`rules`: the rules' links as `link_tables` flattens them (none on a classic
+        grid)."""
         if not available() or layout.size > 16:  # masks as C ints, tables of MBs
             return None
-        raw = _chaincore.reach_tables(cand, layout.size, *_layout_tables(layout), y, x)
+        raw = _chaincore.reach_tables(cand, layout.size, *_layout_tables(layout), y, x,
+                                      *rules)
         return None if raw is None else cls(ons, raw)
 
     def from_on(self, lit: Lit) -> tuple[Reached, Reached]:
@@ -194,8 +197,23 @@ def propagate(lit: Lit, on: bool, source: list[int], counts: list[int], size: in
 
 def link_tables(weak: dict[Lit, list[Lit]], strong: dict[Lit, list[Lit]],
                 size: int) -> tuple[bytes, ...]:
-    """The rules' links for `propagate`: per literal (cell * size + value - 1), the
-    literals its being on turns off, then those its being off turns on (`flat`)."""
+    """The rules' links for `propagate` and `reach_tables`: per literal (cell * size +
+    value - 1), the literals its being on turns off, then those its being off turns on
+    (`flat`). Remembered for the last links: every chain search of a grid asks."""
+    key = (id(weak), id(strong), size)
+    if _LINK_TABLES and _LINK_TABLES[0][0] == key and _LINK_TABLES[0][1] is weak \
+            and _LINK_TABLES[0][2] is strong:
+        return _LINK_TABLES[0][3]
+    tables = _link_tables(weak, strong, size)
+    _LINK_TABLES[:] = [(key, weak, strong, tables)]
+    return tables
+
+
+_LINK_TABLES: list[tuple] = []
+
+
+def _link_tables(weak: dict[Lit, list[Lit]], strong: dict[Lit, list[Lit]],
+                 size: int) -> tuple[bytes, ...]:
     index = lambda lit: lit[0] * size + lit[1] - 1  # noqa: E731
     count = size ** 3
     rows_weak: list[list[int]] = [[] for _ in range(count)]

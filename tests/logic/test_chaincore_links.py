@@ -16,6 +16,7 @@ from cpsudoku.logic import chaincore
 from cpsudoku.logic.solver import Solver
 from cpsudoku.logic.state import bit_values
 from cpsudoku.logic.techniques import forcing
+from cpsudoku.logic.techniques.chains import Graph
 
 pytestmark = pytest.mark.skipif(not chaincore.available(), reason="the C chain core is not built")
 
@@ -55,3 +56,55 @@ def test_link_tables_are_read_by_size():
         chaincore._chaincore.propagate(0, True, [1] * 16, [0] * 48, 4, *([b""] * 10),
                                        chaincore.literals(4), True, True, None, None, False,
                                        b"", b"", b"", b"")
+
+
+def _pure(monkeypatch, on: bool) -> None:
+    if on:
+        monkeypatch.setenv("CPSUDOKU_PURE_CHAINS", "1")
+    else:
+        monkeypatch.delenv("CPSUDOKU_PURE_CHAINS", raising=False)
+
+
+@pytest.mark.parametrize("name", ["Arrow", "Killer", "Thermo", "XV Kropki Sudoku",
+                                  "The Zip that Zips the Zips"])
+@pytest.mark.parametrize("y,x", [(True, True), (False, True), (True, False)])
+def test_the_compiled_graph_follows_the_rules_links_as_the_python_one(monkeypatch, name,
+                                                                      y, x):
+    state = _state(name)
+    compiled, python = Graph(state, y, x), Graph(state, y, x)
+    assert compiled.rules and compiled.tables() is not None
+    _pure(monkeypatch, True)
+    assert python.tables() is None
+    _pure(monkeypatch, False)
+    ruled = 0
+    for src in python.ons:
+        for a, b in zip(compiled.reach_from_on(src), python.reach_from_on(src)):
+            assert [(k, a[k]) for k in a] == list(b.items())  # same order reached
+        _pure(monkeypatch, True)
+        nearest = python.nearest_turned_off(src)
+        _pure(monkeypatch, False)
+        assert compiled.nearest_turned_off(src) == nearest
+        dist, parent = compiled.reach_from_off(src, until=src)
+        want_dist, want_parent = python.reach_from_off(src, until=src)
+        assert dist.get(src) == want_dist.get(src)
+        if src in want_dist:
+            node = src
+            while node is not None:  # the same path back
+                assert parent[node] == want_parent[node]
+                node = want_parent[node][0]
+        ruled += any(python.link_text(src, off) for off in python.weak[src])
+    # (a cage's links of one value are its no-repeat, the peers' already)
+    assert ruled or not (x and y), "some candidates have weak links through a rule"
+
+
+def test_rule_link_tables_for_the_graph_are_checked():
+    lay = chaincore._layout_tables
+    state = _state("Arrow")
+    weak_start = bytes(4 * (9 ** 3 + 1))
+    with pytest.raises(ValueError, match="wrong size"):
+        chaincore._chaincore.reach_tables(state.cand, 9, *lay(state.layout), True, True,
+                                          weak_start, b"", weak_start[:-4], b"")
+    bad = chaincore.flat([[9 ** 3]] + [[]] * (9 ** 3 - 1))  # a literal past the grid
+    with pytest.raises(ValueError, match="wrong size"):
+        chaincore._chaincore.reach_tables(state.cand, 9, *lay(state.layout), True, True,
+                                          *bad, *bad)

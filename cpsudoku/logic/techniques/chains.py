@@ -166,10 +166,12 @@ class Graph:
 
     def tables(self) -> Tables | None:
         """Every search of this graph run at once in C, or None (Python searches)."""
-        if not self._tables_asked and not self.rules:  # the C side knows no rule links
+        if not self._tables_asked:
             self._tables_asked = True
+            rules = (chaincore.link_tables(self.rules.weak, self.rules.strong,
+                                           self.state.size) if self.rules else ())
             self._tables = Tables.of(self.state.layout, self.state.cand, self.ons, self.y,
-                                     self.x)
+                                     self.x, rules)
         return self._tables
 
     def link_text(self, on, off) -> str:
@@ -189,10 +191,12 @@ class Graph:
             (a, b) in self.strong_rules if b_on and not a_on else False
             for (a, a_on), (b, b_on) in zip(lits, lits[1:]))
 
-    def reach_from_on(self, start):
+    def reach_from_on(self, start, lazy: bool = False):
         """BFS over on-literals from an on literal: on -> (distance in on-hops, parent, via).
-        Remembered: cycles, chains and multiple chains all start from every candidate."""
-        tables = self.tables()
+        Remembered: cycles, chains and multiple chains all start from every candidate.
+        `lazy`: the Python search from this literal alone unless the compiled searches
+        from every literal are there already (the cheaper for a few literals)."""
+        tables = self._tables if lazy else self.tables()
         if tables is not None:
             return tables.from_on(start)
         known = self._reached.get(start)
@@ -385,13 +389,15 @@ def cycles(state: State, x: bool, y: bool, base: float, name: str) -> list[Chain
     peers = state.layout.peers
     found: list[ChainFound] = []
     seen: set[frozenset] = set()
+    # with the rules' links few literals start a cycle: searched from those alone
+    lazy = bool(g.rules)
     for src in g.ons:
         check_clock(state.deadline)
         back = g.forced_by.get(src)
         if not back:
             continue
-        dist, parent = g.reach_from_on(src)
-        tables = g.tables()
+        dist, parent = g.reach_from_on(src, lazy)
+        tables = g._tables if lazy else g.tables()
         row, col = tables.distances_from_on(src) if tables is not None else (None, None)
         for off in back:
             for b in g.turned_off_by[off]:
