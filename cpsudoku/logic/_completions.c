@@ -12,17 +12,23 @@
  *   order they are set; checks: one tuple per constraint, (kind, indexes, extra):
  *     0 no-repeat, 1 order (increasing), 2 sum (extra: (weights, total)),
  *     3 table (extra: the rows as bytes, one byte a value), 4 other (extra: a
- *     callable taking the values in the constraint's order and telling if it holds).
+ *     callable taking the values in the constraint's order and telling if it holds),
+ *     5 automaton (extra: (states, start, move_start, move_to, accepting): the next
+ *     states of (state, value) are move_to[move_start[state * 32 + value] ...
+ *     move_start[state * 32 + value + 1]], int32; accepting one byte a state), read
+ *     once all its cells are set, as `Automaton.accepts` reads it.
  *   -> (status, rows): status 0 all found, 1 past node_limit values tried, 2 past
  *   max_rows completions; rows: bytes, k values per completion, in the order found.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { ALLDIFF = 0, LESS = 1, SUM = 2, TABLE = 3, OTHER = 4 };
+enum { ALLDIFF = 0, LESS = 1, SUM = 2, TABLE = 3, OTHER = 4, AUTOMATON = 5 };
+#define VALUES 32  /* the moves of a state, by value 0..31 */
 
 typedef struct {
     int kind, arity;
@@ -31,6 +37,9 @@ typedef struct {
     const unsigned char *rows;
     Py_ssize_t nrows;
     PyObject *holds; /* borrowed: kept alive by the checks tuple */
+    int nstates, start;
+    const int32_t *move_start, *move_to;
+    const unsigned char *accepting;
 } Check;
 
 typedef struct {
@@ -47,7 +56,35 @@ typedef struct {
     unsigned char *out;
     size_t out_len, out_cap;
     int status;  /* 0 going, 1 node limit, 2 row limit, -1 Python error */
+    int *now, *next, *mark, stamp;  /* an automaton's states on the way, room for the most */
 } Search;
+
+static int accepts(Search *s, const Check *ch) {
+    int *now = s->now, *next = s->next, count = 1;
+    now[0] = ch->start;
+    for (int t = 0; t < ch->arity; t++) {
+        int v = s->assigned[ch->idx[t]], found = 0;
+        s->stamp++;
+        for (int i = 0; i < count; i++) {
+            int key = now[i] * VALUES + v;
+            for (int m = ch->move_start[key]; m < ch->move_start[key + 1]; m++) {
+                int to = ch->move_to[m];
+                if (s->mark[to] != s->stamp) {
+                    s->mark[to] = s->stamp;
+                    next[found++] = to;
+                }
+            }
+        }
+        if (!found) return 0;
+        int *swap = now;
+        now = next;
+        next = swap;
+        count = found;
+    }
+    for (int i = 0; i < count; i++)
+        if (ch->accepting[now[i]]) return 1;
+    return 0;
+}
 
 static int check_one(Search *s, Check *ch) {
     int *a = s->assigned;
@@ -94,6 +131,10 @@ static int check_one(Search *s, Check *ch) {
         }
         return 0;
     }
+    case AUTOMATON:
+        for (int t = 0; t < ch->arity; t++)
+            if (!a[ch->idx[t]]) return 1;
+        return accepts(s, ch);
     default: {
         for (int t = 0; t < ch->arity; t++)
             if (!a[ch->idx[t]]) return 1;
@@ -175,6 +216,9 @@ static void search_free(Search *s) {
     free(s->watch_start);
     free(s->watch);
     free(s->out);
+    free(s->now);
+    free(s->next);
+    free(s->mark);
 }
 
 static int load_check(Check *ch, PyObject *spec, int k) {
@@ -213,6 +257,33 @@ static int load_check(Check *ch, PyObject *spec, int k) {
             return 0;
         }
         ch->holds = extra;
+    } else if (ch->kind == AUTOMATON) {
+        PyObject *sb, *tb, *ab;  /* bytes: kept alive by the checks tuple */
+        if (!PyArg_ParseTuple(extra, "iiO!O!O!", &ch->nstates, &ch->start, &PyBytes_Type, &sb,
+                              &PyBytes_Type, &tb, &PyBytes_Type, &ab))
+            return 0;
+        Py_ssize_t keys = (Py_ssize_t)ch->nstates * VALUES;
+        const int32_t *ms = (const int32_t *)PyBytes_AS_STRING(sb);
+        if (ch->nstates < 1 || ch->start < 0 || ch->start >= ch->nstates
+            || PyBytes_GET_SIZE(sb) != (keys + 1) * (Py_ssize_t)sizeof(int32_t)
+            || PyBytes_GET_SIZE(ab) != ch->nstates
+            || ms[keys] * (Py_ssize_t)sizeof(int32_t) != PyBytes_GET_SIZE(tb)) {
+            PyErr_SetString(PyExc_ValueError, "an automaton's tables are of the wrong size");
+            return 0;
+        }
+        ch->move_start = ms;
+        ch->move_to = (const int32_t *)PyBytes_AS_STRING(tb);
+        ch->accepting = (const unsigned char *)PyBytes_AS_STRING(ab);
+        for (Py_ssize_t key = 0; key < keys; key++)
+            if (ms[key] < 0 || ms[key] > ms[key + 1]) {
+                PyErr_SetString(PyExc_ValueError, "an automaton's moves are out of order");
+                return 0;
+            }
+        for (int32_t m = 0; m < ms[keys]; m++)
+            if (ch->move_to[m] < 0 || ch->move_to[m] >= ch->nstates) {
+                PyErr_SetString(PyExc_ValueError, "an automaton moves to a state it lacks");
+                return 0;
+            }
     } else if (ch->kind != ALLDIFF && ch->kind != LESS) {
         PyErr_SetString(PyExc_ValueError, "unknown check kind");
         return 0;
@@ -274,8 +345,19 @@ static PyObject *completions(PyObject *self, PyObject *args) {
             PyErr_SetString(PyExc_ValueError, "the order names a cell index out of range");
             goto done;
         }
-    for (int c = 0; c < s.nchecks; c++)
+    int most = 1;
+    for (int c = 0; c < s.nchecks; c++) {
         if (!load_check(&s.checks[c], PyTuple_GET_ITEM(checks, c), k)) goto done;
+        if (s.checks[c].kind == AUTOMATON && s.checks[c].nstates > most)
+            most = s.checks[c].nstates;
+    }
+    s.now = malloc(sizeof(int) * (size_t)most);
+    s.next = malloc(sizeof(int) * (size_t)most);
+    s.mark = calloc((size_t)most, sizeof(int));
+    if (!s.now || !s.next || !s.mark) {
+        PyErr_NoMemory();
+        goto done;
+    }
     /* cell index -> its checks, in the checks' order (as the Python watch lists) */
     for (int c = 0; c < s.nchecks; c++)
         for (int t = 0; t < s.checks[c].arity; t++) s.watch_start[s.checks[c].idx[t] + 1]++;

@@ -10,9 +10,11 @@ no-repeat on the cells set so far, anything else once all its cells are set).
 from __future__ import annotations
 
 import os
+from array import array
 from collections.abc import Callable, Sequence
 
-from ..grid.constraints import AllDifferent, Allowed, Constraint, Less, Sum
+from ..grid.automaton import Automaton
+from ..grid.constraints import AllDifferent, Allowed, Constraint, Less, Regular, Sum
 from .state import bit_values, popcount
 
 try:  # the same search compiled; without a compiler the Python one below
@@ -140,6 +142,8 @@ def _check(con: Constraint, index: dict[int, int]) -> tuple:
         return 2, idx, (tuple(con.weights()), con.total)
     if isinstance(con, Allowed) and idx and all(0 < v < 256 for t in con.tuples for v in t):
         return 3, idx, _table_rows(con)
+    if isinstance(con, Regular):
+        return 5, idx, _moves(con.automaton)
     return 4, idx, con.holds
 
 
@@ -153,6 +157,34 @@ def _table_rows(con: Allowed) -> bytes:
 
 
 _ROWS: dict[int, tuple[Allowed, bytes]] = {}  # a table's rows packed, per table
+
+
+def _moves(automaton: Automaton) -> tuple[int, int, bytes, bytes, bytes]:
+    """An automaton as the compiled search reads it: (states, start, where the next
+    states of state * 32 + value start, the next states, accepting per state), the
+    values past 0..31 left out (no cell takes them)."""
+    known = _MOVES.get(id(automaton))
+    if known is not None and known[0] is automaton:
+        return known[1]
+    states = automaton.states
+    rows: list[list[int]] = [[] for _ in range(states * VALUES)]
+    for (s, v), targets in automaton.moves.items():
+        if 0 <= v < VALUES:
+            rows[s * VALUES + v] = list(targets)
+    start, to = [0], []
+    for row in rows:
+        to.extend(row)
+        start.append(len(to))
+    packed = (states, automaton.start, array("i", start).tobytes(), array("i", to).tobytes(),
+              bytes(1 if s in automaton.accepting else 0 for s in range(states)))
+    if len(_MOVES) > 1024:
+        _MOVES.clear()
+    _MOVES[id(automaton)] = (automaton, packed)
+    return packed
+
+
+VALUES = 32  # the compiled search's moves per state, by value 0..31
+_MOVES: dict[int, tuple[Automaton, tuple]] = {}  # an automaton packed, per automaton
 
 
 class _TooWide(Exception):
