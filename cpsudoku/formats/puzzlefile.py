@@ -24,6 +24,8 @@ one string: `"r1c1 r1c2 r2c2"`.
     '''                                     # blank, and rows of numbers are refused)
     rules = ["diagonal", "anti-knight"]     # global rules, see `cpsudoku variants`
     solution = "534678912..."               # optional: the known solution (checked by tests)
+    layout = "samurai"                      # a multi-grid board (or grids = [[1, 1], ...]):
+                                            # see `cpsudoku.formats.boards`
     extra_cells = ["VA1", "VA2"]            # optional: cells outside the grid, each holding
                                             # a digit, in no row, column or region; elements
                                             # name them like grid cells
