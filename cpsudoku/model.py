@@ -99,6 +99,8 @@ def kinds_of(constraints: tuple[Constraint, ...]) -> frozenset[str]:
 def build_model(puzzle: Puzzle) -> Model:
     by_value = _domain_by_value(puzzle.geometry.values)  # Puzzle keeps givens within 0..V
     domains = [by_value[v] for v in puzzle.givens]
+    for cell in puzzle.geometry.absent:  # in no constraint: one value, so no branching
+        domains[cell] = by_value[1]  # and no extra solutions (results show it as 0)
     everything = puzzle.constraints()
     aux = puzzle.variables.domains()
     if InSet.kind not in kinds_of(everything):

@@ -76,8 +76,9 @@ class Result:
 
     def solution_lines(self) -> list[str]:
         """The solutions as lines of symbols, the digits from the puzzle's lowest."""
-        first = self.puzzle.geometry.first if self.puzzle is not None else 1
-        return [line(s, first=first) for s in self.solutions]
+        if self.puzzle is not None:
+            return [self.puzzle.geometry.line(s) for s in self.solutions]
+        return [line(s) for s in self.solutions]
 
     def extra_cells(self) -> list[dict[str, int]]:
         """Per solution, the digit of each of the puzzle's extra cells (cells outside the
@@ -155,8 +156,18 @@ def finish(outcome: Outcome, *, backend: str, max_solutions: int, elapsed: float
         ncells = puzzle.geometry.ncells
         variables = [s[ncells:] for s in sols]
         sols = [s[:ncells] for s in sols]
+    if puzzle is not None and puzzle.geometry.absent:  # a board's cells outside its grids
+        sols = [blanked(s, puzzle.geometry.absent) for s in sols]
     return Result(status, sols, backend, elapsed, stats, puzzle, trace=outcome.trace,
                   variables=variables)
+
+
+def blanked(values: tuple[int, ...], cells) -> tuple[int, ...]:
+    """The values with these cells 0: a board's absent cells hold no digit."""
+    out = list(values)
+    for cell in cells:
+        out[cell] = 0
+    return tuple(out)
 
 
 def unsolvable_before_search(problems: list[str], *, backend: str, elapsed: float,

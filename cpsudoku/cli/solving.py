@@ -175,8 +175,8 @@ def check(
             origin = grid.meta.get("puzzle")
             against = base if base is not None else origin
             if against is not None and against.geometry.ncells != grid.geometry.ncells:
-                raise CpsudokuError(f"{label}: a {grid.size}x{grid.size} grid cannot fill "
-                                    f"a {against.size}x{against.size} puzzle")
+                raise CpsudokuError(f"{label}: a {grid.geometry.shape} grid cannot fill "
+                                    f"a {against.geometry.shape} puzzle")
             if base is not None and base.geometry.first != grid.geometry.first:
                 raise CpsudokuError(f"{label}: the puzzle's digits start at "
                                     f"{base.geometry.first}, the grid's at "
@@ -191,7 +191,8 @@ def check(
                 problems += [f"{name(c)} was given as {g} but holds {v or 'nothing'}"
                              for c, (g, v) in enumerate(zip(against.givens, grid.givens))
                              if g and g != v]
-            empty = sum(1 for v in grid.givens if not v)
+            present = grid.geometry.present  # a board's cells outside its grids hold nothing
+            empty = sum(1 for v, inside in zip(grid.givens, present) if inside and not v)
             failed = failed or bool(problems)
             if fmt is CheckFormat.text:
                 out.write(_check_text(label, problems, empty))

@@ -16,7 +16,7 @@ from ..rules import cells as cellrefs
 ELEMENT_KEYS = ("cages", "little_killers", "thermometers", "arrows", "odd", "even",
                 "kropki", "xv", "greater_than", "extra_regions")
 PUZZLE_KEYS = ("name", "title", "size", "digits", "box", "regions", "houses", "grid",
-               "rules", "solution", "extra_cells")
+               "rules", "solution", "extra_cells", "layout", "grids")
 
 
 def whole(value, what: str) -> int:
@@ -26,6 +26,16 @@ def whole(value, what: str) -> int:
         return int(value)
     except ValueError:
         raise ModelError(f"{what} must be a whole number, not {value!r}") from None
+
+
+def box_pair(box) -> tuple[int, int]:
+    """The `box` key written as [rows, columns]."""
+    if not (isinstance(box, list) and len(box) == 2):
+        raise ModelError(f"box must be \"RxC\" or [rows, columns], not {box!r}")
+    rows, cols = (whole(x, "box") for x in box)
+    if rows < 1 or cols < 1:
+        raise ModelError(f"box {box!r} must have positive sides")
+    return rows, cols
 
 
 def read_size(value) -> tuple[int, int]:

@@ -125,6 +125,7 @@ def to_fpuzzles(puzzle: Puzzle, solution=None) -> dict[str, Any]:
     f-puzzles has a key for, its switches for global rules, other all-different
     global rules as extra regions. `ModelError` names a rule it cannot hold."""
     n, geometry = puzzle.size, puzzle.geometry
+    geometry.require_single_grid("the f-puzzles format")
     if not geometry.square:
         raise ModelError(f"f-puzzles has no form for a {geometry.shape} grid (its grids are "
                          f"square); use toml, json or iss")

@@ -1238,6 +1238,7 @@ def dumps(puzzle: Puzzle) -> str:
     """The puzzle as one ISS constraint string (`from_string(dumps(p))` gives the same
     puzzle). Elements ISS has no form for are refused with a ModelError naming them."""
     from . import puzzlefile
+    puzzle.geometry.require_single_grid("the ISS format")
     data = puzzlefile.as_dict(puzzle)
     geometry = puzzle.geometry
     n, width, digits = geometry.size, geometry.width, geometry.digits

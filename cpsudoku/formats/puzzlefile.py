@@ -24,6 +24,8 @@ one string: `"r1c1 r1c2 r2c2"`.
     '''                                     # blank, and rows of numbers are refused)
     rules = ["diagonal", "anti-knight"]     # global rules, see `cpsudoku variants`
     solution = "534678912..."               # optional: the known solution (checked by tests)
+    layout = "samurai"                      # a multi-grid board (or grids = [[1, 1], ...]):
+                                            # see `cpsudoku.formats.boards`
     extra_cells = ["VA1", "VA2"]            # optional: cells outside the grid, each holding
                                             # a digit, in no row, column or region; elements
                                             # name them like grid cells
@@ -106,11 +108,12 @@ from ..grid.puzzle import Puzzle
 from ..grid.symbols import ALPHABET, line, value_of
 from ..rules import cells as cellrefs
 from ..validate import parse_box
-from . import families, records, sudokupad_elements
+from . import boards, families, records, sudokupad_elements
 from .fields import (
     ELEMENT_KEYS,
     PUZZLE_KEYS,
     box_or_none,
+    box_pair,
     cell_list,
     digits_key,
     listed,
@@ -308,6 +311,9 @@ def _rule_names(value) -> list[str]:
 
 
 def _geometry(data: dict):
+    if boards.is_board(data):
+        geometry = boards.board_geometry(data)
+        return geometry.size, geometry.box, geometry
     regions = data.get("regions")
     labels = None
     shape = read_size(data["size"]) if "size" in data else None
@@ -332,7 +338,7 @@ def _geometry(data: dict):
     size, width = shape
     box = data.get("box")
     if box is not None:
-        box = parse_box(box) if isinstance(box, str) else _box_pair(box)
+        box = parse_box(box) if isinstance(box, str) else box_pair(box)
     if labels is not None:
         if len(labels) != size * width:
             raise ModelError(f"regions: the layout has {len(labels)} cells, expected "
@@ -369,15 +375,6 @@ def _raw(data: dict, shape: tuple[int, int] | None):
     return size, None, raw_grid(size, width=width, values=len(digits), first=digits[0])
 
 
-def _box_pair(box) -> tuple[int, int]:
-    if not (isinstance(box, list) and len(box) == 2):
-        raise ModelError(f"box must be \"RxC\" or [rows, columns], not {box!r}")
-    rows, cols = (whole(x, "box") for x in box)
-    if rows < 1 or cols < 1:
-        raise ModelError(f"box {box!r} must have positive sides")
-    return rows, cols
-
-
 def _any_geometry(size: int, width: int) -> Geometry:
     """A geometry of the right size (rows as regions), only for resolving cell names."""
     return Geometry(size, tuple(tuple(range(r * width, r * width + width))
@@ -389,6 +386,8 @@ def _givens(grid, geometry, source: str) -> tuple[int, ...]:
     the geometry's) or rows of numbers (values, 0 blank)."""
     n, width, most, first = geometry.size, geometry.width, geometry.values, geometry.first
     ncells = geometry.ncells
+    if geometry.grids:
+        return boards.board_givens(grid, geometry)
     if grid is None or grid == "":
         return (0,) * ncells
     if isinstance(grid, list) and grid and all(isinstance(r, list) for r in grid):
@@ -530,6 +529,12 @@ def as_dict(puzzle: Puzzle) -> dict[str, Any]:
     geometry = puzzle.geometry
     n, width = geometry.size, geometry.width
     out: dict[str, Any] = {"name": puzzle.name} if puzzle.name else {}
+    if geometry.grids:  # a board has no rules yet (see Puzzle)
+        out.update(boards.board_keys(geometry))
+        out["grid"] = boards.board_rows(puzzle.givens, geometry)
+        if puzzle.meta.get("solution"):
+            out["solution"] = geometry.line(puzzle.meta["solution"])
+        return out
     out["size"] = n if geometry.square else geometry.shape
     if geometry.digits != range(1, max(n, width) + 1):
         out["digits"] = digits_key(geometry.digits)

@@ -19,6 +19,7 @@ from typing import Any
 from ..errors import ModelError
 from ..grid.puzzle import Puzzle
 from ..grid.symbols import value_of
+from . import boards
 from .families import KEYS as FAMILY_KEYS
 from .fields import ELEMENT_KEYS, PUZZLE_KEYS, read_digits, read_size
 
@@ -74,15 +75,23 @@ def puzzle_form(data: dict, source: str) -> tuple[dict[str, Any], dict[str, Any]
         raise ModelError(f"{source}: {what} ({', '.join(fields)}) carries no puzzle: "
                          f"{advice}")
     form = {key: data[key] for key in _SHAPE_KEYS if data.get(key) is not None}
+    if "grids" in form and not boards.origins_like(form["grids"]):
+        del form["grids"]  # `solve -f json`'s solution grids, not a board's sub-grids
     form["grid"] = puzzle
-    if "size" not in form and math.isqrt(len(puzzle)) ** 2 == len(puzzle):
+    board = boards.board_geometry(form) if boards.is_board(form) else None
+    if board is None and "size" not in form and math.isqrt(len(puzzle)) ** 2 == len(puzzle):
         form["size"] = math.isqrt(len(puzzle))  # a plain record: the line's length says
     meta: dict[str, Any] = {key: value for key, value in data.items()
             if key not in form and key not in ("puzzle", "solution", "solutions")
             and (value is None or isinstance(value, (str, int, float, bool)))}
     meta["record"] = what
     solutions = data.get("solutions")
-    if solutions is not None:  # solve, count: what check validates, never the givens
+    if solutions is not None and board is not None:  # a board's lines, `-` outside
+        meta["solutions"] = tuple(boards.board_givens(text, board) for text in
+                                  _listed_lines(solutions, source))
+        if len(solutions) == 1:
+            form["solution"] = solutions[0]
+    elif solutions is not None:  # solve, count: what check validates, never the givens
         meta["solutions"] = _grid_lines(solutions, form.get("size", 9), form.get("digits"),
                                         source, houses=form.get("houses") is not False)
         if len(solutions) == 1:
@@ -103,14 +112,19 @@ def filled_grids(puzzle: Puzzle) -> list[Puzzle]:
             for values in solutions]
 
 
+def _listed_lines(lines, source: str) -> list[str]:
+    if not isinstance(lines, list) or not all(isinstance(s, str) and s for s in lines):
+        raise ModelError(f"{source}: a record's 'solutions' must be a list of grid lines, "
+                         f"not {lines!r}")
+    return lines
+
+
 def _grid_lines(lines, size: int | str, spec, source: str,
                 houses: bool = True) -> tuple[tuple[int, ...], ...]:
     """A record's solution lines as values, read with the puzzle's digits (`spec`, the
     record's `digits` key: 0 is a digit when they start at 0; a raw grid, `houses`
     false, may have fewer digits than a row has cells)."""
-    if not isinstance(lines, list) or not all(isinstance(s, str) and s for s in lines):
-        raise ModelError(f"{source}: a record's 'solutions' must be a list of grid lines, "
-                         f"not {lines!r}")
+    _listed_lines(lines, source)
     try:
         rows, cols = read_size(size)
         found = read_digits(spec, max(rows, cols), houses)

@@ -14,10 +14,11 @@ import json
 import math
 
 from ..errors import ModelError
-from ..grid.geometry import Geometry, boxed
+from ..grid.geometry import ABSENT, Geometry, boxed
 from ..grid.symbols import ALPHABET, symbol
 from ..grid.symbols import line as symbols_line
 from ..result import Result, Status
+from .boards import board_keys, board_rows
 from .fields import box_or_none, digits_key
 
 GRID_FORMATS = ("pretty", "line", "numbers", "json", "jsonl")
@@ -50,11 +51,15 @@ def pretty(values, geometry: Geometry, blank: str = ".", *, givens=None,
     With `color` and the puzzle's `givens`, givens and found digits are told apart
     by terminal styles (never in files: the parser reads plain grids)."""
     first = geometry.first
+    present = geometry.present
     if not color or givens is None:
         return draw(geometry.size, geometry.width, geometry.region_of,
-                    lambda cell: " " + _symbol(values[cell], blank, first))
+                    lambda cell: " " + (_symbol(values[cell], blank, first) if present[cell]
+                                        else ABSENT))
 
     def styled(cell):
+        if not present[cell]:
+            return " " + ABSENT
         style = _GIVEN_STYLE if givens[cell] else _FOUND_STYLE
         return " " + style + _symbol(values[cell], blank, first) + _RESET
     return draw(geometry.size, geometry.width, geometry.region_of, styled)
@@ -135,11 +140,12 @@ def outlines(puzzle) -> str | None:
 def numbers(values, geometry: Geometry, blank: str = "0") -> str:
     """Whitespace-separated numbers (the digits), one row per line (unambiguous for any
     size)."""
-    n, digits = geometry.width, geometry.digits
+    n, digits, present = geometry.width, geometry.digits, geometry.present
     blank = _blank(blank, geometry.first)
     width = len(str(digits[-1]))
-    return "\n".join(" ".join(f"{digits[v - 1] if v else blank:>{width}}"
-                              for v in values[r * n:(r + 1) * n]) for r in range(geometry.size))
+    return "\n".join(" ".join(f"{digits[v - 1] if v else blank if present[c] else ABSENT:>{width}}"
+                              for c, v in enumerate(values[r * n:(r + 1) * n], r * n))
+                     for r in range(geometry.size))
 
 
 def grid_object(values, geometry: Geometry) -> dict:
@@ -149,6 +155,8 @@ def grid_object(values, geometry: Geometry) -> dict:
     other than 1..N add "digits" ("0-8"), and digits from 0 make the rows text (where a
     number 0 would be a blank)."""
     n = geometry.width
+    if geometry.grids:  # a board: its layout or grids, and its rows as text
+        return {**board_keys(geometry), "grid": board_rows(values, geometry).split("\n")}
     obj: dict[str, object] = {"size": size_key(geometry), "box": _box_key(geometry)}
     if geometry.digits != range(1, max(geometry.size, n) + 1):
         obj["digits"] = digits_key(geometry.digits)
@@ -181,7 +189,7 @@ def render_grid(values, geometry: Geometry, fmt: str, blank: str = ".") -> str:
     if fmt == "pretty":
         return pretty(values, geometry, blank)
     if fmt == "line":
-        return line(values, blank, geometry.first)
+        return geometry.line(values, blank)
     if fmt == "numbers":
         return numbers(values, geometry, blank)
     if fmt == "json":
@@ -294,9 +302,11 @@ def render_result(result: Result, fmt: str, index: int | None = None,
     geometry = _geometry_of(result)
     if fmt == "json":
         obj = result_record(result, index, trace=trace, extra=extra)
-        obj["size"] = size_key(geometry)
-        obj["box"] = _box_key(geometry)
-        obj["grids"] = [grid_object(s, geometry)["grid"] for s in result.solutions]
+        if not geometry.grids:  # (a board's record carries its layout or grids)
+            obj["size"] = size_key(geometry)
+            obj["box"] = _box_key(geometry)
+        obj["solution_grids" if geometry.grids else "grids"] = [
+            grid_object(s, geometry)["grid"] for s in result.solutions]
         return _dump(obj)
     if fmt not in RESULT_FORMATS:
         raise ValueError(f"unknown format {fmt!r}; expected one of {', '.join(RESULT_FORMATS)}")
@@ -306,7 +316,7 @@ def render_result(result: Result, fmt: str, index: int | None = None,
         out.append(render_trace(result.trace, geometry.width, prefix="# ",  # comments
                                 first=geometry.first))
     if fmt == "line":
-        out += [line(s, first=geometry.first) for s in result.solutions]
+        out += [geometry.line(s) for s in result.solutions]
         if result.status is not Status.SOLVED:  # -n 1's plain solution stays bare
             out.append(f"# {_label(result, index)}: {verdict(result, limit)}")
     elif fmt == "numbers":

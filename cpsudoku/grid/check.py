@@ -76,7 +76,8 @@ def is_solution(puzzle: Puzzle, values: Sequence[int]) -> bool:
     ncells, most = puzzle.geometry.ncells, puzzle.geometry.values
     # A value outside 1..V is an answer (not a solution); a non-number is a wrong call.
     values = validate.cells(values, "values", ncells, most=MAX_SIZE)
-    if not all(1 <= v <= most for v in values):
+    present = puzzle.geometry.present  # a board's absent cells hold 0, and only they
+    if not all(1 <= v <= most if inside else v == 0 for v, inside in zip(values, present)):
         return False
     if any(g and g != v for g, v in zip(puzzle.givens, values)):
         return False

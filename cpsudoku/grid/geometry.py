@@ -24,6 +24,17 @@ named, so that a rule's constraints can name them as they name grid cells.
 A *raw* grid (ISS's grid type `Raw`, `houses=False`) has no houses: its rows, columns
 and regions need not hold different digits, so only the puzzle's rules constrain it.
 It has no regions, and may hold fewer digits than a row has cells.
+
+A *multi-grid board* (samurai, twodoku, ...; see `grid/multigrid.py`) is a board of
+`size` rows of `width` cells on which several N x N sub-grids overlap (`grids`: each
+sub-grid's N*N board cells in reading order). Its houses are each sub-grid's rows,
+columns and boxes; the board's own rows and columns are no houses. A board cell outside
+every sub-grid is *absent*: it keeps its number, so that cells are named r<row>c<column>
+on the board and a board is written row by row, but no constraint names it, the model
+fixes it to one value (so that it neither branches nor multiplies the count of
+solutions) and results show it as 0 (written `-`). Keeping absent cells in the
+numbering, rather than leaving them out, lets every backend, the checker and the
+writers work on cell numbers as they do for every grid.
 """
 
 from __future__ import annotations
@@ -37,8 +48,11 @@ from functools import cache, cached_property
 from .. import validate
 from ..errors import ArgumentError, ModelError
 from .symbols import MAX_SIZE
+from .symbols import line as symbols_line
 
 MAX_EXTRA = 256  # extra cells a puzzle may name (ISS's var cells are a few dozen)
+MAX_BOARD = 64  # the longest side of a multi-grid board (a shogun is 21 x 45)
+ABSENT = "-"  # how a board cell outside every sub-grid is written
 
 Cells = tuple[int, ...]
 
@@ -79,17 +93,23 @@ class Geometry:
     width: int = 0  # columns: 0 means `size` (a square grid)
     extra: tuple[str, ...] = ()  # names of the cells outside the grid, in order
     houses: bool = True  # False: a raw grid, whose rows and columns need not differ
+    grids: tuple[Cells, ...] = ()  # a multi-grid board's sub-grids, each in reading order
+    layout: str = ""  # the board's layout name ("samurai"), "" for one listed cell by cell
 
     def __post_init__(self):
         n = self.size
         if type(n) is not int:
             validate.whole(n, "size")
-        if not 1 <= n <= MAX_SIZE:
-            raise ModelError(f"size {n} is outside 1..{MAX_SIZE}")
+        most = MAX_BOARD if self.grids else MAX_SIZE
+        if not 1 <= n <= most:
+            raise ModelError(f"size {n} is outside 1..{most}")
         if self.width == 0:
             object.__setattr__(self, "width", n)
-        if type(self.width) is not int or not 1 <= self.width <= MAX_SIZE:
-            raise ModelError(f"width {self.width!r} is outside 1..{MAX_SIZE}")
+        if type(self.width) is not int or not 1 <= self.width <= most:
+            raise ModelError(f"width {self.width!r} is outside 1..{most}")
+        if self.grids:
+            self._check_board()
+            return
         line = max(n, self.width)
         if self.values == 0:
             object.__setattr__(self, "values", line)
@@ -135,6 +155,70 @@ class Geometry:
             raise ModelError("a raw grid (no houses) has no regions or boxes")
         if self.extra:
             self._check_extra()
+
+    def _check_board(self) -> None:
+        """A multi-grid board: sub-grids of N*N distinct board cells (N the digits),
+        boxes (the regions) of N cells each inside one sub-grid, never overlapping."""
+        n, ncells = self.values, self.ncells
+        if type(n) is not int or not 1 <= n <= MAX_SIZE or self.first not in (0, 1):
+            raise ModelError(f"a multi-grid board holds 1..{MAX_SIZE} digits from 0 or 1, "
+                             f"not {self.values!r} from {self.first!r}")
+        if self.extra or not self.houses:
+            raise ModelError("a multi-grid board has no extra cells and always has houses")
+        for g, grid in enumerate(self.grids, 1):
+            if (not isinstance(grid, tuple) or len(grid) != n * n or len(set(grid)) != n * n
+                    or not all(type(c) is int and 0 <= c < ncells for c in grid)):
+                raise ModelError(f"sub-grid {g} must be {n * n} different cells of the "
+                                 f"{self.shape} board")
+        present = self.present
+        seen: dict[int, int] = {}
+        for r, region in enumerate(self.regions):
+            if len(region) != n or not all(type(c) is int and 0 <= c < ncells and present[c]
+                                           for c in region):
+                raise ModelError(f"box {r + 1} must be {n} cells of the board's sub-grids")
+            for cell in region:
+                if cell in seen:
+                    raise ModelError(f"boxes {seen[cell] + 1} and {r + 1} overlap at "
+                                     f"{cell_name(cell, self.width)}")
+                seen[cell] = r
+
+    @cached_property
+    def present(self) -> tuple[bool, ...]:
+        """Per cell, whether it is in the grid: False only for a board's absent cells."""
+        if not self.grids:
+            return (True,) * self.ncells
+        inside = [False] * self.ncells
+        for grid in self.grids:
+            for cell in grid:
+                inside[cell] = True
+        return tuple(inside)
+
+    @cached_property
+    def absent(self) -> Cells:
+        """A multi-grid board's cells outside every sub-grid (none on other grids)."""
+        return tuple(c for c, inside in enumerate(self.present) if not inside)
+
+    def require_single_grid(self, what: str) -> None:
+        """Refuse, by name, what is only written for one grid, not a multi-grid board."""
+        if self.grids:
+            raise ModelError(f"{what} is not available on multi-grid boards yet "
+                             f"({self.board_name})")
+
+    @property
+    def board_name(self) -> str:
+        """"samurai board", "board of 3 sub-grids": a multi-grid board in words."""
+        return (f"{self.layout} board" if self.layout
+                else f"board of {len(self.grids)} sub-grids")
+
+    def line(self, values, blank: str = ".") -> str:
+        """Values as one line of symbols, a board's absent cells written `-`."""
+        text = symbols_line(values, blank, self.first)
+        if not self.grids:
+            return text
+        chars = list(text)
+        for cell in self.absent:
+            chars[cell] = ABSENT
+        return "".join(chars)
 
     def _check_extra(self) -> None:
         if not isinstance(self.extra, tuple) or not all(isinstance(x, str) for x in self.extra):
@@ -228,7 +312,47 @@ class Geometry:
     def units(self) -> tuple[Cells, ...]:
         """Rows, then columns, then regions: every group whose digits differ (each
         digit once when the digits are 1..N); none on a raw grid."""
+        if self.grids:
+            return tuple(cells for cells, _ in self._board_units)
         return self.rows + self.cols + self.regions if self.houses else ()
+
+    @cached_property
+    def unit_labels(self) -> tuple[str, ...]:
+        """The units' names, in the order of `units`."""
+        if self.grids:
+            return tuple(label for _, label in self._board_units)
+        if not self.houses:
+            return ()
+        kind = "box" if self.box else "region"
+        return tuple([f"row {i + 1}" for i in range(self.size)]
+                     + [f"column {i + 1}" for i in range(self.width)]
+                     + [f"{kind} {i + 1}" for i in range(len(self.regions))])
+
+    @cached_property
+    def _board_units(self) -> tuple[tuple[Cells, str], ...]:
+        """A board's houses: each sub-grid's rows and columns, then the boxes (the
+        regions), then the boxes of sub-grids that are not board rectangles (a clueless
+        board's tenth grid), each set of cells once."""
+        n = self.values
+        out: list[tuple[Cells, str]] = []
+        seen: set[frozenset[int]] = set()
+
+        def add(cells: Cells, label: str) -> None:
+            if frozenset(cells) not in seen:
+                seen.add(frozenset(cells))
+                out.append((cells, label))
+        for g, grid in enumerate(self.grids, 1):
+            for i in range(n):
+                add(grid[i * n:(i + 1) * n], f"grid {g} row {i + 1}")
+            for i in range(n):
+                add(grid[i::n], f"grid {g} column {i + 1}")
+        for r, region in enumerate(self.regions, 1):
+            add(region, f"box {r}")
+        if self.box is not None:
+            for g, grid in enumerate(self.grids, 1):
+                for b, box in enumerate(tiles(n, n, *self.box), 1):
+                    add(tuple(grid[c] for c in box), f"grid {g} box {b}")
+        return tuple(out)
 
     def require_houses(self, what: str) -> None:
         """Refuse, by name, what reads the rows, columns or regions as houses."""
@@ -238,8 +362,9 @@ class Geometry:
 
     @cached_property
     def region_of(self) -> tuple[int, ...]:
-        """Per cell, its region (0 everywhere on a raw grid: no borders to draw)."""
-        owner = [0] * self.ncells
+        """Per cell, its region (0 everywhere on a raw grid: no borders to draw; -1 on a
+        board's absent cells)."""
+        owner = [-1 if self.grids else 0] * self.ncells
         for r, region in enumerate(self.regions):
             for cell in region:
                 owner[cell] = r
@@ -253,6 +378,10 @@ class Geometry:
         return cell_name(cell, self.width)
 
     def describe(self) -> str:
+        if self.grids:
+            box = f", {self.box[0]}x{self.box[1]} boxes" if self.box else ""
+            return (f"{self.shape} {self.board_name}, {len(self.grids)} sub-grids of "
+                    f"{self.values}x{self.values}{box}")
         shape = ("raw (no houses)" if not self.houses else
                  f"{self.box[0]}x{self.box[1]} boxes" if self.box else
                  "no boxes" if self.regions == self.rows else "irregular regions")

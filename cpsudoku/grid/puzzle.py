@@ -14,7 +14,7 @@ from . import deadline
 from .constraints import AllDifferent, Constraint
 from .digits import in_values
 from .geometry import Geometry, boxed
-from .symbols import MAX_SIZE, line
+from .symbols import MAX_SIZE
 from .variables import Layout, grid_layout
 
 
@@ -40,11 +40,8 @@ class Rule(Protocol):
 def unit_constraints(geometry: Geometry) -> tuple[Constraint, ...]:
     """The classic rule: the digits of every row, column and region differ (each one
     appears once where a group has as many cells as there are digits)."""
-    labels = ([f"row {i + 1}" for i in range(geometry.size)]
-              + [f"column {i + 1}" for i in range(geometry.width)]
-              + [f"{'box' if geometry.box else 'region'} {i + 1}"
-                 for i in range(len(geometry.regions))])
-    return tuple(AllDifferent(unit, label=lab) for unit, lab in zip(geometry.units, labels))
+    return tuple(AllDifferent(unit, label=lab)
+                 for unit, lab in zip(geometry.units, geometry.unit_labels))
 
 
 def _guarded(rule, step: str, run):
@@ -112,6 +109,8 @@ class Puzzle:
             cell = next(c for c, v in enumerate(self.givens) if not 0 <= v <= most)
             raise ModelError(f"value {self.givens[cell]} at {self.geometry.cell_name(cell)} "
                              f"is outside 1..{most}")
+        if self.geometry.grids:
+            self._check_board()
         for rule in self.rules:
             if not self.geometry.square and not getattr(rule, "any_shape", False):
                 self.geometry.require_square(f"rule {getattr(rule, 'name', rule)}")
@@ -121,6 +120,17 @@ class Puzzle:
             if check is not None:
                 _guarded(rule, "validate", lambda check=check: check(self.geometry))
         deadline.puzzle_read()
+
+    def _check_board(self) -> None:
+        """A board's absent cells hold nothing, and its rules are not read yet (a rule
+        drawn for one grid has no meaning settled on several)."""
+        for cell in self.geometry.absent:
+            if self.givens[cell]:
+                raise ModelError(f"{self.geometry.cell_name(cell)} is outside every sub-grid "
+                                 f"of the {self.geometry.board_name} but holds a digit")
+        if self.rules:
+            name = getattr(self.rules[0], "name", self.rules[0])
+            self.geometry.require_single_grid(f"rule {name}")
 
     @property
     def size(self) -> int:
@@ -167,7 +177,7 @@ class Puzzle:
         return replace(self, rules=self.rules + _rules(rules))
 
     def line(self) -> str:
-        return line(self.givens, self.blank, self.geometry.first)
+        return self.geometry.line(self.givens, self.blank)
 
     def label(self) -> str:
         return self.name or self.source or self.line()

@@ -34,6 +34,9 @@ def load(body: PuzzleIn) -> Puzzle:
     from ..formats.read import parse_one
     puzzle = parse_one(body.puzzle, size=body.size, box=body.box, source="puzzle")
     g = puzzle.geometry
+    if g.grids:  # the page draws one grid
+        raise UsageError(f"puzzle: the play page does not draw multi-grid boards yet "
+                         f"({g.board_name})")
     if not g.square:  # the page draws N x N grids
         raise UsageError(f"puzzle: the play page draws square grids, not {g.shape}")
     if g.extra:  # the page draws the grid's cells only

@@ -13,7 +13,7 @@ from cpsudoku import is_solution, solve
 from cpsudoku.formats.sources import read_puzzles
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-GRIDS = sorted(EXAMPLES.glob("*.txt"))
+GRIDS = sorted([*EXAMPLES.glob("*.txt"), *EXAMPLES.glob("*.toml")])
 SCRIPTS = sorted(EXAMPLES.glob("*.py"))
 
 
@@ -25,6 +25,8 @@ def test_example_grid_is_unique_on_two_backends(path):
         assert native.status.value == cpsat.status.value == "unique"
         assert native.solution == cpsat.solution
         assert is_solution(puzzle, native.solution)
+        if puzzle.meta.get("solution"):
+            assert native.solution == puzzle.meta["solution"]
 
 
 @pytest.mark.process
