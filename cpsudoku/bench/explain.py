@@ -79,6 +79,7 @@ class Outcome:
     steps: int = 0
     unsound: list[str] = field(default_factory=list)
     grid_right: bool | None = None  # the givens and every placement make the solution
+    unreasoned: int = 0  # steps whose record has no `reason` (cpsudoku's)
 
     @property
     def explained(self) -> bool:
@@ -182,7 +183,8 @@ def explain_with_cpsudoku(case: Case, time_limit: float) -> Outcome:
         result = api.solve(puzzle, max_solutions=2, time_limit=time_limit)
         solution = result.solution if result.status is Status.UNIQUE else None
     out = Outcome(True, status, seconds=seconds, steps=len(steps),
-                  rating=max((s.rating for s in steps), default=0.0))
+                  rating=max((s.rating for s in steps), default=0.0),
+                  unreasoned=sum(not s.as_dict().get("reason") for s in steps))
     if status == "guessed":
         first = next(s for s in steps if getattr(s, "guess", False))
         out.detail = f"guess at step {first.number}: {first.text[:100]}"
@@ -393,6 +395,9 @@ def summary(rows: Sequence[Row], time_limit: float, missing: str | None) -> list
             f"| {sum(len(o.unsound) for o in read)} "
             f"| {statistics.median(times) if times else 0:.2f} "
             f"| {max(times) if times else 0:.2f} |")
+    made = [r.outcomes["cpsudoku"] for r in rows if r.outcomes["cpsudoku"].read]
+    out += ["", f"cpsudoku steps without a reason: {sum(o.unreasoned for o in made)} of "
+                f"{sum(o.steps for o in made)}"]
     if missing is not None:
         out += ["", f"pencilmark column missing: {missing}"]
         return out

@@ -34,6 +34,8 @@ def test_without_pencilmark_cpsudoku_still_runs_and_says_how_to_get_it(tmp_path)
     assert table.split("|")[2].strip() == "3"  # all three read
     assert not any(line.startswith("| pencilmark |") for line in lines)
     assert "pencilmark column missing: no --pencilmark-python given" in text
+    made = sum(r["cpsudoku"]["steps"] for r in json.loads(rows_file.read_text()))
+    assert f"cpsudoku steps without a reason: 0 of {made}" in text and made > 0
     assert "pip install pencilmark" in text
     rows = json.loads(rows_file.read_text())
     assert [r["name"] for r in rows][0] == CLASSIC and len(rows) == 3
