@@ -224,8 +224,10 @@ def explain(puzzle, *, state=None, time_limit: float | None = None,
 def explanation(solver: Solver, state: State, steps: list[Step]) -> Explanation:
     """What `solver.run` left in `state` after `steps`."""
     solved = state.solved()
-    return Explanation(steps, solved, list(state.values), solver.stuck and not solved,
-                       list(state.cand))
+    grid = list(state.values)
+    for cell in solver.puzzle.geometry.absent:  # a board's cells outside its sub-grids
+        grid[cell] = 0
+    return Explanation(steps, solved, grid, solver.stuck and not solved, list(state.cand))
 
 
 def hint(puzzle, state=None, *, allow_multiple: bool = False,

@@ -70,11 +70,10 @@ class Solver:
         self.puzzle: Puzzle = as_puzzle(puzzle)
         geometry = self.puzzle.geometry
         geometry.require_grid_only(f"{self.puzzle.label()}: the logical solver")
-        # its states count every cell of the board as one to fill
-        geometry.require_single_grid(f"{self.puzzle.label()}: the logical solver")
         geometry.require_houses(f"{self.puzzle.label()}: the logical solver")
         # most techniques count on every row, column and box holding every digit; on
-        # another grid only those marked `any_grid` run (singles and the engine's steps)
+        # another grid (a multi-grid board too) only those marked `any_grid` run: the
+        # ones that read a house only as a group holding every digit, and the engine's
         self.any_grid = not geometry.standard
         if self.any_grid and geometry.first != 1:
             raise ModelError(f"{self.puzzle.label()}: the logical solver reads digits from "

@@ -107,7 +107,7 @@ def _layout(puzzle: Puzzle) -> Layout:
                 if frozenset(con.cells) not in seen:
                     seen.add(frozenset(con.cells))
                     kind = (kinds[index] if index < 3 * n else "extra") if geometry.standard \
-                        else "box"
+                        else _board_kind(con.label) if geometry.grids else "box"
                     houses.append(House(tuple(con.cells), con.label or f"group {index + 1}",
                                         kind))
             else:
@@ -124,6 +124,13 @@ def _layout(puzzle: Puzzle) -> Layout:
         peers[cell].discard(cell)
     return Layout(n, tuple(houses), tuple(tuple(h) for h in houses_of),
                   tuple(frozenset(p) for p in peers), tuple(rules), tuple(small))
+
+
+def _board_kind(label: str) -> str:
+    """A board's house by its label ("grid 2 row 3", "grid 2 column 3", "box 7"): rows
+    and columns of a sub-grid rate their singles as a grid's do."""
+    words = label.split()
+    return {"row": "row", "column": "col"}.get(words[-2] if len(words) > 1 else "", "box")
 
 
 class State:
@@ -158,6 +165,10 @@ class State:
         for cell, v in enumerate(puzzle.givens):
             if v:
                 state.place(cell, v)
+        # a board's cells outside every sub-grid: no house, no peer, the one value the
+        # model fixes them to; placed from the start, as nothing to explain
+        for cell in puzzle.geometry.absent:
+            state.place(cell, min(model.domains[cell]))
         return state
 
     def copy(self) -> State:

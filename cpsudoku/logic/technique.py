@@ -34,8 +34,9 @@ class Technique:
     # read from the variant rules or the engine's propagation: never offered on SE's own
     # grid, whose ladder (and ratings) stay SE's
     variant_only: bool = False
-    # sound on any grid the logical solver reads, square or not, whatever its digits:
-    # it reads houses only as groups holding every digit, and names cells by the width
+    # sound on any grid the logical solver reads, square or not, whatever its digits, a
+    # multi-grid board too: it reads houses only as groups holding every digit (never as
+    # a grid's rows, columns and boxes), and names cells by the width
     any_grid: bool = False
     # its steps found on one grid at the first one's rating are all taken before the
     # ladder starts again from the singles: each stays sound on the grid the earlier

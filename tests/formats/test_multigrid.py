@@ -178,9 +178,36 @@ def test_the_play_page_refuses_a_board_by_name():
         jobs.load(PuzzleIn(puzzle=EXAMPLE.read_text(encoding="utf-8")))
 
 
-@pytest.mark.parametrize("command", ["explain", "hint", "rate"])
-def test_the_logical_solver_refuses_a_board_by_name(command):
-    result = cli(command, EXAMPLE)
-    assert result.exit_code == ExitCode.BAD_INPUT
-    assert one_error_line(result).endswith(
-        "the logical solver is not available on multi-grid boards yet (samurai board)")
+def test_the_logical_solver_explains_a_board_across_its_sub_grids():
+    from cpsudoku import api
+    from cpsudoku.logic import explain, hint, rate
+    solution = api.solve(SAMURAI, max_solutions=2).solution
+    explanation = explain(SAMURAI, time_limit=60)
+    assert explanation.solved and explanation.grid == list(solution)
+    absent = set(SAMURAI.geometry.absent)
+    assert absent and all(explanation.grid[c] == 0 for c in absent)
+    names = set()
+    for step in explanation.steps:  # only sub-grid cells, each step sound
+        for cell, v in step.placements:
+            assert cell not in absent and solution[cell] == v, step.text
+        for cell, v in step.eliminations:
+            assert cell not in absent and solution[cell] != v, step.text
+        names.update(step.groups)
+        assert step.reason
+    # cells named on the board (r13c21), houses by sub-grid
+    assert any(f"r{c // 21 + 1}c{c % 21 + 1}=" in s.text for s in explanation.steps
+               for c, _ in s.placements if c % 21 >= 12)
+    assert any(name.startswith("grid 5 ") for name in names)
+    first = hint(SAMURAI).step
+    assert first is not None and first.text == explanation.steps[0].text
+    rating = rate(SAMURAI, time_limit=60)
+    assert rating.er is not None and rating.steps == len(explanation.steps)
+    with pytest.raises(ModelError, match="a player's grid is read on square grids"):
+        hint(SAMURAI, [0] * SAMURAI.geometry.ncells)
+
+
+def test_explain_on_the_command_line_writes_the_board():
+    result = cli("explain", EXAMPLE, "-f", "json")
+    assert result.exit_code == 0
+    record = json.loads(result.stdout)
+    assert record["solved"] and record["layout"] == "samurai"

@@ -60,7 +60,7 @@ def _name(state: State, a: int) -> str:
     return "Pointing" if state.layout.houses[a].kind == "box" else "Claiming"
 
 
-@technique("Locked Candidates", 2.6)
+@technique("Locked Candidates", 2.6, any_grid=True)
 def locked_candidates(state: State):
     """A value confined to the crossing of two houses leaves the rest of the other house."""
     houses = state.layout.houses

@@ -106,31 +106,31 @@ def direct_hidden_triple(state: State):
     return direct_hidden_sets(state, 3, 2.5)
 
 
-@technique("Naked Pair", 3.0)
+@technique("Naked Pair", 3.0, any_grid=True)
 def naked_pair(state: State):
     return naked_sets(state, 2)
 
 
-@technique("Hidden Pair", 3.4)
+@technique("Hidden Pair", 3.4, any_grid=True)
 def hidden_pair(state: State):
     return hidden_sets(state, 2)
 
 
-@technique("Naked Triple", 3.6)
+@technique("Naked Triple", 3.6, any_grid=True)
 def naked_triple(state: State):
     return naked_sets(state, 3)
 
 
-@technique("Hidden Triple", 4.0)
+@technique("Hidden Triple", 4.0, any_grid=True)
 def hidden_triple(state: State):
     return hidden_sets(state, 3)
 
 
-@technique("Naked Quadruple", 5.0)
+@technique("Naked Quadruple", 5.0, any_grid=True)
 def naked_quad(state: State):
     return naked_sets(state, 4)
 
 
-@technique("Hidden Quadruple", 5.4)
+@technique("Hidden Quadruple", 5.4, any_grid=True)
 def hidden_quad(state: State):
     return hidden_sets(state, 4)
