@@ -42,6 +42,10 @@ def generate(
     rules: str | None = RulesOpt,
     jigsaw: bool = typer.Option(False, "--jigsaw", help="Random connected regions."),
     killer: bool = typer.Option(False, "--killer", help="Random cages with their sums."),
+    layout: str | None = typer.Option(None, "--layout",
+                                      help="A multi-grid board: samurai, twodoku, butterfly, "
+                                           "sohei, windmill, flower, gattai-8, shogun, sumo, "
+                                           "clueless-1 or clueless-2 (written as toml)."),
     givens: int | None = typer.Option(None, "--givens",
                                       help="--killer: how many digits to give (default 0)."),
     clues: int | None = typer.Option(None, "--clues",
@@ -62,7 +66,7 @@ def generate(
     progress: bool | None = ProgressOpt,
     dask: str | None = DaskOpt,
 ):
-    """Generate puzzles that have exactly one solution.
+    """Generate puzzles that have exactly one solution (or multi-grid boards, --layout).
 
     Each is minimal for its symmetry (no clue, or symmetric set of clues, can go
     without losing uniqueness) unless --clues stops earlier. Ctrl-C keeps the
@@ -77,10 +81,10 @@ def generate(
         raise UsageError(f"--count must be at least 1, not {count}")
     opts = core.options(size=size, box=box, symmetry=symmetry, difficulty=difficulty,
                         rating=rating, rules=rules or (), jigsaw=jigsaw, killer=killer,
-                        givens=givens, clues=clues, time_limit=time_limit)
-    variant = jigsaw or killer
+                        givens=givens, clues=clues, time_limit=time_limit, layout=layout)
+    variant = jigsaw or killer or layout is not None
     fmt = (fmt or ("toml" if variant else "line")).lower()
-    out_fmt.check_format(fmt, variant)
+    out_fmt.check_format(fmt, variant, board=layout is not None)
     if seed is None:
         if resume:
             raise UsageError("--resume needs the --seed of the run it continues")

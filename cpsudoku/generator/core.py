@@ -12,6 +12,7 @@ from typing import Any
 
 from ..errors import CpsudokuError, ExitCode, ModelError, UsageError
 from ..grid.geometry import Geometry, boxed, has_box
+from ..grid.multigrid import named as named_board
 from ..grid.puzzle import Puzzle
 from . import bands, symmetry
 from .grids import solution_grid
@@ -57,11 +58,11 @@ class Generated:
     options: dict = field(default_factory=dict, compare=False)
 
     def as_dict(self) -> dict[str, Any]:
-        from ..grid.symbols import line
         out: dict[str, Any] = {"index": self.index,
                                "source": f"generated seed {self.seed} #{self.index + 1}",
                                "status": "generated", "seed": self.seed,
-                               "puzzle": self.puzzle.line(), "solution": line(self.solution),
+                               "puzzle": self.puzzle.line(),
+                               "solution": self.puzzle.geometry.line(self.solution),
                                "clues": self.clues, "symmetry": self.symmetry}
         if self.rating is not None:
             out["rating"] = self.rating
@@ -85,10 +86,13 @@ class Options:
     givens: int | None = None
     clues: int | None = None
     time_limit: float | None = None
+    layout: str | None = None  # a multi-grid board's named layout (samurai ...)
 
     def describe(self) -> dict[str, Any]:
         """The options that differ from the defaults, for the output record."""
         out: dict[str, Any] = {"size": self.size}
+        if self.layout is not None:
+            out["layout"] = self.layout
         if self.box is not None:
             out["box"] = f"{self.box[0]}x{self.box[1]}"
         if self.rules:
@@ -105,12 +109,14 @@ class Options:
 def options(*, size: int = 9, box=None, symmetry: str = "none", difficulty: str | None = None,
             rating=None, rules: Sequence = (), jigsaw: bool = False, killer: bool = False,
             givens: int | None = None, clues: int | None = None,
-            time_limit: float | None = None) -> Options:
+            time_limit: float | None = None, layout: str | None = None) -> Options:
     """Validate generation options, each bad one named in one line."""
     from .. import rules as known_rules
     from ..validate import parse_box
     if not 4 <= size <= 25:
         raise UsageError(f"size {size} is outside 4..25")
+    if layout is not None:
+        layout = _layout(layout, size, box, symmetry, rules, jigsaw, killer)
     shape = parse_box(box) if isinstance(box, str) else (tuple(box) if box else None)
     if not jigsaw:
         if shape is None and not has_box(size):
@@ -133,16 +139,37 @@ def options(*, size: int = 9, box=None, symmetry: str = "none", difficulty: str 
             raise UsageError("--clues does not apply to --killer puzzles; use --givens")
         least = KNOWN_MIN_CLUES.get(size, size - 1) if not rule_objects and not jigsaw \
             else size - 1
-        if clues < least:
+        if clues < least and layout is None:
             raise UsageError(f"--clues {clues} is impossible: a unique {size}x{size} puzzle "
                              f"needs at least {least} clues")
+        if clues < 0:
+            raise UsageError(f"--clues {clues} is below 0")
     if time_limit is not None and not time_limit > 0:
         raise UsageError(f"time limit must be a positive number of seconds, not {time_limit}")
     band = bands.band(difficulty, rating)
     if band is not None:
         bands.rater()  # no rater: fail now, before any output
     return Options(size, shape, sym, band, rule_objects, jigsaw, killer, givens, clues,
-                   time_limit)
+                   time_limit, layout)
+
+
+def _layout(name: str, size: int, box, symmetry: str, rules, jigsaw: bool,
+            killer: bool) -> str:
+    """A named multi-grid layout, checked against the other options."""
+    try:
+        geometry = named_board(name)
+    except ModelError as exc:
+        raise UsageError(str(exc)) from None
+    if jigsaw or killer or rules or box:
+        raise UsageError("--layout makes a board of classic sub-grids: it excludes --jigsaw, "
+                         "--killer, --rules and --box")
+    if size != geometry.values:
+        raise UsageError(f"--layout {geometry.layout}: its sub-grids are "
+                         f"{geometry.values}x{geometry.values}, not --size {size}")
+    if symmetry_name(symmetry) != "none" and not geometry.square:
+        raise UsageError(f"--symmetry on a {geometry.shape} board: only square boards "
+                         f"are symmetric")
+    return geometry.layout
 
 
 def symmetry_name(name: str) -> str:
@@ -208,7 +235,8 @@ def _attempt(opts: Options, rng: random.Random, deadline: float | None,
     """One unique puzzle: minimal unless a clue target or an easy band stops it early."""
     n = opts.size
     while True:
-        geometry = random_regions(n, rng) if opts.jigsaw else boxed(n, opts.box)
+        geometry = random_regions(n, rng) if opts.jigsaw else \
+            named_board(opts.layout) if opts.layout else boxed(n, opts.box)
         oracle = _oracle(geometry, opts.rules) if not opts.jigsaw else \
             Oracle(Puzzle(geometry, (0,) * geometry.ncells, opts.rules))
         try:
@@ -221,6 +249,9 @@ def _attempt(opts: Options, rng: random.Random, deadline: float | None,
                                  f"{', '.join(r.name for r in opts.rules)}") from None
             continue  # draw another layout
         break
+    if geometry.absent:  # a board's cells outside its sub-grids hold no digit
+        absent = set(geometry.absent)
+        solution = tuple(0 if c in absent else v for c, v in enumerate(solution))
     if opts.killer:
         givens = [0] * (n * n)
         for cell in rng.sample(range(n * n), opts.givens or 0):
@@ -242,7 +273,8 @@ def _attempt(opts: Options, rng: random.Random, deadline: float | None,
 def generate(*, size: int = 9, box=None, symmetry: str = "none", difficulty: str | None = None,
              rating=None, rules: Sequence = (), jigsaw: bool = False, killer: bool = False,
              givens: int | None = None, clues: int | None = None, seed: int | None = None,
-             time_limit: float | None = None, index: int = 0) -> Generated:
+             time_limit: float | None = None, index: int = 0,
+             layout: str | None = None) -> Generated:
     """One unique puzzle, minimal for its symmetry unless `clues` stops removal early.
 
     size/box: grid size 4..25 and box shape ("2x3"); symmetry: none, rot180, rot90,
@@ -252,11 +284,11 @@ def generate(*, size: int = 9, box=None, symmetry: str = "none", difficulty: str
     killer: random cages (with `givens` given digits, 0 by default); clues: stop at
     this many or fewer; seed and index: the same ones give the same puzzle;
     time_limit: seconds per puzzle (GenerationTimeout, exit 4, when a target is not
-    met in time).
+    met in time); layout: a multi-grid board of classic 9x9 sub-grids ("samurai" ...).
     """
     opts = options(size=size, box=box, symmetry=symmetry, difficulty=difficulty, rating=rating,
                    rules=rules, jigsaw=jigsaw, killer=killer, givens=givens, clues=clues,
-                   time_limit=time_limit)
+                   time_limit=time_limit, layout=layout)
     return make(opts, fresh_seed() if seed is None else seed, index)
 
 

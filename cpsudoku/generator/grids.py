@@ -44,7 +44,7 @@ def diagonal_boxes(oracle: Oracle, rng: random.Random) -> list[int]:
     (they share no row or column, so any permutations fit), for plain boxed grids."""
     geometry = oracle.layout.geometry
     n, givens = geometry.size, [0] * geometry.ncells
-    if geometry.box is None or oracle.layout.rules:
+    if geometry.box is None or oracle.layout.rules or geometry.grids:
         return givens
     rows, cols = geometry.box
     for i in range(min(n // rows, n // cols)):

@@ -15,9 +15,12 @@ from .core import Generated
 FORMATS = ("line", "pretty", "json", "jsonl", "toml", "fpuzzles", "link", "iss")
 
 
-def check_format(fmt: str, variant: bool) -> None:
+def check_format(fmt: str, variant: bool, board: bool = False) -> None:
     if fmt not in FORMATS:
         raise UsageError(f"unknown format {fmt!r}; choose from: {', '.join(FORMATS)}")
+    if board and fmt in ("line", "fpuzzles", "link", "iss"):
+        raise UsageError(f"--format {fmt} cannot hold a multi-grid board; use --format "
+                         f"toml, pretty, json or jsonl")
     if variant and fmt == "line":
         raise UsageError("a one-line grid cannot hold jigsaw regions or killer cages; "
                          "use --format toml, fpuzzles, link, iss, pretty, json or jsonl")
@@ -59,7 +62,7 @@ def render(made: Generated, fmt: str, many: bool = False) -> str:
     if fmt in ("json", "jsonl"):
         # A variant's layout and elements as structured fields, read back by any command.
         record = {**made.as_dict(), **puzzle_fields(puzzle)}
-        if has_layout(puzzle) or puzzle.rules:
+        if (has_layout(puzzle) or puzzle.rules) and not puzzle.geometry.grids:
             record["link"] = link(puzzle)
         return json.dumps(record, indent=2 if fmt == "json" else None)
     if fmt == "toml" and many:
