@@ -47,6 +47,8 @@ setup(
                   depends=[SHARED, *PASSES], extra_compile_args=FLAGS, optional=True),
         # the logical solver's chain graph searches (nested forcing chains)
         Extension("cpsudoku.logic._chaincore", ["cpsudoku/logic/_chaincore.c"],
+                  depends=["cpsudoku/logic/_chain_graph.h", "cpsudoku/logic/_chain_static.h",
+                           "cpsudoku/logic/_chain_plus.h"],
                   extra_compile_args=FLAGS, optional=True),
         # aligned pair and triplet exclusion
         Extension("cpsudoku.logic._aligned", ["cpsudoku/logic/_aligned.c"],
