@@ -105,7 +105,8 @@ def measure(command: list[str], stdin: Path | None, out: Path) -> tuple[float, f
 
 def cpsudoku_answers(text: str) -> list[tuple[int, str]]:
     """`solve -f line -n 2`: the solutions of a puzzle, then its verdict as a comment."""
-    answers, found = [], []
+    answers: list[tuple[int, str]] = []
+    found: list[str] = []
     for line in text.splitlines():
         if line.startswith("#"):
             answers.append((min(len(found), 2), found[0] if found else ""))
