@@ -323,6 +323,9 @@ class Output:
         self.fd: int | None = None  # the file's descriptor (None: standard output)
         self.end = 0  # where the last whole record of the file ends
         self.written = 0  # results written, for the message when interrupted
+        # one record a line (jsonl, csv): a text of many records that fails part way
+        # keeps its whole lines
+        self.line_records = False
 
     def __enter__(self):
         if self.path is not None:
@@ -355,6 +358,10 @@ class Output:
             while data:
                 data = data[os.write(self.fd, data):]
         except BaseException as exc:
+            if self.line_records:  # the whole lines of several records that went out stay
+                whole = encoded.rfind(b"\n", 0, len(encoded) - len(data)) + 1
+                self.end += whole
+                self.written += encoded.count(b"\n", 0, whole)
             try:
                 os.ftruncate(self.fd, self.end)  # no torn record is left behind
             except OSError:  # not a regular file (a device, a pipe): nothing to cut back
