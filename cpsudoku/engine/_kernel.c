@@ -499,12 +499,15 @@ static int pairs_pass(Search *S, uint32_t *cands, int *qn)
  * scan dirty units for hidden singles, then (if asked) locked candidates and
  * pairs, until nothing changes. The caller has queued cells and marked
  * units dirty. Returns the number of placements, or -1 on contradiction. */
-static long propagate(Search *S, uint32_t *s, int qn, int locked, int pairs)
+static inline __attribute__((always_inline)) long
+propagate_sized(Search *S, uint32_t *s, int qn, int locked, int pairs, const int n, const int nw)
 {
     const Kernel *k = S->k;
-    const int n = k->n, ncells = k->ncells;
+    const int ncells = n * n;
+    const uint32_t full = n == 32 ? 0xffffffffu : ((1u << n) - 1);
     uint32_t *cands = s, *grid = s + ncells, *placed = s + 2 * ncells;
-    const Hot h = hot_of(S, s);
+    Hot h = hot_of(S, s);
+    h.nw = nw;
     const int *restrict peer_start = k->peer_start, *restrict peers = k->peers;
     const int *restrict units = k->units;
     const int *restrict cu_start = k->cu_start, *restrict cell_units = k->cell_units;
@@ -540,7 +543,7 @@ static long propagate(Search *S, uint32_t *s, int qn, int locked, int pairs)
                     t |= o & x;
                     o |= x;
                 }
-                if ((o | placed[u]) != k->full)
+                if ((o | placed[u]) != full)
                     goto fail;
                 o &= ~t;
                 if (!o)
@@ -591,13 +594,26 @@ fail:
     return -1;
 }
 
+/* Propagate a state (see propagate_sized). The classic grid gets its own copy with its
+ * sizes known to the compiler, whose unrolled loops over a unit's nine cells and its
+ * one word of unit flags are what a classic search spends its time in. */
+static long propagate(Search *S, uint32_t *s, int qn, int locked, int pairs)
+{
+    if (S->k->n == 9 && S->k->nw == 1)
+        return propagate_sized(S, s, qn, locked, pairs, 9, 1);
+    return propagate_sized(S, s, qn, locked, pairs, S->k->n, S->k->nw);
+}
+
 /* Fewest-candidates cell and its lowest candidate; with `dual`, a value with
  * exactly two places in a unit comes first. Returns the cell, -1 when all are placed. */
-static int choose(Search *S, const uint32_t *cands, int dual, uint32_t *bit)
+/* Bits set in a mask of nine values: a table, where the build has no popcount
+ * instruction (the classic grid's choice of a cell counts 81 masks at every node). */
+static uint8_t bits9[512];
+
+static int fewest_cell(const uint32_t *cands, int ncells)
 {
-    const Kernel *k = S->k;
     int best = -1, fewest = 99;
-    for (int c = 0; c < k->ncells; c++) {
+    for (int c = 0; c < ncells; c++) {
         uint32_t m = cands[c];
         if (!m)
             continue;
@@ -609,6 +625,28 @@ static int choose(Search *S, const uint32_t *cands, int dual, uint32_t *bit)
                 break;
         }
     }
+    return best;
+}
+
+static int fewest_cell9(const uint32_t *cands)
+{
+    int best = -1, fewest = 99;
+    for (int c = 0; c < 81; c++) {
+        int cnt = bits9[cands[c]];
+        if (cnt && cnt < fewest) {
+            best = c;
+            fewest = cnt;
+            if (cnt == 2)
+                break;
+        }
+    }
+    return best;
+}
+
+static int choose(Search *S, const uint32_t *cands, int dual, uint32_t *bit)
+{
+    const Kernel *k = S->k;
+    int best = k->n == 9 ? fewest_cell9(cands) : fewest_cell(cands, k->ncells);
     if (best < 0)
         return -1;
     if (dual) {
@@ -1005,6 +1043,8 @@ PyMODINIT_FUNC PyInit__kernel(void)
 {
     if (PyType_Ready(&KernelType) < 0)
         return NULL;
+    for (int m = 0; m < 512; m++)
+        bits9[m] = (uint8_t)popcount32((uint32_t)m);
     const char *names[4] = {"nodes", "guesses", "backtracks", "propagations"};
     for (int i = 0; i < 4; i++)
         if (!stat_names[i] && !(stat_names[i] = PyUnicode_InternFromString(names[i])))
