@@ -12,6 +12,8 @@ system, the child's rusage) and peak
 memory (ru_maxrss) are read when it ends. The runs alternate between the solvers,
 three rounds by default, and the table shows the medians. Every answer is checked
 against the set's `.sol` file: the count (capped at 2), and the solution when unique.
+The Python programs run as installed ones do: their bytecode compiled by an untimed
+first run (kept in the temporary folder, PYTHONPYCACHEPREFIX) and used by the others.
 
 tdoku: `--tdoku` names its `solve` example program, a build folder holding it, or a
 checkout, which is then built in a temporary folder with cmake and gcc (the library
@@ -80,7 +82,8 @@ class Row:
         return min(r.correct for r in self.runs[solver])
 
 
-def measure(command: list[str], stdin: Path | None, out: Path) -> tuple[float, float]:
+def measure(command: list[str], stdin: Path | None, out: Path,
+            env: dict[str, str] | None = None) -> tuple[float, float]:
     """(CPU seconds, peak MB) of one process writing its standard output to `out`.
 
     The process is started by /usr/bin/time where it exists: a child forked from this
@@ -90,7 +93,7 @@ def measure(command: list[str], stdin: Path | None, out: Path) -> tuple[float, f
     wrapped = [timer, "-f", "%U %S %M", "-o", str(figures), *command] if timer else command
     with open(out, "wb") as sink, open(stdin or os.devnull, "rb") as source:
         proc = subprocess.Popen(wrapped, stdin=source, stdout=sink,
-                                stderr=subprocess.DEVNULL)
+                                stderr=subprocess.DEVNULL, env=env)
         _, status, usage = os.wait4(proc.pid, 0)
     code = os.waitstatus_to_exitcode(status)
     if code != 0:
@@ -173,22 +176,38 @@ class Solver:
     command: tuple[str, ...]  # the puzzle file's path is appended, or given on stdin
     stdin: bool
     answers: object  # text -> [(count, solution)]
+    env: dict[str, str] | None = None
 
 
-def solvers(tdoku: Path | None, hodoku_python: str | None) -> list[Solver]:
+def installed_python(folder: Path) -> dict[str, str]:
+    """The environment of a Python program run as installed: its modules' bytecode
+    compiled once and kept (in `folder`, not beside the sources), whatever
+    PYTHONDONTWRITEBYTECODE says here."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = str(folder / "pycache")
+    return env
+
+
+def solvers(tdoku: Path | None, hodoku_python: str | None, folder: Path) -> list[Solver]:
+    env = installed_python(folder)
     here = [Solver("cpsudoku", (sys.executable, "-m", "cpsudoku", "solve", "-f", "line",
-                                "-n", "2"), False, cpsudoku_answers)]
+                                "-n", "2"), False, cpsudoku_answers, env)]
     if tdoku is not None:
         here.append(Solver("tdoku", (str(tdoku), "2"), True, tdoku_answers))
     elif hodoku_python:
         here.append(Solver("hodoku-py", (hodoku_python, "-c", HODOKU_DRIVER), False,
-                           hodoku_answers))
+                           hodoku_answers, env))
     return here
 
 
 def run_workloads(data: Path, folder: Path, peers: list[Solver], rounds: int,
                   limit: int | None) -> list[Row]:
     rows = []
+    warm = folder / "warm.txt"  # one untimed run each: the bytecode compiled, caches warm
+    warm.write_text("".join(line + "\n" for line, _, _ in load_set(data, WORKLOADS[0][0], 5)))
+    for solver in peers:
+        command = list(solver.command) + ([] if solver.stdin else [str(warm)])
+        measure(command, warm if solver.stdin else None, folder / "out.txt", solver.env)
     for name, repeat in WORKLOADS:
         expected = load_set(data, name, limit) * repeat
         path = folder / f"{name}x{repeat}.txt"
@@ -198,7 +217,7 @@ def run_workloads(data: Path, folder: Path, peers: list[Solver], rounds: int,
             for solver in peers:
                 out = folder / "out.txt"
                 command = list(solver.command) + ([] if solver.stdin else [str(path)])
-                cpu, peak = measure(command, path if solver.stdin else None, out)
+                cpu, peak = measure(command, path if solver.stdin else None, out, solver.env)
                 got = solver.answers(out.read_text())  # type: ignore[operator]
                 row.runs.setdefault(solver.name, []).append(
                     Run(cpu, peak, correct(got, expected)))
@@ -247,7 +266,7 @@ def main(argv=None) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         tdoku = tdoku_program(args.tdoku, folder) if args.tdoku else None
-        peers = solvers(tdoku, args.hodoku_python)
+        peers = solvers(tdoku, args.hodoku_python, folder)
         print(f"whole process, CPU seconds and peak MB, medians of {args.rounds} "
               f"alternated runs; cores: {len(os.sched_getaffinity(0))}, load average "
               f"{os.getloadavg()[0]:.1f}")
