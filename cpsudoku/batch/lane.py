@@ -16,7 +16,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from ..formats.sources import Entry, entry_of, lines_first
-from .records import Record, Records
+from .records import Record, Records, csv_text
 from .tasks import SolveTask
 
 BLOCK = 1 << 15  # bytes of a block: a few hundred puzzles, a few milliseconds of work
@@ -166,6 +166,8 @@ class LaneTask(SolveTask):
 
     def _block(self, block: Block) -> Records:
         from ..backends.classic_lane import solve_text
+        if self.fmt == "csv" and csv_text([block.source]) != block.source:
+            return self._ordinary(block)  # a file name csv quotes: the writer's to write
         data = block.data
         texts: list[str] = []
         statuses: set[str] = set()
@@ -197,15 +199,22 @@ class LaneTask(SolveTask):
         return Records(block.index, "".join(texts), index - block.index,
                        frozenset(statuses), frozenset(codes), tuple(messages))
 
+    def _ordinary(self, block: Block) -> Records:
+        return _together(block.index, [self._one(number, entry, []) for number, entry in
+                                       enumerate(_entries(block), block.index)])
+
     def failed(self, index: int, item, message: str) -> Record | Records:  # type: ignore[override]
         if isinstance(item, Single):
             return super().failed(item.index, item.entry, message)
-        records = [super(LaneTask, self).failed(number, entry, message) for number, entry in
-                   enumerate(_entries(item), item.index)]
-        return Records(item.index, "".join(r.text + "\n" for r in records if r.text),
-                       len(records), frozenset(r.status for r in records),
-                       frozenset(r.code for r in records),
-                       tuple(r.message for r in records if r.message))
+        return _together(item.index, [super(LaneTask, self).failed(number, entry, message)
+                                      for number, entry in enumerate(_entries(item),
+                                                                     item.index)])
+
+
+def _together(index: int, records: list[Record]) -> Records:
+    return Records(index, "".join(r.text + "\n" for r in records if r.text), len(records),
+                   frozenset(r.status for r in records), frozenset(r.code for r in records),
+                   tuple(r.message for r in records if r.message))
 
 
 def _entries(block: Block) -> Iterator[Entry]:

@@ -124,3 +124,13 @@ def test_a_dead_block_is_each_puzzle_failed(tmp_path):
     assert records.count == 2 and records.statuses == {"error"}
     lines = [json.loads(line) for line in records.text.splitlines()]
     assert [(r["index"], r["source"]) for r in lines] == [(10, "f.txt:3"), (11, "f.txt:5")]
+
+
+@pytest.mark.parametrize("fmt", ["csv", "jsonl", "line"])
+def test_a_file_name_that_needs_quoting(tmp_path, fmt):
+    path = tmp_path / 'odd, "name".txt'
+    path.write_text("\n".join(LINES[:7]) + "\n")
+    lane = run("solve", str(path), "-f", fmt, "-n", "2")
+    ordinary = run("solve", str(path), "-f", fmt, "-n", "2", "--time-limit", "600")
+    assert lane.exit_code == ordinary.exit_code
+    assert comparable(lane.stdout, fmt) == comparable(ordinary.stdout, fmt)
