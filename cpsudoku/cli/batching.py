@@ -80,7 +80,6 @@ def run_batch(items: Iterable | Callable[[int], Iterable], task, *, inputs: list
                 header = ""
             # json: one object for one puzzle, an array for several (never resumed).
             stream = JsonStream(out.raw) if task.fmt == "json" else None
-            write = stream.add if stream is not None else out.write
             try:
                 # closing(): an interruption stops the workers at once, not at collection.
                 skips = callable(items)
@@ -92,9 +91,11 @@ def run_batch(items: Iterable | Callable[[int], Iterable], task, *, inputs: list
                         if header:
                             out.write(header)
                             header = ""
-                        if record.text:
-                            write(record.text)
+                        if record.text and stream is not None:
+                            stream.add(record.text)
                             out.written += record.count
+                        elif record.text:
+                            out.write(record.text, record.count)
                         codes.update(record.codes)
                         statuses.update(record.statuses)
                         for message in record.messages:
