@@ -41,7 +41,7 @@ setup(
     ext_modules=[
         # all-different models: the classic hot path
         Extension("cpsudoku.engine._kernel", ["cpsudoku/engine/_kernel.c"],
-                  depends=[SHARED], extra_compile_args=FLAGS, optional=True),
+                  depends=[SHARED, "cpsudoku/engine/_lines.h"], extra_compile_args=FLAGS, optional=True),
         # every constraint kind (sums, orders, tables, automata): the variants
         Extension("cpsudoku.engine._vkernel", ["cpsudoku/engine/_vkernel.c"],
                   depends=[SHARED, *PASSES], extra_compile_args=FLAGS, optional=True),

@@ -8,7 +8,7 @@ import importlib.machinery
 import sys
 
 from ._version import __version__
-from .api import conflicts, count, is_solution, solve
+from .api import conflicts, count, is_solution, solve, solve_many
 from .errors import ArgumentError, BackendError, CpsudokuError, ModelError, ParseError, UsageError
 from .formats import read
 from .grid.geometry import Geometry, boxed, irregular, raw_grid
@@ -22,7 +22,7 @@ __all__ = [
     "ArgumentError", "BackendError", "CpsudokuError", "Generated", "Geometry", "ModelError",
     "ParseError", "Puzzle", "Result", "Status", "UsageError", "__version__", "boxed",
     "conflicts", "count", "explain", "generate", "hint", "irregular", "is_solution", "parse",
-    "parse_one", "rate", "raw_grid", "solve",
+    "parse_one", "rate", "raw_grid", "solve", "solve_many",
 ]
 
 # The import paths of modules that moved into grid/ and formats/, kept for existing code:

@@ -6,9 +6,9 @@ A command plugs in with a `Task`: a picklable object whose `__call__` turns a ch
 for an item whose worker died. `run` does the rest.
 """
 
-from .records import INTERNAL_ERROR, Record, Task
+from .records import INTERNAL_ERROR, Record, Records, Task
 from .run import BatchOptions, run
 from .tasks import PuzzleTask, SolveTask
 
-__all__ = ["INTERNAL_ERROR", "BatchOptions", "PuzzleTask", "Record", "SolveTask", "Task",
+__all__ = ["INTERNAL_ERROR", "BatchOptions", "PuzzleTask", "Record", "Records", "SolveTask", "Task",
            "run"]

@@ -21,8 +21,8 @@ class Progress:
         self.first = done
         self.drawn = 0.0
 
-    def step(self) -> None:
-        self.done += 1
+    def step(self, count: int = 1) -> None:
+        self.done += count
         if self.enabled and time.monotonic() - self.drawn >= 0.2:
             self.draw()
 

@@ -33,6 +33,42 @@ class Record:
         return Record, (self.index, self.text, self.status, self.message, self.code,
                         self.data)
 
+    # What the batch loop reads of any record, one item's or many's (`Records`).
+    @property
+    def count(self) -> int:
+        return 1
+
+    @property
+    def statuses(self) -> tuple[str, ...]:
+        return (self.status,)
+
+    @property
+    def codes(self) -> tuple[int, ...]:
+        return (self.code,)
+
+    @property
+    def messages(self) -> tuple[str, ...]:
+        return (self.message,) if self.message else ()
+
+
+@dataclass(frozen=True, slots=True)
+class Records:
+    """The records of `count` consecutive items at once (a block of the classic lane):
+    their text, one line a record or more, their statuses, exit codes and messages."""
+
+    index: int
+    text: str
+    count: int
+    statuses: frozenset[str]
+    codes: frozenset[int]
+    messages: tuple[str, ...]
+
+    message = None  # no single message: the batch goes on past these records
+
+    def __reduce__(self):
+        return Records, (self.index, self.text, self.count, self.statuses, self.codes,
+                         self.messages)
+
 
 class Task(Protocol):
     """A command's work, run in a worker; must pickle (a top-level class)."""

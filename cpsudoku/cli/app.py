@@ -8,6 +8,7 @@ each puzzle is done, so an interrupted batch keeps what it finished.
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from contextlib import contextmanager
@@ -306,6 +307,10 @@ def refuse_overwriting(output: Path | None, inputs: Sequence[str]) -> None:
                              f"puzzles; choose another file")
 
 
+# The signals that stop a batch, held back while a record is written (where they can be).
+_STOPPING = {signal.SIGINT, signal.SIGTERM} if hasattr(signal, "pthread_sigmask") else set()
+
+
 class Output:
     """stdout, or a file written record by record so an interrupted batch keeps its
     results. `inputs`: the command's puzzle arguments, which the file may never be.
@@ -323,6 +328,9 @@ class Output:
         self.fd: int | None = None  # the file's descriptor (None: standard output)
         self.end = 0  # where the last whole record of the file ends
         self.written = 0  # results written, for the message when interrupted
+        # one record a line (jsonl, csv): a text of many records that fails part way
+        # keeps its whole lines
+        self.line_records = False
 
     def __enter__(self):
         if self.path is not None:
@@ -335,11 +343,12 @@ class Output:
                                   f"{getattr(exc, 'strerror', None) or exc}") from None
         return self
 
-    def write(self, text: str) -> None:
-        self.raw(text if text.endswith("\n") else text + "\n")
+    def write(self, text: str, records: int = 0) -> None:
+        self.raw(text if text.endswith("\n") else text + "\n", records)
 
-    def raw(self, text: str) -> None:
-        """Write text as it is (no newline added), at once."""
+    def raw(self, text: str, records: int = 0) -> None:
+        """Write text as it is (no newline added), at once; `records`: the results it
+        holds, counted in `written` once it is out."""
         if self.fd is None:
             try:
                 self.stream.write(text)
@@ -348,22 +357,36 @@ class Output:
                 raise
             except OSError as exc:
                 raise OutputError(f"cannot write standard output: {exc.strerror}") from None
+            self.written += records
             return
         encoded = text.encode("utf-8")
         data = memoryview(encoded)
+        # Ctrl-C and SIGTERM wait until the text is written and counted: records that
+        # went out whole (a block of them at once) are never cut back.
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING) if _STOPPING else None
         try:
-            while data:
-                data = data[os.write(self.fd, data):]
-        except BaseException as exc:
             try:
-                os.ftruncate(self.fd, self.end)  # no torn record is left behind
-            except OSError:  # not a regular file (a device, a pipe): nothing to cut back
-                pass
-            if isinstance(exc, OSError):
-                raise OutputError(f"cannot write {self.path}: {exc.strerror}; the "
-                                  f"{self.written} result(s) before are kept whole") from None
-            raise
-        self.end += len(encoded)
+                while data:
+                    data = data[os.write(self.fd, data):]
+            except BaseException as exc:
+                if self.line_records:  # the whole lines of records that went out stay
+                    whole = encoded.rfind(b"\n", 0, len(encoded) - len(data)) + 1
+                    self.end += whole
+                    self.written += encoded.count(b"\n", 0, whole)
+                try:
+                    os.ftruncate(self.fd, self.end)  # no torn record is left behind
+                except OSError:  # not a regular file (a device, a pipe): nothing to cut
+                    pass
+                if isinstance(exc, OSError):
+                    raise OutputError(f"cannot write {self.path}: {exc.strerror}; the "
+                                      f"{self.written} result(s) before are kept "
+                                      f"whole") from None
+                raise
+            self.end += len(encoded)
+            self.written += records
+        finally:
+            if held is not None:
+                signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
     @property
     def color(self) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import itertools
 import signal
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import closing
 from dataclasses import replace
 from pathlib import Path
@@ -37,8 +37,8 @@ class Terminated(BaseException):
     its bugs) takes it for an item's failure."""
 
 
-def run_batch(items: Iterable, task, *, inputs: list[str], output: Path | None,
-              resume: bool, jobs: int, dask: str | None, progress: bool | None,
+def run_batch(items: Iterable | Callable[[int], Iterable], task, *, inputs: list[str],
+              output: Path | None, resume: bool, jobs: int, dask: str | None, progress: bool | None,
               total: int | None = None) -> int:
     """Run `task` over `items` and write each record as soon as it is in order; the
     exit status the batch asks for. Bad items are named on stderr as they come.
@@ -47,7 +47,8 @@ def run_batch(items: Iterable, task, *, inputs: list[str], output: Path | None,
     `prepare()` and `exit_code(codes, statuses)` besides the batch `Task` protocol; it
     may set `stops_at_failure` (the batch ends at an item with a message) and
     `resumable` (its formats of one record a line); `total` is the
-    item count when known (else it is estimated from the input files' lines)."""
+    item count when known (else it is estimated from the input files' lines). `items`
+    may be a reader that skips the records already done itself: items(done)."""
     from ..batch import BatchOptions, run
     from ..batch.progress import Progress, estimate_total, wanted
     from ..batch.resume import RESUMABLE, records_done
@@ -67,6 +68,7 @@ def run_batch(items: Iterable, task, *, inputs: list[str], output: Path | None,
     codes: set[int] = set()
     statuses: set[str] = set()
     out = Output(output, append=resume, inputs=inputs)
+    out.line_records = task.fmt in getattr(task, "resumable", RESUMABLE)
     previous = signal.signal(signal.SIGTERM, _terminate)
     try:
         with out:
@@ -78,24 +80,27 @@ def run_batch(items: Iterable, task, *, inputs: list[str], output: Path | None,
                 header = ""
             # json: one object for one puzzle, an array for several (never resumed).
             stream = JsonStream(out.raw) if task.fmt == "json" else None
-            write = stream.add if stream is not None else out.write
             try:
                 # closing(): an interruption stops the workers at once, not at collection.
-                with closing(run(items, task, options, start=done)) as records:
+                skips = callable(items)
+                work = items(done) if callable(items) else items
+                with closing(run(work, task, options, start=done, skip=not skips)) as records:
                     for record in records:
                         if record.message and getattr(task, "stops_at_failure", False):
                             raise _stopped(record)
                         if header:
                             out.write(header)
                             header = ""
-                        if record.text:
-                            write(record.text)
-                            out.written += 1
-                        codes.add(record.code)
-                        statuses.add(record.status)
-                        if record.message:
-                            typer.echo(f"cpsudoku: error: {record.message}", err=True)
-                        bar.step()
+                        if record.text and stream is not None:
+                            stream.add(record.text)
+                            out.written += record.count
+                        elif record.text:
+                            out.write(record.text, record.count)
+                        codes.update(record.codes)
+                        statuses.update(record.statuses)
+                        for message in record.messages:
+                            typer.echo(f"cpsudoku: error: {message}", err=True)
+                        bar.step(record.count)
             finally:
                 if stream is not None:
                     stream.close()

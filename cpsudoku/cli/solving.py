@@ -85,7 +85,13 @@ def run_solving(command: str, puzzles: list[str], run: RunOptions, *, fmt: Forma
                      max_solutions=max_solutions, time_limit=time_limit,
                      presolve=run.presolve, options=backend_options(run.workers, run.option),
                      **extra)
-    raise typer.Exit(run_batch(entries(puzzles, task.size, task.box), task, inputs=puzzles,
+    from ..batch.lane import LaneTask, applies, lane_items
+    items: Any = entries(puzzles, task.size, task.box)  # checks every argument, reads none
+    if applies(task):
+        task = LaneTask.of(task)
+        items = lane_items(puzzles, lambda arg: entries([arg], task.size, task.box),
+                           task.size)
+    raise typer.Exit(run_batch(items, task, inputs=puzzles,
                                output=run.output, resume=run.resume, jobs=run.jobs,
                                dask=run.dask, progress=run.progress))
 

@@ -499,12 +499,15 @@ static int pairs_pass(Search *S, uint32_t *cands, int *qn)
  * scan dirty units for hidden singles, then (if asked) locked candidates and
  * pairs, until nothing changes. The caller has queued cells and marked
  * units dirty. Returns the number of placements, or -1 on contradiction. */
-static long propagate(Search *S, uint32_t *s, int qn, int locked, int pairs)
+static inline __attribute__((always_inline)) long
+propagate_sized(Search *S, uint32_t *s, int qn, int locked, int pairs, const int n, const int nw)
 {
     const Kernel *k = S->k;
-    const int n = k->n, ncells = k->ncells;
+    const int ncells = n * n;
+    const uint32_t full = n == 32 ? 0xffffffffu : ((1u << n) - 1);
     uint32_t *cands = s, *grid = s + ncells, *placed = s + 2 * ncells;
-    const Hot h = hot_of(S, s);
+    Hot h = hot_of(S, s);
+    h.nw = nw;
     const int *restrict peer_start = k->peer_start, *restrict peers = k->peers;
     const int *restrict units = k->units;
     const int *restrict cu_start = k->cu_start, *restrict cell_units = k->cell_units;
@@ -540,7 +543,7 @@ static long propagate(Search *S, uint32_t *s, int qn, int locked, int pairs)
                     t |= o & x;
                     o |= x;
                 }
-                if ((o | placed[u]) != k->full)
+                if ((o | placed[u]) != full)
                     goto fail;
                 o &= ~t;
                 if (!o)
@@ -591,13 +594,26 @@ fail:
     return -1;
 }
 
+/* Propagate a state (see propagate_sized). The classic grid gets its own copy with its
+ * sizes known to the compiler, whose unrolled loops over a unit's nine cells and its
+ * one word of unit flags are what a classic search spends its time in. */
+static long propagate(Search *S, uint32_t *s, int qn, int locked, int pairs)
+{
+    if (S->k->n == 9 && S->k->nw == 1)
+        return propagate_sized(S, s, qn, locked, pairs, 9, 1);
+    return propagate_sized(S, s, qn, locked, pairs, S->k->n, S->k->nw);
+}
+
 /* Fewest-candidates cell and its lowest candidate; with `dual`, a value with
  * exactly two places in a unit comes first. Returns the cell, -1 when all are placed. */
-static int choose(Search *S, const uint32_t *cands, int dual, uint32_t *bit)
+/* Bits set in a mask of nine values: a table, where the build has no popcount
+ * instruction (the classic grid's choice of a cell counts 81 masks at every node). */
+static uint8_t bits9[512];
+
+static int fewest_cell(const uint32_t *cands, int ncells)
 {
-    const Kernel *k = S->k;
     int best = -1, fewest = 99;
-    for (int c = 0; c < k->ncells; c++) {
+    for (int c = 0; c < ncells; c++) {
         uint32_t m = cands[c];
         if (!m)
             continue;
@@ -609,6 +625,28 @@ static int choose(Search *S, const uint32_t *cands, int dual, uint32_t *bit)
                 break;
         }
     }
+    return best;
+}
+
+static int fewest_cell9(const uint32_t *cands)
+{
+    int best = -1, fewest = 99;
+    for (int c = 0; c < 81; c++) {
+        int cnt = bits9[cands[c]];
+        if (cnt && cnt < fewest) {
+            best = c;
+            fewest = cnt;
+            if (cnt == 2)
+                break;
+        }
+    }
+    return best;
+}
+
+static int choose(Search *S, const uint32_t *cands, int dual, uint32_t *bit)
+{
+    const Kernel *k = S->k;
+    int best = k->n == 9 ? fewest_cell9(cands) : fewest_cell(cands, k->ncells);
     if (best < 0)
         return -1;
     if (dual) {
@@ -844,6 +882,74 @@ static PyObject *statistics(const Search *S)
     return counters(stat_names, values, 4);
 }
 
+/* Ready a search of the kernel: its settings and its work space (the kernel's kept
+ * block unless another thread's search holds it; the GIL is held here, so taking
+ * it is atomic). -1 with an error set when memory runs out. */
+static int search_open(Search *S, Kernel *self, long max_solutions, int locked_depth,
+                       int pairs, int probing)
+{
+    const int ncells = self->ncells;
+    memset(S, 0, sizeof *S);
+    S->k = self;
+    S->run.ncells = ncells;
+    S->W = 2 * ncells + self->nunits;
+    S->max_solutions = max_solutions;
+    S->locked_depth = locked_depth;
+    S->pairs = pairs;
+    S->probing = probing;
+    S->clock_mask = self->n <= 9 ? 255 : 15;
+    /* One block: the stack of states (one per search level), a scratch state,
+     * the queue and the dirty flags. */
+    size_t words = ((size_t)ncells + 3) * S->W;
+    size_t flags_at = (words * sizeof(uint32_t) + (2 * (size_t)ncells + 2) * sizeof(int) + 7) / 8 * 8;
+    S->stack = self->spare;
+    self->spare = NULL;
+    if (!S->stack)
+        S->stack = PyMem_Malloc(flags_at + (size_t)self->nw * sizeof(uint64_t));
+    if (!S->stack) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    S->scratch = S->stack + ((size_t)ncells + 2) * S->W;
+    S->queue = (int *)(S->stack + words);
+    S->dirty = (uint64_t *)((char *)S->stack + flags_at);
+    return 0;
+}
+
+static void search_close(Search *S)
+{
+    if (S->stack)
+        give_back((Kernel *)S->k, S->stack);
+    free(S->run.sols);
+}
+
+/* Level 0 and the flags zeroed, for the next puzzle's masks. */
+static void search_clear(Search *S)
+{
+    memset(S->stack, 0, (size_t)S->W * sizeof(uint32_t));
+    memset(S->dirty, 0, (size_t)S->k->nw * sizeof(uint64_t));
+    S->any_dirty = 0;
+    S->nodes = S->guesses = S->backtracks = S->props = 0;
+    S->run.nsols = 0;
+}
+
+/* Search from the masks at level 0 (`qn` single-value cells queued; `empty`: a
+ * mask is 0): 1 when the tree was exhausted, 0 when the search stopped early. */
+static int search_masks(Search *S, int qn, int empty)
+{
+    if (empty)
+        return 1;
+    const int nunits = S->k->nunits;
+    for (int u = 0; u < nunits; u++)
+        S->dirty[u / 64] |= 1ull << (u % 64);
+    S->any_dirty = 1;
+    long r = propagate(S, S->stack, qn, S->locked_depth > 0, S->pairs);
+    if (r < 0)
+        return 1;
+    S->props += (unsigned long long)r;
+    return dfs(S, 0) == 0;
+}
+
 static PyObject *Kernel_solve(Kernel *self, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"domains", "max_solutions", "time_limit", "locked_depth", "pairs",
@@ -867,73 +973,35 @@ static PyObject *Kernel_solve(Kernel *self, PyObject *args, PyObject *kwds)
     double time_limit;
     if (read_limits(max_solutions, limit_obj, locked_depth, &time_limit) < 0)
         return NULL;
-    const int ncells = self->ncells, nunits = self->nunits;
+    const int ncells = self->ncells;
     PyObject *dseq = domains_of(domains_obj, ncells);
     if (!dseq)
         return NULL;
 
     Search S;
-    memset(&S, 0, sizeof S);
-    S.k = self;
-    S.run.ncells = ncells;
-    S.W = 2 * ncells + nunits;
-    S.max_solutions = max_solutions;
-    S.locked_depth = locked_depth;
-    S.pairs = pairs;
-    S.probing = probing;
-    S.clock_mask = self->n <= 9 ? 255 : 15;
-    /* One block: the stack of states (one per search level), a scratch state,
-     * the queue and the dirty flags. The kernel's block is reused unless another
-     * thread's search holds it (the GIL is held here, so taking it is atomic);
-     * only level 0 and the flags need zeros. */
-    size_t words = ((size_t)ncells + 3) * S.W;
-    size_t flags_at = (words * sizeof(uint32_t) + (2 * (size_t)ncells + 2) * sizeof(int) + 7) / 8 * 8;
-    S.stack = self->spare;
-    self->spare = NULL;
-    if (!S.stack)
-        S.stack = PyMem_Malloc(flags_at + (size_t)self->nw * sizeof(uint64_t));
-    if (!S.stack) {
-        PyErr_NoMemory();
+    if (search_open(&S, self, max_solutions, locked_depth, pairs, probing) < 0)
         goto error;
-    }
-    S.scratch = S.stack + ((size_t)ncells + 2) * S.W;
-    S.queue = (int *)(S.stack + words);
-    S.dirty = (uint64_t *)((char *)S.stack + flags_at);
-    memset(S.stack, 0, (size_t)S.W * sizeof(uint32_t));
-    memset(S.dirty, 0, (size_t)self->nw * sizeof(uint64_t));
-    uint32_t *s = S.stack;
+    search_clear(&S);
     int qn = 0, empty = 0;
-    if (read_domains(dseq, ncells, self->full, self->n, s, S.queue, &qn, &empty) < 0)
+    if (read_domains(dseq, ncells, self->full, self->n, S.stack, S.queue, &qn, &empty) < 0)
         goto error;
 
-    int exhausted = 1;
     run_start(&S.run, time_limit);
-    if (!empty) {
-        for (int u = 0; u < nunits; u++)
-            S.dirty[u / 64] |= 1ull << (u % 64);
-        S.any_dirty = 1;
-        long r = propagate(&S, s, qn, locked_depth > 0, pairs);
-        if (r >= 0) {
-            S.props += (unsigned long long)r;
-            int d = dfs(&S, 0);
-            exhausted = d == 0;
-        }
-    }
+    int exhausted = search_masks(&S, qn, empty);
     if (run_stop(&S.run) < 0)
         goto error;
     PyObject *result = run_result(&S.run, exhausted, statistics(&S));
     Py_DECREF(dseq);
-    give_back(self, S.stack);
-    free(S.run.sols);
+    search_close(&S);
     return result;
 
 error:
     Py_DECREF(dseq);
-    if (S.stack)
-        give_back(self, S.stack);
-    free(S.run.sols);
+    search_close(&S);
     return NULL;
 }
+
+#include "_lines.h"
 
 static PyObject *Kernel_get_size(Kernel *self, void *closure)
 {
@@ -946,6 +1014,8 @@ static PyMethodDef Kernel_methods[] = {
      "solve(domains, max_solutions=1, time_limit=None, locked_depth=0, pairs=False, "
      "probing=0) -> (solutions, exhausted, timed_out, stats); probing: 0 none, 1 two-candidate "
      "cells, 2 also the two places of a value in a unit"},
+    {"solve_text", (PyCFunction)(void (*)(void))Kernel_solve_text, METH_VARARGS | METH_KEYWORDS,
+     SOLVE_TEXT_DOC},
     {NULL, NULL, 0, NULL}};
 
 static PyGetSetDef Kernel_getset[] = {
@@ -973,6 +1043,8 @@ PyMODINIT_FUNC PyInit__kernel(void)
 {
     if (PyType_Ready(&KernelType) < 0)
         return NULL;
+    for (int m = 0; m < 512; m++)
+        bits9[m] = (uint8_t)popcount32((uint32_t)m);
     const char *names[4] = {"nodes", "guesses", "backtracks", "propagations"};
     for (int i = 0; i < 4; i++)
         if (!stat_names[i] && !(stat_names[i] = PyUnicode_InternFromString(names[i])))

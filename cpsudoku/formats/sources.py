@@ -235,13 +235,8 @@ def _whole(text: str | None, source: str, size, box) -> Iterator[Entry]:
 
 def _stream(handle, source: str, size, box) -> Iterator[Entry]:
     lines = iter(handle)
-    head: list[bytes] = []
-    for raw in lines:  # up to the first puzzle: is it a plain line of N*N symbols?
-        head.append(raw)
-        text = raw.decode("utf-8-sig" if len(head) == 1 else "utf-8", "replace").strip()
-        if text and not text.startswith("#"):
-            break
-    if not _plain_line(text if head else "", size):
+    head, text = _head(lines)
+    if not _plain_line(text, size):
         rest = b"".join(head) + b"".join(lines)
         try:
             yield from _whole(decode(rest, source), source, size, box)
@@ -249,14 +244,46 @@ def _stream(handle, source: str, size, box) -> Iterator[Entry]:
             yield Entry(source, error=str(exc))
         return
     for number, raw in enumerate(itertools.chain(head, lines), 1):
-        try:
-            text = raw.decode("utf-8-sig" if number == 1 else "utf-8").strip()
-        except UnicodeDecodeError as exc:
-            yield Entry(source, number, error=f"{source}:{number}:{exc.start + 1}: "
-                                              f"not UTF-8 text")
-            continue
+        entry = entry_of(raw, number, source)
+        if entry is not None:
+            yield entry
+
+
+def entry_of(raw: bytes, number: int, source: str) -> Entry | None:
+    """Line `number` of a one-puzzle-a-line source as an Entry, or None for a blank or
+    `#` comment line."""
+    try:
+        text = raw.decode("utf-8-sig" if number == 1 else "utf-8").strip()
+    except UnicodeDecodeError as exc:
+        return Entry(source, number, error=f"{source}:{number}:{exc.start + 1}: "
+                                           f"not UTF-8 text")
+    if text and not text.startswith("#"):
+        return Entry(source, number, text)
+    return None
+
+
+def lines_first(arg: str, size=None) -> bool:
+    """Whether `iter_entries` streams the file `arg` line by line (its first puzzle is a
+    plain line of N*N symbols), so that a reader of its raw lines may take it."""
+    if not os.path.isfile(arg) or arg.endswith(".gz"):
+        return False
+    try:
+        with open(arg, "rb") as handle:
+            return _plain_line(_head(iter(handle))[1], size)
+    except OSError:
+        return False
+
+
+def _head(lines: Iterator[bytes]) -> tuple[list[bytes], str]:
+    """The lines up to the first puzzle's, and that line's text ("" when none)."""
+    head: list[bytes] = []
+    text = ""
+    for raw in lines:  # up to the first puzzle: is it a plain line of N*N symbols?
+        head.append(raw)
+        text = raw.decode("utf-8-sig" if len(head) == 1 else "utf-8", "replace").strip()
         if text and not text.startswith("#"):
-            yield Entry(source, number, text)
+            break
+    return head, text
 
 
 def _plain_line(text: str, size) -> bool:
