@@ -166,3 +166,26 @@ def with_two_solutions(grid: str) -> str:
         for c in (c1, c2):
             cells[r * 9 + c] = 0
     return "".join(str(v) if v else "." for v in cells)
+
+
+def same_graph_searches(compiled, python, pure) -> None:
+    """Every search of a compiled chain graph (`chains.Graph` with its C tables) is its
+    Python twin's, reached in the same order with the same paths back; `pure(on)` turns
+    the compiled searches off and on."""
+    for src in python.ons:
+        for a, b in zip(compiled.reach_from_on(src), python.reach_from_on(src)):
+            assert [(k, a[k]) for k in a] == list(b.items())  # same order reached
+        pure(True)
+        try:
+            nearest = python.nearest_turned_off(src)
+        finally:
+            pure(False)
+        assert compiled.nearest_turned_off(src) == nearest
+        dist, parent = compiled.reach_from_off(src, until=src)
+        want_dist, want_parent = python.reach_from_off(src, until=src)
+        assert dist.get(src) == want_dist.get(src)
+        if src in want_dist:
+            node = src
+            while node is not None:  # the same path back
+                assert parent[node] == want_parent[node]
+                node = want_parent[node][0]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import same_graph_searches
 
 from cpsudoku.bench.hardest import read_rated
 from cpsudoku.formats.read import parse_one
@@ -52,26 +53,7 @@ def test_every_search_of_the_graph_is_the_python_search(monkeypatch, y, x):
         _pure(monkeypatch, True)
         assert python.tables() is None
         _pure(monkeypatch, False)
-        for src in python.ons:
-            for a, b in zip(compiled.reach_from_on(src), python.reach_from_on(src)):
-                assert [(k, a[k]) for k in a] == list(b.items())  # same order reached
-            assert compiled.nearest_turned_off(src) == _pure_nearest(monkeypatch, python, src)
-            dist, parent = compiled.reach_from_off(src, until=src)
-            want_dist, want_parent = python.reach_from_off(src, until=src)
-            assert dist.get(src) == want_dist.get(src)
-            if src in want_dist:
-                node = src
-                while node is not None:  # the same path back
-                    assert parent[node] == want_parent[node]
-                    node = want_parent[node][0]
-
-
-def _pure_nearest(monkeypatch, graph: Graph, src):
-    _pure(monkeypatch, True)
-    try:
-        return graph.nearest_turned_off(src)
-    finally:
-        _pure(monkeypatch, False)
+        same_graph_searches(compiled, python, lambda on: _pure(monkeypatch, on))
 
 
 def test_the_inner_chains_of_a_grid_are_the_same(monkeypatch):

@@ -10,6 +10,7 @@ import random
 from pathlib import Path
 
 import pytest
+from conftest import same_graph_searches
 
 from cpsudoku.formats import iss
 from cpsudoku.logic import chaincore
@@ -76,23 +77,9 @@ def test_the_compiled_graph_follows_the_rules_links_as_the_python_one(monkeypatc
     _pure(monkeypatch, True)
     assert python.tables() is None
     _pure(monkeypatch, False)
-    ruled = 0
-    for src in python.ons:
-        for a, b in zip(compiled.reach_from_on(src), python.reach_from_on(src)):
-            assert [(k, a[k]) for k in a] == list(b.items())  # same order reached
-        _pure(monkeypatch, True)
-        nearest = python.nearest_turned_off(src)
-        _pure(monkeypatch, False)
-        assert compiled.nearest_turned_off(src) == nearest
-        dist, parent = compiled.reach_from_off(src, until=src)
-        want_dist, want_parent = python.reach_from_off(src, until=src)
-        assert dist.get(src) == want_dist.get(src)
-        if src in want_dist:
-            node = src
-            while node is not None:  # the same path back
-                assert parent[node] == want_parent[node]
-                node = want_parent[node][0]
-        ruled += any(python.link_text(src, off) for off in python.weak[src])
+    same_graph_searches(compiled, python, lambda on: _pure(monkeypatch, on))
+    ruled = sum(any(python.link_text(src, off) for off in python.weak[src])
+                for src in python.ons)
     # (a cage's links of one value are its no-repeat, the peers' already)
     assert ruled or not (x and y), "some candidates have weak links through a rule"
 
