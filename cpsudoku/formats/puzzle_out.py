@@ -44,7 +44,8 @@ def render_puzzle(puzzle: Puzzle, fmt: str, solution=None) -> str:
     if fmt == "line":
         standard = puzzle.geometry.standard  # a line names no digits
         if has_layout(puzzle) or not standard or puzzle.geometry.extra:
-            others = "toml, json, fpuzzles, link or iss" if standard else "toml, json or iss"
+            others = "toml, json, fpuzzles, link or iss" if standard else \
+                "toml or json" if puzzle.geometry.grids else "toml, json or iss"
             raise ModelError(f"{puzzle.label()}: a one-line grid cannot hold its regions, "
                              f"digits or elements; use {others}")
         return puzzle.line()

@@ -211,3 +211,9 @@ def test_explain_on_the_command_line_writes_the_board():
     assert result.exit_code == 0
     record = json.loads(result.stdout)
     assert record["solved"] and record["layout"] == "samurai"
+
+
+def test_a_one_line_grid_refuses_a_board_and_names_the_formats_that_hold_it():
+    result = cli("convert", "-f", "line", EXAMPLE)
+    assert result.exit_code == ExitCode.BAD_INPUT
+    assert one_error_line(result).endswith("use toml or json")
