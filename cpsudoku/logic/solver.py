@@ -74,6 +74,7 @@ class Solver:
         # most techniques count on every row, column and box holding every digit; on
         # another grid (a multi-grid board too) only those marked `any_grid` run: the
         # ones that read a house only as a group holding every digit, and the engine's
+        # own steps
         self.any_grid = not geometry.standard
         if self.any_grid and geometry.first != 1:
             raise ModelError(f"{self.puzzle.label()}: the logical solver reads digits from "
