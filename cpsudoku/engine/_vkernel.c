@@ -130,48 +130,6 @@ static void VKernel_dealloc(VKernel *self)
 
 
 
-/* One constraint (kind, cells, data, total), read into c by its kind's handler. */
-static int build_constraint(const VKernel *vk, Con *c, PyObject *item, int index)
-{
-    PyObject *tuple = PySequence_Fast(item, "a constraint must be (kind, cells, data, total)");
-    if (!tuple)
-        return -1;
-    if (PySequence_Fast_GET_SIZE(tuple) != 4) {
-        Py_DECREF(tuple);
-        return bad("constraint %d is not (kind, cells, data, total)", index);
-    }
-    PyObject **f = PySequence_Fast_ITEMS(tuple);
-    long kind = PyLong_AsLong(f[0]);
-    long long total = PyLong_AsLongLong(f[3]);
-    if (PyErr_Occurred() || kind < 0 || kind >= K_KINDS) {
-        Py_DECREF(tuple);
-        PyErr_Clear();
-        return bad("constraint %d: an unknown kind or total", index);
-    }
-    c->kind = (int)kind;
-    c->total = total;
-    Py_ssize_t len, nd;
-    c->cells = cells_of(f[1], vk->ncells, &len, "constraint cells");
-    if (!c->cells) {
-        Py_DECREF(tuple);
-        return -1;
-    }
-    c->len = c->inner = (int)len;
-    const Kind *handler = KINDS[c->kind];
-    if (handler->build_objects) {
-        int r = handler->build_objects(vk, c, f[2], index);
-        Py_DECREF(tuple);
-        return r;
-    }
-    int64_t *data = ints_of(f[2], &nd, "constraint data");
-    Py_DECREF(tuple);
-    if (!data)
-        return -1;
-    int r = handler->build ? handler->build(vk, c, data, nd, index) : 0;
-    free(data);
-    return r;
-}
-
 /* The units (n cells each, no cell twice) and, per cell, the units it is in. */
 static int read_units(VKernel *self, PyObject *units_obj)
 {
@@ -274,27 +232,10 @@ static int read_intersections(VKernel *self, PyObject *ints_obj)
     return r;
 }
 
-/* The other constraints, each built by its handler, then prepared once all are
- * built, in order: its place in the search's counters, what it keeps in the
- * state, its branching hint. */
-static int read_constraints(VKernel *self, PyObject *cons_obj)
+/* The constraints added, each prepared in order: its place in the search's
+ * counters, what it keeps in the state, its branching hint. */
+static int prepare_constraints(VKernel *self)
 {
-    PyObject *cseq = PySequence_Fast(cons_obj, "constraints must be a sequence");
-    if (!cseq)
-        return -1;
-    self->ncons = (int)PySequence_Fast_GET_SIZE(cseq);
-    self->cons = calloc((size_t)self->ncons + 1, sizeof(Con));
-    if (!self->cons) {
-        Py_DECREF(cseq);
-        PyErr_NoMemory();
-        return -1;
-    }
-    for (int k = 0; k < self->ncons; k++)
-        if (build_constraint(self, &self->cons[k], PySequence_Fast_GET_ITEM(cseq, k), k) < 0) {
-            Py_DECREF(cseq);
-            return -1;
-        }
-    Py_DECREF(cseq);
     self->nslots = self->ncons;
     for (int k = 0; k < self->ncons; k++) {
         Con *c = &self->cons[k];
@@ -406,12 +347,11 @@ static int index_constraints(VKernel *self)
 
 static int VKernel_init(VKernel *self, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"size", "units", "peers", "intersections", "constraints", "nvars",
-                             NULL};
+    static char *kwlist[] = {"size", "units", "peers", "intersections", "nvars", NULL};
     int n, nvars = 0;
-    PyObject *units_obj, *peers_obj, *ints_obj, *cons_obj;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iOOOO|i", kwlist, &n, &units_obj, &peers_obj,
-                                     &ints_obj, &cons_obj, &nvars))
+    PyObject *units_obj, *peers_obj, *ints_obj;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iOOO|i", kwlist, &n, &units_obj, &peers_obj,
+                                     &ints_obj, &nvars))
         return -1;
     if (self->units) {
         PyErr_SetString(PyExc_TypeError, "a VKernel is built once");
@@ -429,10 +369,279 @@ static int VKernel_init(VKernel *self, PyObject *args, PyObject *kwds)
     self->ncells = nvars ? nvars : n * n; /* the cells, then any auxiliary variables */
     self->full = n == 32 ? 0xffffffffu : (1u << n) - 1;
     if (read_units(self, units_obj) < 0 || read_peers(self, peers_obj) < 0 ||
-        read_intersections(self, ints_obj) < 0 || read_constraints(self, cons_obj) < 0 ||
-        set_priorities(self) < 0 || index_constraints(self) < 0)
+        read_intersections(self, ints_obj) < 0)
         return -1;
     return 0;
+}
+
+/* Ready to search, once: the constraints added are prepared and indexed, and no
+ * more may be added. 0, or -1 with an error set (then for good). */
+static int seal(VKernel *self)
+{
+    if (self->sealed > 0)
+        return 0;
+    if (self->sealed < 0) {
+        PyErr_SetString(PyExc_ValueError, "the VKernel's constraints were refused");
+        return -1;
+    }
+    self->sealed = -1;
+    if (prepare_constraints(self) < 0 || set_priorities(self) < 0 ||
+        index_constraints(self) < 0)
+        return -1;
+    self->sealed = 1;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* adding constraints: one typed call per kind                              */
+
+#define MAX_ARGS 8 /* cells, a kind's parameters, within */
+
+/* A call's arguments by name, positional ones first (NULL where not given). */
+static int gather(PyObject *args, PyObject *kwds, const char *const *names, int count,
+                  PyObject **out, const char *method)
+{
+    const Py_ssize_t npos = PyTuple_GET_SIZE(args);
+    if (npos > count) {
+        PyErr_Format(PyExc_TypeError, "%s() takes at most %d arguments (%zd given)", method,
+                     count, npos);
+        return -1;
+    }
+    for (int i = 0; i < count; i++)
+        out[i] = i < npos ? PyTuple_GET_ITEM(args, i) : NULL;
+    PyObject *key, *value;
+    Py_ssize_t pos = 0;
+    while (kwds && PyDict_Next(kwds, &pos, &key, &value)) {
+        const char *name = PyUnicode_AsUTF8(key);
+        if (!name)
+            return -1;
+        int i = 0;
+        while (i < count && strcmp(names[i], name))
+            i++;
+        if (i == count) {
+            PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%s'",
+                         method, name);
+            return -1;
+        }
+        if (out[i]) {
+            PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument '%s'",
+                         method, name);
+            return -1;
+        }
+        out[i] = value;
+    }
+    return 0;
+}
+
+/* Integers appended to a growing array: 0, or -1 with an error set. */
+static int append(int64_t **data, Py_ssize_t *nd, Py_ssize_t *cap, const int64_t *items,
+                  Py_ssize_t count)
+{
+    if (*nd + count > *cap) {
+        Py_ssize_t grown = 2 * *cap + count + 8;
+        int64_t *more = realloc(*data, (size_t)grown * sizeof(int64_t));
+        if (!more) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        *data = more;
+        *cap = grown;
+    }
+    memcpy(*data + *nd, items, (size_t)count * sizeof(int64_t));
+    *nd += count;
+    return 0;
+}
+
+/* One parameter's value appended as its code says (see `Kind.codes`). */
+static int pack_one(char code, PyObject *arg, const char *name, int64_t **data, Py_ssize_t *nd,
+                    Py_ssize_t *cap, int64_t *total)
+{
+    const int optional = code >= 'A' && code <= 'Z';
+    code = (char)(optional ? code - 'A' + 'a' : code);
+    if (code == 'i' || code == 't') {
+        long long v = PyLong_AsLongLong(arg);
+        if (v == -1 && PyErr_Occurred()) {
+            PyErr_Format(PyExc_TypeError, "%s must be an integer", name);
+            return -1;
+        }
+        if (code == 't') {
+            *total = v;
+            return 0;
+        }
+        int64_t item = v;
+        return append(data, nd, cap, &item, 1);
+    }
+    if (code == 'p') { /* a sequence of tuples: their count, then their items */
+        PyObject *seq = PySequence_Fast(arg, name);
+        if (!seq)
+            return -1;
+        int64_t count = PySequence_Fast_GET_SIZE(seq);
+        int r = append(data, nd, cap, &count, 1);
+        for (Py_ssize_t i = 0; r == 0 && i < count; i++)
+            r = pack_one('s', PySequence_Fast_GET_ITEM(seq, i), name, data, nd, cap, total);
+        Py_DECREF(seq);
+        return r;
+    }
+    Py_ssize_t len;
+    int64_t *items = ints_of(arg, &len, name);
+    if (!items)
+        return -1;
+    int r = 0;
+    if (code == 'n' && !(optional && len == 0)) { /* its length first */
+        int64_t count = len;
+        r = append(data, nd, cap, &count, 1);
+    }
+    if (r == 0 && !(code == 'n' && optional && len == 0))
+        r = append(data, nd, cap, items, len);
+    free(items);
+    return r;
+}
+
+/* The OR constraint numbered `obj` (an argument named `what`), or NULL with an
+ * error set. */
+static Con *either_of(VKernel *self, PyObject *obj, const char *what)
+{
+    long at = obj ? PyLong_AsLong(obj) : -1;
+    if (at == -1 && PyErr_Occurred())
+        return NULL;
+    if (at < 0 || at >= self->ncons || self->cons[at].kind != K_OR) {
+        PyErr_Format(PyExc_ValueError, "%s=%ld is not an either/or of this kernel", what, at);
+        return NULL;
+    }
+    return &self->cons[at];
+}
+
+/* A new constraint's record: the next of the kernel's own, or (within an OR) the
+ * next of its last alternative's. NULL with an error set when there is none to
+ * take it. */
+static Con *new_con(VKernel *self, PyObject *within, int *index)
+{
+    if (!within) {
+        if (self->ncons == self->cap_cons) {
+            int cap = 2 * self->cap_cons + 8;
+            Con *grown = realloc(self->cons, (size_t)cap * sizeof(Con));
+            if (!grown) {
+                PyErr_NoMemory();
+                return NULL;
+            }
+            self->cons = grown;
+            self->cap_cons = cap;
+        }
+        *index = self->ncons;
+        Con *c = &self->cons[self->ncons++];
+        memset(c, 0, sizeof *c);
+        return c;
+    }
+    Con *either = either_of(self, within, "within");
+    if (!either)
+        return NULL;
+    const long at = either - self->cons;
+    if (!either->nalts) {
+        PyErr_Format(PyExc_ValueError, "constraint %ld: an alternative is opened "
+                     "(add_alternative) before its constraints", at);
+        return NULL;
+    }
+    Con *subs = realloc(either->subs, ((size_t)either->nsubs + 1) * sizeof(Con));
+    if (!subs) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    either->subs = subs;
+    *index = (int)at;
+    Con *c = &either->subs[either->nsubs++];
+    either->alt_start[either->nalts] = either->nsubs;
+    memset(c, 0, sizeof *c);
+    return c;
+}
+
+/* The record last taken back, after its build failed. */
+static void drop_con(VKernel *self, PyObject *within, int index)
+{
+    Con *either = within ? &self->cons[index] : NULL;
+    Con *c = either ? &either->subs[--either->nsubs] : &self->cons[--self->ncons];
+    free_con(c);
+    if (either)
+        either->alt_start[either->nalts] = either->nsubs;
+}
+
+/* Whether a constraint fits an OR's alternative: a kind that may be nested, over
+ * the OR's cells. */
+static int fits_either(const Con *either, const Con *c, int index)
+{
+    int fits = KINDS[c->kind]->nested;
+    for (int i = 0; fits && i < c->len; i++) {
+        int mine = 0;
+        for (int x = 0; x < either->len && !mine; x++)
+            mine = either->cells[x] == c->cells[i];
+        fits = mine;
+    }
+    return fits ? 0 : bad("constraint %d: an alternative of an OR must be a sum, cage, less, "
+                          "table or regular constraint over the OR's cells", index);
+}
+
+static int open_to_constraints(const VKernel *self)
+{
+    if (!self->units) {
+        PyErr_SetString(PyExc_ValueError, "the VKernel was not initialised");
+        return -1;
+    }
+    if (self->sealed) {
+        PyErr_SetString(PyExc_ValueError, "a VKernel's constraints are added before it "
+                                          "first searches or propagates");
+        return -1;
+    }
+    return 0;
+}
+
+/* add_<kind>(cells, <the kind's parameters>, within=None) -> its index: the
+ * arguments read as the kind's codes say, then built by its handler. */
+static PyObject *add_typed(VKernel *self, int kind, PyObject *args, PyObject *kwds)
+{
+    const Kind *h = KINDS[kind];
+    const char *names[MAX_ARGS + 1] = {"cells"};
+    int count = 1;
+    while (h->params[count - 1])
+        names[count] = h->params[count - 1], count++;
+    names[count++] = "within";
+    PyObject *arg[MAX_ARGS];
+    if (gather(args, kwds, names, count, arg, h->method) < 0 || open_to_constraints(self) < 0)
+        return NULL;
+    for (int i = 0; i < count - 1; i++)
+        if (!arg[i] && !(i && h->codes[i - 1] >= 'A' && h->codes[i - 1] <= 'Z')) {
+            PyErr_Format(PyExc_TypeError, "%s() missing argument '%s'", h->method, names[i]);
+            return NULL;
+        }
+    int64_t *data = NULL, total = 0;
+    Py_ssize_t nd = 0, cap = 0;
+    for (int i = 1; i < count - 1; i++)
+        if (arg[i] && pack_one(h->codes[i - 1], arg[i], names[i], &data, &nd, &cap, &total) < 0) {
+            free(data);
+            return NULL;
+        }
+    PyObject *within = arg[count - 1] == Py_None ? NULL : arg[count - 1]; /* its own */
+    int index;
+    Con *c = new_con(self, within, &index);
+    if (!c) {
+        free(data);
+        return NULL;
+    }
+    c->kind = kind;
+    c->total = total;
+    Py_ssize_t len;
+    c->cells = cells_of(arg[0], self->ncells, &len, "constraint cells");
+    int r = c->cells ? 0 : -1;
+    if (r == 0) {
+        c->len = c->inner = (int)len;
+        r = h->build ? h->build(self, c, data, nd, index) : 0;
+    }
+    if (r == 0 && within)
+        r = fits_either(&self->cons[index], c, index);
+    free(data);
+    if (r < 0) {
+        drop_con(self, within, index);
+        return NULL;
+    }
+    return PyLong_FromLong(within ? (long)self->cons[index].nsubs - 1 : index);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -819,6 +1028,8 @@ static int search_open(VKernel *self, PyObject *domains_obj, Search *S, int *emp
         PyErr_SetString(PyExc_ValueError, "the VKernel was not initialised");
         return -1;
     }
+    if (seal(self) < 0)
+        return -1;
     const int ncells = self->ncells, nunits = self->nunits, ncons = self->ncons;
     PyObject *dseq = domains_of(domains_obj, ncells);
     if (!dseq)
@@ -949,16 +1160,107 @@ static PyObject *VKernel_get_size(VKernel *self, void *closure)
     return PyLong_FromLong(self->n);
 }
 
-static PyMethodDef VKernel_methods[] = {
-    {"solve", (PyCFunction)(void (*)(void))VKernel_solve, METH_VARARGS | METH_KEYWORDS,
+/* add_either(cells) -> index: an OR over the cells, its alternatives added after it. */
+static PyObject *VKernel_add_either(VKernel *self, PyObject *args, PyObject *kwds)
+{
+    static const char *const names[] = {"cells"};
+    PyObject *arg[1];
+    if (gather(args, kwds, names, 1, arg, "add_either") < 0 || open_to_constraints(self) < 0)
+        return NULL;
+    if (!arg[0]) {
+        PyErr_SetString(PyExc_TypeError, "add_either() missing argument 'cells'");
+        return NULL;
+    }
+    int index;
+    Con *c = new_con(self, NULL, &index);
+    if (!c)
+        return NULL;
+    c->kind = K_OR;
+    Py_ssize_t len;
+    c->cells = cells_of(arg[0], self->ncells, &len, "constraint cells");
+    c->alt_start = calloc(1, sizeof(int));
+    if (!c->cells || !c->alt_start) {
+        if (c->cells)
+            PyErr_NoMemory();
+        drop_con(self, NULL, index);
+        return NULL;
+    }
+    c->len = c->inner = (int)len;
+    return PyLong_FromLong(index);
+}
+
+/* add_alternative(either) -> its number: a new alternative of the OR, which the
+ * constraints added `within=either` join until the next. */
+static PyObject *VKernel_add_alternative(VKernel *self, PyObject *args, PyObject *kwds)
+{
+    static const char *const names[] = {"either"};
+    PyObject *arg[1];
+    if (gather(args, kwds, names, 1, arg, "add_alternative") < 0 ||
+        open_to_constraints(self) < 0)
+        return NULL;
+    Con *c = either_of(self, arg[0], "either");
+    if (!c)
+        return NULL;
+    int *grown = realloc(c->alt_start, ((size_t)c->nalts + 2) * sizeof(int));
+    if (!grown)
+        return PyErr_NoMemory();
+    c->alt_start = grown;
+    c->alt_start[++c->nalts] = c->nsubs;
+    return PyLong_FromLong(c->nalts - 1);
+}
+
+/* One add_<kind> method per kind, and the kernel's methods with them. */
+#define ADDER(kind)                                                                   \
+    static PyObject *add_##kind(VKernel *self, PyObject *args, PyObject *kwds)        \
+    {                                                                                 \
+        return add_typed(self, K_##kind, args, kwds);                                 \
+    }
+ADDER(SUM)
+ADDER(CAGE)
+ADDER(LESS)
+ADDER(TABLE)
+ADDER(REGULAR)
+ADDER(COUNT)
+ADDER(REGIONS)
+ADDER(RUNS)
+ADDER(RANKS)
+ADDER(SAME)
+ADDER(SANDWICH)
+ADDER(SAME_COUNT)
+#undef ADDER
+
+typedef PyObject *(*Adder)(VKernel *, PyObject *, PyObject *);
+static const Adder ADDERS[K_KINDS] = {
+    [K_SUM] = add_SUM,         [K_CAGE] = add_CAGE,       [K_LESS] = add_LESS,
+    [K_TABLE] = add_TABLE,     [K_REGULAR] = add_REGULAR, [K_COUNT] = add_COUNT,
+    [K_REGIONS] = add_REGIONS, [K_RUNS] = add_RUNS,       [K_RANKS] = add_RANKS,
+    [K_SAME] = add_SAME,       [K_SANDWICH] = add_SANDWICH, [K_SAME_COUNT] = add_SAME_COUNT,
+};
+
+#define METHOD(fn) (PyCFunction)(void (*)(void))(fn), METH_VARARGS | METH_KEYWORDS
+/* solve, propagate, probe, add_either, add_alternative, an add_<kind> per kind (filled
+ * in from KINDS when the module loads), the end */
+static PyMethodDef VKernel_methods[5 + K_KINDS + 1] = {
+    {"solve", METHOD(VKernel_solve),
      "solve(domains, max_solutions=1, time_limit=None, locked_depth=0, choice=0) -> "
      "(solutions, exhausted, timed_out, stats); choice: 0 fewest candidates, 1 fewest with "
      "ties broken by conflicts, 2 most conflicts per candidate"},
-    {"propagate", (PyCFunction)(void (*)(void))VKernel_propagate, METH_VARARGS | METH_KEYWORDS,
-     PROPAGATE_DOC},
-    {"probe", (PyCFunction)(void (*)(void))VKernel_probe, METH_VARARGS | METH_KEYWORDS,
-     PROBE_DOC},
-    {NULL, NULL, 0, NULL}};
+    {"propagate", METHOD(VKernel_propagate), PROPAGATE_DOC},
+    {"probe", METHOD(VKernel_probe), PROBE_DOC},
+    {"add_either", METHOD(VKernel_add_either),
+     "add_either(cells) -> index: at least one of its alternatives holds"},
+    {"add_alternative", METHOD(VKernel_add_alternative),
+     "add_alternative(either) -> its number: the constraints added within=either join it"},
+};
+
+static void fill_methods(void)
+{
+    int at = 5;
+    for (int k = 0; k < K_KINDS; k++)
+        if (ADDERS[k])
+            VKernel_methods[at++] = (PyMethodDef){KINDS[k]->method, METHOD(ADDERS[k]),
+                                                  KINDS[k]->doc};
+}
 
 static PyGetSetDef VKernel_getset[] = {
     {"size", (getter)VKernel_get_size, NULL, "number of values", NULL},
@@ -969,8 +1271,9 @@ static PyTypeObject VKernelType = {
     .tp_basicsize = sizeof(VKernel),
     .tp_dealloc = (destructor)VKernel_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "VKernel(size, units, peers, intersections, constraints, nvars=N*N): "
-              "a checked structure with constraints of every kind",
+    .tp_doc = "VKernel(size, units, peers, intersections, nvars=N*N): a checked structure, "
+              "then its constraints of every kind added by kind (add_sum, add_table, ...) "
+              "before the first search",
     .tp_methods = VKernel_methods,
     .tp_getset = VKernel_getset,
     .tp_init = (initproc)VKernel_init,
@@ -984,6 +1287,7 @@ static struct PyModuleDef vkernel_module = {
 
 PyMODINIT_FUNC PyInit__vkernel(void)
 {
+    fill_methods();
     if (PyType_Ready(&VKernelType) < 0)
         return NULL;
     const char *names[5] = {"nodes", "guesses", "backtracks", "propagations", "passes"};

@@ -106,6 +106,9 @@ typedef struct {
     int nextra;           /* state words after the cells and units: same-region groups,
                            * the ORs' living alternatives, the entailed constraints */
     int done_at;          /* the state's bits of constraints entailed (see regular_word) */
+    int cap_cons;         /* room for constraints in `cons` */
+    int sealed;           /* 1 once prepared for searching (no more constraints), -1 if
+                           * that failed */
 } VKernel;
 
 
@@ -266,15 +269,22 @@ typedef struct {
 /* What a constraint kind brings to the core, one entry per kind in `KINDS`. Every
  * hook but `propagate` may be NULL. */
 typedef struct {
-    const char *name; /* the extension's constant for the kind */
-    /* reads the constraint's integers into c (its kind, cells and total are set):
-     * 0, or -1 with an error set */
+    const char *name;   /* the extension's constant for the kind */
+    /* the kernel's method that adds one, `method(cells, params..., within=None)`:
+     * its parameters' names, and per parameter a code saying how its value joins
+     * the data `build` reads: i an integer, s a sequence of integers, n a sequence
+     * after its length, p a sequence of tuples of integers after their count, t the
+     * constraint's total (not data); in capitals, optional (an empty n: nothing) */
+    const char *method;
+    const char *params[6];
+    const char *codes;
+    const char *doc;
+    /* reads the constraint's data (its kind, cells and total are set): 0, or -1
+     * with an error set */
     int (*build)(const VKernel *vk, Con *c, const int64_t *data, Py_ssize_t nd, int index);
-    /* or reads its data as objects: an OR's alternatives */
-    int (*build_objects)(const VKernel *vk, Con *c, PyObject *data, int index);
-    /* once every constraint is built: what depends on the structure or the other
-     * constraints, and the words it keeps in the state (`reserve`); `nested`
-     * inside an OR's alternative. 0, or -1 with an error set */
+    /* once every constraint is added, before the first search: what depends on the
+     * structure or the other constraints, and the words it keeps in the state
+     * (`reserve`); `nested` inside an OR's alternative. 0, or -1 with an error set */
     int (*prepare)(VKernel *vk, Con *c, int index, int nested);
     /* adds to each variable's first conflict count (its branching priority); by
      * default the constraint's length to each of its cells */
@@ -285,8 +295,8 @@ typedef struct {
     /* may replace the branching cell (`best`, of score *most) and value (*bit) */
     int (*hint)(const Search *S, const uint32_t *cands, const Con *c, double *most, int best,
                 uint32_t *bit);
-    int nested;       /* it may stand in an OR's alternative */
-    int everywhere;   /* its cells are every cell: its failures blame none (see blame) */
+    int nested;         /* it may stand in an OR's alternative */
+    int everywhere;     /* its cells are every cell: its failures blame none (see blame) */
 } Kind;
 
 /* The default branching priority: `weight` to each of the constraint's cells, and
@@ -305,10 +315,8 @@ static void add_priority(const VKernel *vk, const Con *c, uint32_t weight, uint3
         }
 }
 
-/* The table of kinds and what runs a constraint's pass, in `_vkernel.c`; an OR
- * builds and runs its alternatives through them. */
+/* The table of kinds, in `_vkernel.c`; an OR runs its alternatives through it. */
 static const Kind *const KINDS[K_KINDS];
-static int build_constraint(const VKernel *vk, Con *c, PyObject *item, int index);
 
 static inline int run_pass(Search *S, uint32_t *s, const Con *c)
 {

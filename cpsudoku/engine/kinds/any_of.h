@@ -1,68 +1,8 @@
-/* OR: data = the alternatives, each a sequence of constraints of the kinds that
- * may be nested (SUM to REGULAR) over the OR's cells (either/or of rules):
- * constructive disjunction, see `any_of`. The state keeps which alternatives are
- * still alive, a bit each. */
-
-/* An OR's alternatives: a sequence of sequences of (kind, cells, data, total), each
- * of a kind that may be nested (SUM to REGULAR), its cells among the OR's. */
-static int any_of_build(const VKernel *vk, Con *c, PyObject *alts, int index)
-{
-    PyObject *seq = PySequence_Fast(alts, "an OR's data must be its alternatives");
-    if (!seq)
-        return -1;
-    const Py_ssize_t nalts = PySequence_Fast_GET_SIZE(seq);
-    Py_ssize_t total = 0;
-    for (Py_ssize_t a = 0; a < nalts; a++) {
-        Py_ssize_t k = PySequence_Size(PySequence_Fast_GET_ITEM(seq, a));
-        if (k < 0) {
-            Py_DECREF(seq);
-            return -1;
-        }
-        total += k;
-    }
-    c->nalts = (int)nalts;
-    c->alt_start = malloc(((size_t)nalts + 1) * sizeof(int));
-    c->subs = calloc((size_t)total + 1, sizeof(Con));
-    if (!c->alt_start || !c->subs) {
-        Py_DECREF(seq);
-        PyErr_NoMemory();
-        return -1;
-    }
-    for (Py_ssize_t a = 0; a < nalts; a++) {
-        c->alt_start[a] = c->nsubs;
-        PyObject *group = PySequence_Fast(PySequence_Fast_GET_ITEM(seq, a),
-                                          "an alternative must be a sequence");
-        if (!group) {
-            Py_DECREF(seq);
-            return -1;
-        }
-        for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(group); j++) {
-            Con *sub = &c->subs[c->nsubs++];
-            if (build_constraint(vk, sub, PySequence_Fast_GET_ITEM(group, j), index) < 0) {
-                Py_DECREF(group);
-                Py_DECREF(seq);
-                return -1;
-            }
-            int fits = KINDS[sub->kind]->nested;
-            for (int i = 0; fits && i < sub->len; i++) {
-                int mine = 0;
-                for (int x = 0; x < c->len && !mine; x++)
-                    mine = c->cells[x] == sub->cells[i];
-                fits = mine;
-            }
-            if (!fits) {
-                Py_DECREF(group);
-                Py_DECREF(seq);
-                return bad("constraint %d: an alternative of an OR must be a sum, cage, less, "
-                           "table or regular constraint over the OR's cells", index);
-            }
-        }
-        Py_DECREF(group);
-    }
-    c->alt_start[nalts] = c->nsubs;
-    Py_DECREF(seq);
-    return nalts ? 0 : bad("constraint %d: an OR without alternatives", index);
-}
+/* OR: at least one of its alternatives holds (either/or of rules), each a sequence of
+ * constraints of the kinds that may be nested (SUM to REGULAR) over the OR's cells:
+ * `add_either(cells)`, then per alternative `add_alternative(either)` and its
+ * constraints added `within=either`. Constructive disjunction, see `any_of`. The
+ * state keeps which alternatives are still alive, a bit each. */
 
 /* At least one alternative holds (constructive disjunction, as ISS's Or): each
  * alternative's constraints run once each on a copy of the domains, quietly
@@ -129,6 +69,8 @@ static int any_of(Search *S, uint32_t *s, const Con *c)
 static int any_of_prepare(VKernel *vk, Con *c, int index, int nested)
 {
     (void)nested;
+    if (!c->nalts)
+        return bad("constraint %d: an OR without alternatives", index);
     for (int j = 0; j < c->nsubs; j++) {
         Con *sub = &c->subs[j];
         sub->slot = vk->nslots++;
@@ -147,6 +89,5 @@ static void any_of_start(const Con *c, int n, uint32_t *s)
         s[c->alive_at + a / 32] |= 1u << (a % 32);
 }
 
-static const Kind OR_KIND = {.name = "OR", .build_objects = any_of_build,
-                             .prepare = any_of_prepare, .start = any_of_start,
-                             .propagate = any_of};
+static const Kind OR_KIND = {.name = "OR", .prepare = any_of_prepare,
+                             .start = any_of_start, .propagate = any_of};

@@ -109,5 +109,13 @@ static int cage(Search *S, uint32_t *s, const Con *c)
     return exclude_required(S, s, c->cells, c->inner, required) < 0 ? -1 : 0;
 }
 
-static const Kind CAGE_KIND = {.name = "CAGE", .build = cage_build, .prepare = cage_prepare,
-                               .propagate = cage, .nested = 1};
+static const Kind CAGE_KIND = {
+    .method = "add_cage", .params = {"sets", "total"}, .codes = "sT",
+    .doc = "add_cage(cells, sets, total=0, within=None) -> index: cells all different whose "
+           "values form one of the value sets (masks)",
+    .name = "CAGE",
+    .build = cage_build,
+    .prepare = cage_prepare,
+    .propagate = cage,
+    .nested = 1,
+};

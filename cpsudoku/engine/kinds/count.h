@@ -144,5 +144,13 @@ static void count_priority(const VKernel *vk, const Con *c, uint32_t *prio)
     add_priority(vk, c, weight, prio);
 }
 
-static const Kind COUNT_KIND = {.name = "COUNT", .build = count_build,
-                                .priority = count_priority, .propagate = count_values};
+static const Kind COUNT_KIND = {
+    .method = "add_count", .params = {"counts", "groups"}, .codes = "sn",
+    .doc = "add_count(cells, counts, groups) -> index: per value 1..n the counts it may take "
+           "among the cells (bit k: k cells); groups: sizes of runs of cells (in order) "
+           "that are peers",
+    .name = "COUNT",
+    .build = count_build,
+    .priority = count_priority,
+    .propagate = count_values,
+};

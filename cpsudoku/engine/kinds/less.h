@@ -19,4 +19,10 @@ static int less(Search *S, uint32_t *s, const Con *c)
     return 0;
 }
 
-static const Kind LESS_KIND = {.name = "LESS", .propagate = less, .nested = 1};
+static const Kind LESS_KIND = {
+    .method = "add_less", .codes = "",
+    .doc = "add_less(cells, within=None) -> index: cells[0] < cells[1] < ...",
+    .name = "LESS",
+    .propagate = less,
+    .nested = 1,
+};

@@ -317,5 +317,14 @@ static int ranks_hint(const Search *S, const uint32_t *cands, const Con *c, doub
     return best;
 }
 
-static const Kind RANKS_KIND = {.name = "RANKS", .build = ranks_build, .propagate = ranks,
-                                .hint = ranks_hint, .everywhere = 1};
+static const Kind RANKS_KIND = {
+    .method = "add_ranks", .params = {"ties", "clues", "readings"},
+    .codes = "ips",
+    .doc = "add_ranks(cells, ties, clues, readings) -> index: full rank; clues: (reading, "
+           "rank) pairs; readings: every reading's N cells, flattened",
+    .name = "RANKS",
+    .build = ranks_build,
+    .propagate = ranks,
+    .hint = ranks_hint,
+    .everywhere = 1,
+};

@@ -545,7 +545,17 @@ static void regions_priority(const VKernel *vk, const Con *c, uint32_t *prio)
         prio[c->cells[i]] += 2;
 }
 
-static const Kind REGIONS_KIND = {.name = "REGIONS", .build = regions_build,
-                                  .prepare = regions_prepare, .priority = regions_priority,
-                                  .start = shards_start, .propagate = regions,
-                                  .everywhere = 1};
+static const Kind REGIONS_KIND = {
+    .method = "add_regions", .params = {"width", "anchors", "joins"},
+    .codes = "ins",
+    .doc = "add_regions(cells, width, anchors, joins) -> index: regions found while solving; "
+           "cells: the N*N cells then their labels; joins: pairs of cells in one region, "
+           "flattened",
+    .name = "REGIONS",
+    .build = regions_build,
+    .prepare = regions_prepare,
+    .priority = regions_priority,
+    .start = shards_start,
+    .propagate = regions,
+    .everywhere = 1,
+};

@@ -346,6 +346,15 @@ static int regular(Search *S, uint32_t *s, const Con *c)
                                       : 0);
 }
 
-static const Kind REGULAR_KIND = {.name = "REGULAR", .build = regular_build,
-                                  .prepare = regular_prepare, .propagate = regular,
-                                  .nested = 1};
+static const Kind REGULAR_KIND = {
+    .method = "add_automaton",
+    .params = {"states", "start", "accepting", "moves"}, .codes = "iins",
+    .doc = "add_automaton(cells, states, start, accepting, moves, within=None) -> index: the "
+           "cells spell a word the automaton accepts; moves: (state, value, next state) "
+           "triples, flattened",
+    .name = "REGULAR",
+    .build = regular_build,
+    .prepare = regular_prepare,
+    .propagate = regular,
+    .nested = 1,
+};

@@ -230,5 +230,14 @@ static int runs_prepare(VKernel *vk, Con *c, int index, int nested)
     return 0;
 }
 
-static const Kind RUNS_KIND = {.name = "RUNS", .build = runs_build, .prepare = runs_prepare,
-                               .propagate = runs};
+static const Kind RUNS_KIND = {
+    .method = "add_runs",
+    .params = {"offset", "labels", "positions", "arms", "near"}, .codes = "iiins",
+    .doc = "add_runs(cells, offset, labels, positions, arms, near) -> index: the digit plus "
+           "offset is 1 plus each arm's run in the start's region; labels: the first label "
+           "variable, positions: how many; arms: their lengths, near: a flag each",
+    .name = "RUNS",
+    .build = runs_build,
+    .prepare = runs_prepare,
+    .propagate = runs,
+};

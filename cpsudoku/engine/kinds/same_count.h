@@ -44,5 +44,11 @@ static int same_count(Search *S, uint32_t *s, const Con *c)
     return 0;
 }
 
-static const Kind SAME_COUNT_KIND = {.name = "SAME_COUNT", .build = same_count_build,
-                                     .propagate = same_count};
+static const Kind SAME_COUNT_KIND = {
+    .method = "add_same_count", .params = {"value"}, .codes = "i",
+    .doc = "add_same_count(cells, value) -> index: the two halves of the cells hold the "
+           "value as often",
+    .name = "SAME_COUNT",
+    .build = same_count_build,
+    .propagate = same_count,
+};

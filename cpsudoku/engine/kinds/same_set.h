@@ -47,4 +47,11 @@ static int same_set(Search *S, uint32_t *s, const Con *c)
     return 0;
 }
 
-static const Kind SAME_KIND = {.name = "SAME", .build = same_set_build, .propagate = same_set};
+static const Kind SAME_KIND = {
+    .method = "add_same_set", .codes = "",
+    .doc = "add_same_set(cells) -> index: the two halves of the cells, each of different "
+           "values, hold the same values",
+    .name = "SAME",
+    .build = same_set_build,
+    .propagate = same_set,
+};

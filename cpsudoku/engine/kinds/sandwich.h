@@ -108,5 +108,11 @@ static int sandwich(Search *S, uint32_t *s, const Con *c)
     return keep_each(S, s, c->cells, len, keep);
 }
 
-static const Kind SANDWICH_KIND = {.name = "SANDWICH", .build = sandwich_build,
-                                   .propagate = sandwich};
+static const Kind SANDWICH_KIND = {
+    .method = "add_sandwich", .params = {"sets", "total"}, .codes = "st",
+    .doc = "add_sandwich(cells, sets, total) -> index: a line holding every value once; sets: "
+           "the value sets (masks) between its crusts 1 and n that make the total",
+    .name = "SANDWICH",
+    .build = sandwich_build,
+    .propagate = sandwich,
+};

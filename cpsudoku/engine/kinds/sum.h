@@ -333,5 +333,13 @@ static int sum_propagate(Search *S, uint32_t *s, const Con *c)
     return c->words ? sum_exact(S, s, c) : sum_bounds(S, s, c);
 }
 
-static const Kind SUM_KIND = {.name = "SUM", .build = sum_build, .propagate = sum_propagate,
-                              .nested = 1};
+static const Kind SUM_KIND = {
+    .method = "add_sum", .params = {"weights", "total", "groups"}, .codes = "stN",
+    .doc = "add_sum(cells, weights, total, groups=(), within=None) -> index: sum(weights[i] * "
+           "cells[i]) == total; groups: sizes of runs of cells (in order) that all differ, "
+           "with one weight",
+    .name = "SUM",
+    .build = sum_build,
+    .propagate = sum_propagate,
+    .nested = 1,
+};

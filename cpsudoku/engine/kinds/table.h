@@ -83,5 +83,12 @@ static int table_propagate(Search *S, uint32_t *s, const Con *c)
     return c->pair ? pair_table(S, s, c) : table(S, s, c);
 }
 
-static const Kind TABLE_KIND = {.name = "TABLE", .build = table_build,
-                                .propagate = table_propagate, .nested = 1};
+static const Kind TABLE_KIND = {
+    .method = "add_table", .params = {"rows"}, .codes = "s",
+    .doc = "add_table(cells, rows, within=None) -> index: the cells take one of the rows "
+           "(flattened, len(cells) values a row)",
+    .name = "TABLE",
+    .build = table_build,
+    .propagate = table_propagate,
+    .nested = 1,
+};
