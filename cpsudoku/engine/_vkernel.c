@@ -61,12 +61,12 @@ static const Kind *const KINDS[K_KINDS] = {
 };
 
 #define DECAY_PERIOD 512   /* failures between two halvings of the conflict counts */
-/* With regions found while solving, as ISS does (measured on its chaos puzzles,
- * nodes to two solutions, against neither): a cell whose partner (its region
+/* With regions found while solving, as ISS does: a cell whose partner (its region
  * label, or the label's cell) is decided counts its conflicts LINK_BOOST times
  * over, and every variable starts with the lengths of the constraints it is in
- * (ISS's cell priorities): Let there be chaos none in 20 s to 21,666, The
- * Fountain 139,584 (15 s, unfinished) to 20,983, Sunblock 17,363 to 1,092. */
+ * (ISS's cell priorities), so the search settles a region's cells and labels
+ * together rather than wandering (docs/benchmarks.md, the variant kernel's
+ * choices). */
 #define LINK_BOOST 4
 #define BRANCH_BLAME 2     /* conflicts a branching cell counts when its value fails at once */
 
@@ -683,13 +683,9 @@ static int locked_pass(Search *S, uint32_t *s)
 /* Each cell of a failed unit or constraint counts one more conflict (and a
  * branching cell whose value fails at once BRANCH_BLAME more, in dfs); the
  * counts halve every DECAY_PERIOD failures, so they follow where the search is
- * now (on ISS's examples, before the cages of renban lines: 'Leven 13,476 nodes
- * without decay, 8,435 with; The Barbed Cross 59,239 and 46,321). Blaming the
- * branching cell too, measured on eleven of ISS's variant puzzles: Raw
- * Spaghetti 2,221 nodes to 1,654, 'Leven 460 to 236, Embedded Squishdoku 19,656
- * to 352, Sum lines 73,914 to 38,351, Hard renban 3 10,801 to 4,606; The Barbed
- * Cross 27,926 to 42,773; blaming only it (as ISS does) took The Barbed Cross
- * to 83,724 and Raw Spaghetti to 4,005. */
+ * now. The branching cell is blamed beside the failed constraint's cells: the
+ * constraint says where the trouble is, the branch what caused it, and either
+ * alone searched longer on most of ISS's puzzles (docs/benchmarks.md). */
 static void blame(Search *S, const int *cells, int len)
 {
     if (++S->failures % DECAY_PERIOD == 0)
@@ -807,9 +803,8 @@ static long propagate(Search *S, uint32_t *s, int locked)
             int r = run_pass(S, s, &k->cons[x]);
             S->running = -1;
             if (r < 0) {
-                /* the regions pass spans every cell: blaming them all says nothing of
-                 * where the conflict is, and drowns the counts that do (ISS's Chaos
-                 * Construction: over 450,000 nodes in 20 s with it, 5,693 without) */
+                /* a pass over every cell (regions, full rank): blaming them all says
+                 * nothing of where the conflict is, and drowns the counts that do */
                 if (!KINDS[k->cons[x].kind]->everywhere)
                     blame(S, k->cons[x].cells, k->cons[x].len);
                 goto fail;
@@ -834,12 +829,10 @@ fail:
 /* A value with two places left in a unit, both uncertain, is a binary choice:
  * it replaces the chosen cell (of more than two candidates, with conflicts
  * per candidate `top`) when the busier of its places has more conflicts than
- * that; the busier place is tried first. Measured on ISS's puzzles (nodes to two
- * solutions, against the cell alone): Skyscraper - all 5 2,664 to 56, Nabner
- * 209,244 to 114,519, The Barbed Cross 42,773 to 27,443, Hazy Rellik 10,628 to
- * 5,704; worse on Heat up - global entropy 4,489 to 9,937 and Sum lines 38,351
- * to 57,165. Twice the cell's score (ISS's weight) gained less: 50,091 on The
- * Barbed Cross, 731 on Skyscraper - all 5. */
+ * that; the busier place is tried first. Where a clue pins a value to two places
+ * (skyscrapers, killers' combinations) that choice splits the search in two
+ * halves where a cell of many candidates splits it in many; it loses on a few
+ * puzzles and gains far more on others (docs/benchmarks.md). */
 static int choose_place(Search *S, const uint32_t *cands, int best, double *top, uint32_t *bit)
 {
     const VKernel *k = S->k;

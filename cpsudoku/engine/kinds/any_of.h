@@ -8,12 +8,10 @@
  * alternative's constraints run once each on a copy of the domains, quietly
  * (waking nothing); one that fails is out, and each cell of the OR keeps the
  * values some surviving alternative leaves it. No automaton of the alternatives'
- * product is built: ISS's City Planning, 36 either/ors of skyscrapers and
- * givens, spent 57 ms building them. As ISS's Or, the state remembers which
- * alternatives failed (they stay failed below), and the last one left runs on
- * the state itself, waking what it narrows. Measured on ISS's puzzles with ORs
- * (best of ten, to two solutions): Unbidden First Hidden 50.9 to 36.2 ms,
- * Killer lunchboxes 132 nodes and 10.6 ms to 43 nodes and 2.7 ms. */
+ * product is built: for many either/ors its building alone outweighs the search.
+ * As ISS's Or, the state remembers which alternatives failed (they stay failed
+ * below, domains only narrowing), and the last one left runs on the state itself,
+ * waking what it narrows, as a plain constraint would. */
 static int any_of(Search *S, uint32_t *s, const Con *c)
 {
     const int ncells = S->k->ncells, len = c->len;
@@ -38,9 +36,8 @@ static int any_of(Search *S, uint32_t *s, const Con *c)
         if (!(living[a / 32] >> (a % 32) & 1))
             continue;
         memcpy(alt, s, 2 * (size_t)ncells * sizeof(uint32_t));
-        /* each of its constraints once, as ISS's And: running them to a fixpoint
-         * cost Unbidden First Hidden twice the passes for the same 1,010 nodes, and
-         * Chaos Construction: x-sums 299,412 nodes where once takes 274,085 */
+        /* each of its constraints once, as ISS's And: a fixpoint of each
+         * alternative costs more passes than the narrowing it adds is worth */
         int ok = 1;
         for (int j = c->alt_start[a]; ok && j < c->alt_start[a + 1]; j++)
             ok = run_pass(S, alt, &c->subs[j]) >= 0;
@@ -54,9 +51,8 @@ static int any_of(Search *S, uint32_t *s, const Con *c)
             kept[i] |= alt[c->cells[i]] | alt[ncells + c->cells[i]];
             covered &= (domain(S, s, c->cells[i]) & ~kept[i]) == 0;
         }
-        /* every value some alternative keeps: the others can narrow nothing more
-         * (Unbidden First Hidden: 92% of its either/or's passes narrow nothing;
-         * alternatives run 11,710 to 2,973, the same 1,010 nodes) */
+        /* every value some alternative keeps: the others can narrow nothing more,
+         * and most passes of an either/or narrow nothing */
         if (covered)
             break;
     }

@@ -129,7 +129,7 @@ static int count_values(Search *S, uint32_t *s, const Con *c)
     }
     /* A value the cells must hold once more goes to its one place, or leaves the
      * cells that see all its places, as the sweep of the counting automata this
-     * count stands for did (ISS's Quadruple X: 27 nodes without, 15 with). */
+     * count stands for did. */
     return required && exclude_required(S, s, c->cells, len, required) < 0 ? -1 : 0;
 }
 

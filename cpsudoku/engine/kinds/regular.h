@@ -5,9 +5,8 @@
 
 /* An automaton whose cells times states pass this waits in the slow ring: run
  * after every quick constraint has settled, it sees their narrowing at once
- * instead of being run again after each. The full-rank clues' automata (459
- * cells, 375 states each) are the case: ISS's Full rank 2 went from 224 nodes
- * and 180 ms to 183 nodes and 152 ms, Full rank 3 from 17.5 ms to 14.7 ms. */
+ * instead of being run again after each: the full-rank clues' automata, long
+ * lines of hundreds of states each, are the case. */
 #define SLOW_WORK 20000
 
 static int regular_build(const VKernel *vk, Con *c, const int64_t *data, Py_ssize_t nd, int index)
@@ -109,8 +108,7 @@ static int regular_build(const VKernel *vk, Con *c, const int64_t *data, Py_ssiz
 /* Whether every cell of some unit is among the constraint's: then each value is
  * in it anyway, and where it goes is the unit's own hidden singles and locked
  * candidates (a sandwich or skyscraper clue on a row), so its required values
- * are not worth a sweep (Sandwich snipe 18, its sums then kept as sums: 5.2 s with
- * none, 9.6 s with it). */
+ * are not worth a sweep. */
 static int covers_unit(const VKernel *vk, const Con *c)
 {
     const int n = vk->n;
@@ -139,13 +137,11 @@ static int regular_prepare(VKernel *vk, Con *c, int index, int nested)
 
 /* An automaton's sweep for required values runs while it pays: after DRY_RUN
  * sweeps in a row that found nothing, the constraint sweeps on one pass in
- * DRY_EVERY (of all passes), until a sweep finds something again. Measured on
- * sixteen of ISS's puzzles with automata: sweeping always took 12.3 s in all,
- * this 10.0 s, none 11.5 s (Dutch-pelgänger [easier]: 1,574 ms, 273, 373; its
- * 81 doppelganger automata never hold a required value). A small automaton
- * (cells times states up to SMALL_SWEEP) always sweeps, its sweep being cheap:
- * ISS's Heat up - global entropy, whose 2x2 squares often hold a required
- * value, 2,525 nodes and 162 ms to 865 and 55 ms; Look-and-Say 3 1,878 to 1,310. */
+ * DRY_EVERY (of all passes), until a sweep finds something again: some automata
+ * never hold a required value (a doppelganger's), and sweeping them always costs
+ * more than sweeping none. A small automaton (cells times states up to
+ * SMALL_SWEEP) always sweeps, its sweep being cheap and often fruitful (a 2x2
+ * square's entropy). */
 #define DRY_RUN 16
 #define DRY_EVERY 16
 #define SMALL_SWEEP 32

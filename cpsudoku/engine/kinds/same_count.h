@@ -13,9 +13,8 @@ static int same_count_build(const VKernel *vk, Con *c, const int64_t *data, Py_s
  * values repeat, compared value by value). A group may hold v from the cells that
  * are v to those that may be: when one group's most is the other's least, its cells
  * that may be v are v; when its least is the other's most, its other cells are not
- * v. That is all the counts allow (each undecided cell can be v or not), where the
- * automaton of the first group's surplus, 256 states on ISS's Copycat (15 cells a
- * group, 9 of them), took the same narrowing at up to 80 us a node. */
+ * v. That is all the counts allow (each undecided cell can be v or not): the
+ * automaton of the first group's surplus narrows as much, at far more work a node. */
 static int same_count(Search *S, uint32_t *s, const Con *c)
 {
     const int k = c->len / 2;

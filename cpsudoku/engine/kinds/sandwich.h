@@ -33,11 +33,9 @@ static int sandwich_build(const VKernel *vk, Con *c, const int64_t *data, Py_ssi
  * to the total (as ISS's sandwich handler): each pair of places the crusts may
  * take, with each set of values between that makes the total, holds when the cells
  * between can hold the set, each some value of it, and the cells outside the values
- * it leaves; a cell keeps the values some such placement gives it. Measured on
- * ISS's Sandwich snipe 18 (18 clues, nodes to two solutions): the automaton of the
- * values between, up to 258 states, 10,598 nodes and 2.0 s; this pass without the
- * cell by cell check 11,350 and 0.29 s, with it 6,251 and 0.15 s; checking the
- * cells outside one by one too, 7,319 and 0.21 s. */
+ * it leaves; a cell keeps the values some such placement gives it. The cells
+ * between are checked one by one (each holds some value of the set), the cells
+ * outside only as a whole: that check costs more than it finds. */
 static int sandwich(Search *S, uint32_t *s, const Con *c)
 {
     const int len = c->len, n = S->k->n;
