@@ -35,7 +35,7 @@ class OptionalBuildExt(build_ext):
 FLAGS = ["-O3", "-std=c99"] if sys.platform != "win32" else []
 SHARED = "cpsudoku/engine/_search.h"  # what the two searches share: the clock, the results
 # the variant search's state and probes, and its handlers, one per constraint kind
-PASSES = ["cpsudoku/engine/_vstate.h", "cpsudoku/engine/_probe.h",
+PASSES = ["cpsudoku/engine/_vstate.h", "cpsudoku/engine/_vadd.h", "cpsudoku/engine/_probe.h",
           *sorted(p.as_posix() for p in Path("cpsudoku/engine/kinds").glob("*.h"))]
 
 setup(
