@@ -7,6 +7,7 @@ the pure-Python engine is used.
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
@@ -33,9 +34,9 @@ class OptionalBuildExt(build_ext):
 
 FLAGS = ["-O3", "-std=c99"] if sys.platform != "win32" else []
 SHARED = "cpsudoku/engine/_search.h"  # what the two searches share: the clock, the results
-# the passes of their own in _vkernel.c: chaos construction's, full rank's
-PASSES = ["cpsudoku/engine/_regions.h", "cpsudoku/engine/_runs.h", "cpsudoku/engine/_ranks.h",
-          "cpsudoku/engine/_probe.h"]
+# the variant search's state and probes, and its handlers, one per constraint kind
+PASSES = ["cpsudoku/engine/_vstate.h", "cpsudoku/engine/_vadd.h", "cpsudoku/engine/_probe.h",
+          *sorted(p.as_posix() for p in Path("cpsudoku/engine/kinds").glob("*.h"))]
 
 setup(
     ext_modules=[

@@ -1,7 +1,8 @@
 """The compiled search for models with every constraint kind (`_vkernel`, C).
 
 `engine.kernel` covers all-different models only; this one also takes the
-plan's other constraints, each flattened to (kind, cells, data, total):
+plan's other constraints, each added by its kind's call on the kernel
+(`add_sum`, `add_cage`, `add_table`, ...; `add`):
 
 - a sum whose cells must all differ (a killer cage): its value sets, the same
   table `propagators.DistinctSum` keeps;
@@ -136,100 +137,99 @@ def too_large(con: Regular) -> str:
     return f"an automaton of more than {MAX_STATES:,} states ({con.label})"
 
 
-Flat = tuple[int, tuple[int, ...], tuple, int]  # (kind, cells, data, total)
-
-
-def flat(con, structure) -> Flat:
-    """One constraint as the extension reads it: (kind, cells, data, total); an
-    either/or's data holds its alternatives' constraints, each flattened."""
+def add(kernel, con, structure, within: int | None = None) -> None:
+    """One constraint added to the kernel by its kind's call; `within`: the either/or
+    whose last alternative it joins."""
     assert _vkernel is not None
+    at = {} if within is None else {"within": within}
     if isinstance(con, Sum):
         combos = DistinctSum.combinations(con, structure)
         if combos is not None:
-            return _vkernel.CAGE, con.cells, combos, con.total
+            kernel.add_cage(con.cells, combos, con.total, **at)
+            return
         cells, weights, sizes = distinct_groups(con, structure)
-        if len(sizes) == len(cells):
-            return _vkernel.SUM, cells, weights, con.total
-        return _vkernel.SUM, cells, weights + (len(sizes),) + sizes, con.total
-    if isinstance(con, Less):
-        return _vkernel.LESS, con.cells, (), 0
-    if isinstance(con, Allowed):
-        return _vkernel.TABLE, con.cells, _flat_rows(con.tuples), 0
-    if isinstance(con, RegionRuns):  # its own pass, not its automaton's thousands of states
+        kernel.add_sum(cells, weights, con.total, () if len(sizes) == len(cells) else sizes,
+                       **at)
+    elif isinstance(con, Less):
+        kernel.add_less(con.cells, **at)
+    elif isinstance(con, Allowed):
+        kernel.add_table(con.cells, _flat_rows(con.tuples), **at)
+    elif isinstance(con, RegionRuns):  # its own pass, not its automaton's thousands of states
         base, npos = _labels(structure)
-        return (_vkernel.RUNS, con.cells,
-                (con.offset, base, npos, len(con.arms), *con.arms,
-                 *(int(a in con.near) for a in range(len(con.arms)))), 0)
-    if isinstance(con, SameSet):  # its own pass, on the groups' candidates
-        return _vkernel.SAME, con.cells, (), 0
-    if isinstance(con, SameCount):  # its own pass, on the counts' bounds
-        return _vkernel.SAME_COUNT, con.cells, (con.value,), 0
-    if isinstance(con, Sandwich) and structure.size <= MAX_SANDWICH_VALUES:
-        return _vkernel.SANDWICH, con.cells, between(structure.size, con.total), con.total
-    if isinstance(con, XSum):
-        return _vkernel.OR, con.cells, _x_sum_alternatives(con, structure), 0
-    if isinstance(con, Regular):
-        return _read_along(con)
-    if isinstance(con, FullRank):  # its own pass, as ISS's handler reasons
+        kernel.add_runs(con.cells, con.offset, base, npos, con.arms,
+                        tuple(int(a in con.near) for a in range(len(con.arms))), **at)
+    elif isinstance(con, SameSet):  # its own pass, on the groups' candidates
+        kernel.add_same_set(con.cells, **at)
+    elif isinstance(con, SameCount):  # its own pass, on the counts' bounds
+        kernel.add_same_count(con.cells, con.value, **at)
+    elif isinstance(con, Sandwich) and structure.size <= MAX_SANDWICH_VALUES:
+        kernel.add_sandwich(con.cells, between(structure.size, con.total), con.total, **at)
+    elif isinstance(con, XSum):
+        _add_x_sum(kernel, con, structure)
+    elif isinstance(con, Regular):
+        _read_along(kernel, con, within)
+    elif isinstance(con, FullRank):  # its own pass, as ISS's handler reasons
         n = structure.size
-        return (_vkernel.RANKS, con.cells,
-                (TIES.index(con.ties), len(con.clues), *(x for clue in con.clues for x in clue),
-                 *(at for r in range(4 * n) for at in reading_cells(r, n))), 0)
-    if isinstance(con, AnyOf):
-        return (_vkernel.OR, con.cells,
-                tuple(tuple(item for inner in group for item in _alternative(inner, structure))
-                      for group in con.alternatives), 0)
-    if isinstance(con, Regions):
+        kernel.add_ranks(con.cells, TIES.index(con.ties), con.clues,
+                         tuple(cell for r in range(4 * n) for cell in reading_cells(r, n)), **at)
+    elif isinstance(con, AnyOf):
+        either = kernel.add_either(con.cells)
+        for group in con.alternatives:
+            kernel.add_alternative(either)
+            for inner in group:
+                _add_alternative(kernel, inner, structure, either)
+    elif isinstance(con, Regions):
         firsts = anchors(con.width, clue_weights(con, structure.others))
-        return (_vkernel.REGIONS, con.cells,
-                (con.width, len(firsts), *firsts, *links(con, structure.others)), 0)
-    raise TypeError(f"no compiled propagator for {con.kind} constraints")
+        kernel.add_regions(con.cells, con.width, firsts, links(con, structure.others), **at)
+    else:
+        raise TypeError(f"no compiled propagator for {con.kind} constraints")
 
 
-def _read_along(con: Regular) -> Flat:
+def _read_along(kernel, con: Regular, within: int | None = None) -> None:
     """A regular constraint as its automaton: states, start, accepting, moves."""
-    assert _vkernel is not None
     a = con.automaton
-    accepting = tuple(sorted(a.accepting))
-    data = (a.states, a.start, len(accepting), *accepting, *_flat_rows(a.transitions))
-    return _vkernel.REGULAR, con.cells, data, 0
+    kernel.add_automaton(con.cells, a.states, a.start, tuple(sorted(a.accepting)),
+                         _flat_rows(a.transitions),
+                         **({} if within is None else {"within": within}))
 
 
-def _x_sum_alternatives(con: XSum, structure) -> tuple[tuple[Flat, ...], ...]:
+def _add_x_sum(kernel, con: XSum, structure) -> None:
     """An x-sum as ISS takes it: for each X, the first cell is X and the next X - 1
     cells (a row's or column's, so of different values: a cage) add up to the rest."""
-    assert _vkernel is not None
     first, rest = con.cells[0], con.cells[1:]
-    out: list[tuple[Flat, ...]] = []
+    either = kernel.add_either(con.cells)
     for x in range(1, min(len(con.cells), structure.size) + 1):
         if x == 1:
             if con.total == 1:
-                out.append(((_vkernel.TABLE, (first,), (1,), 0),))
+                kernel.add_alternative(either)
+                kernel.add_table((first,), (1,), within=either)
             continue
         if con.total < x:
             break
-        part = flat(Sum(rest[:x - 1], con.total - x), structure)
-        if part[0] != _vkernel.CAGE or part[2]:  # a cage without a value set never holds
-            out.append(((_vkernel.TABLE, (first,), (x,), 0), part))
-    return tuple(out)
+        part = Sum(rest[:x - 1], con.total - x)
+        if DistinctSum.combinations(part, structure) != ():  # a cage of no set never holds
+            kernel.add_alternative(either)
+            kernel.add_table((first,), (x,), within=either)
+            add(kernel, part, structure, within=either)
 
 
-def _alternative(con, structure) -> list[Flat]:
-    """A constraint of an either/or's alternative, flattened: allowed digits (a given,
-    odd cells) a one-cell table per cell, an all-different group a cage of every set
-    of distinct values (no total), the rest as they are everywhere."""
-    assert _vkernel is not None
+def _add_alternative(kernel, con, structure, either: int) -> None:
+    """A constraint of an either/or's alternative: allowed digits (a given, odd cells) a
+    one-cell table per cell, an all-different group a cage of every set of distinct
+    values (no total), the rest as they are everywhere."""
     if isinstance(con, InSet):
         digits = tuple(sorted(v for v in con.values if 1 <= v <= structure.size))
-        return [(_vkernel.TABLE, (cell,), digits, 0) for cell in con.cells]
-    if isinstance(con, AllDifferent):
+        for cell in con.cells:
+            kernel.add_table((cell,), digits, within=either)
+    elif isinstance(con, AllDifferent):
         k = len(set(con.cells))
         sets = () if k < len(con.cells) else tuple(  # a cell twice: no value set fits
             mask_of(vs) for vs in itertools.combinations(range(1, structure.size + 1), k))
-        return [(_vkernel.CAGE, con.cells, sets, 0)]
-    if isinstance(con, (SameSet, SameCount, Sandwich, XSum)):  # an alternative's: automata
-        return [_read_along(con)]
-    return [flat(con, structure)]
+        kernel.add_cage(con.cells, sets, within=either)
+    elif isinstance(con, (SameSet, SameCount, Sandwich, XSum)):  # an alternative's: automata
+        _read_along(kernel, con, either)
+    else:
+        add(kernel, con, structure, within=either)
 
 
 MAX_SANDWICH_VALUES = 16  # the sets between the crusts are listed up to 16x16 (16,384)
@@ -283,11 +283,10 @@ def _flat_rows(rows: tuple) -> tuple[int, ...]:
     return flat_
 
 
-def implied_sets(n: int, constraints) -> list[tuple[int, tuple[int, ...], tuple[int, ...], int]]:
+def implied_sets(n: int, constraints) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
     """Cage-like value sets of the all-different groups smaller than a unit whose
     every pair of cells a two-cell table binds: the sets of distinct values every
-    pair of which some table of the group allows (a sound superset)."""
-    assert _vkernel is not None
+    pair of which some table of the group allows (a sound superset): (cells, sets) each."""
     groups = [con.cells for con in constraints
               if isinstance(con, AllDifferent) and 2 < len(con.cells) < n
               and len(set(con.cells)) == len(con.cells)
@@ -311,7 +310,7 @@ def implied_sets(n: int, constraints) -> list[tuple[int, tuple[int, ...], tuple[
         sets = tuple(mask_of(values) for values in itertools.combinations(range(1, n + 1), k)
                      if all(frozenset(p) in fine for p in itertools.combinations(values, 2)))
         if len(sets) < comb(n, k):
-            out.append((_vkernel.CAGE, cells, sets, 0))
+            out.append((cells, sets))
     return out
 
 
@@ -375,12 +374,14 @@ def kernel_and_sources(plan: Plan, constraints=None):
         groups = {con.cells: con for con in constraints or ()
                   if isinstance(con, AllDifferent)}
         sets = implied_sets(s.size, constraints or ())
-        kernel = _vkernel.VKernel(
-            s.size, s.units, s.peers, s.intersections,
-            [flat(con, s) for con in own] + sets
-            + [(_vkernel.COUNT, cells, data, 0) for cells, data, _ in counts],
-            nvars=s.nvars)
-        sources = ([(con,) for con in own] + [(groups[cells],) for _, cells, _, _ in sets]
+        kernel = _vkernel.VKernel(s.size, s.units, s.peers, s.intersections, nvars=s.nvars)
+        for con in own:
+            add(kernel, con, s)
+        for cells, value_sets in sets:
+            kernel.add_cage(cells, value_sets)
+        for cells, data, _ in counts:  # per value its counts, then the groups' sizes
+            kernel.add_count(cells, data[:s.size], data[s.size + 1:])
+        sources = ([(con,) for con in own] + [(groups[cells],) for cells, _ in sets]
                    + [automata for _, _, automata in counts])
         return kernel, sources
     return s.once(key, build)

@@ -256,8 +256,8 @@ class RegionRuns(OwnPass):
     arms of which one at least must have a run (the start's orthogonal neighbours,
     when each is an arm's first cell: the start's region is connected).
 
-    Its automaton has thousands of states for a four-armed arrow (about 0.1 s each
-    to build)."""
+    Its automaton has thousands of states for a four-armed arrow, slow to build; the
+    native engine has a pass of its own instead."""
 
     size: int = 0  # the labels (and digits): 1..size
     arms: tuple[int, ...] = ()
@@ -277,7 +277,7 @@ class SameSet(OwnPass):
     """Two groups of cells (the first half of `cells`, then the second), each of
     different values (each lies in a unit), hold the same values in any order; the
     values read are `values`. Its automaton's state is the first group's values not
-    yet matched: 848 states for six cells of 1..9, built in about 10 ms."""
+    yet matched: 848 states for six cells of 1..9."""
 
     values: range = range(1, 10)
 
@@ -330,8 +330,8 @@ class XSum(OwnPass):
     being its first value (x-sums). Its automaton (reading that for every backend)
     comes from the rule that made it; the native engine takes it as ISS does, an
     either/or over X of "the first value is X and the next X - 1, all different, add
-    up to the rest", where the automaton's partial sums forget which values were used
-    (ISS's Chaos Construction: x-sums, over a million nodes without a solution)."""
+    up to the rest", where the automaton's partial sums forget which values were used,
+    so it cannot use that those cells all differ."""
 
     total: int = 0
 

@@ -11,7 +11,7 @@ import pytest
 from cpsudoku import Puzzle, boxed, solve
 from cpsudoku.engine import vkernel
 from cpsudoku.engine.plan import compile_model
-from cpsudoku.grid.ranks import TIES, FullRank
+from cpsudoku.grid.ranks import TIES, FullRank, reading_cells
 from cpsudoku.model import build_model
 from cpsudoku.rules.full_rank import FullRanks
 from cpsudoku.rules.outside import OutsideClue, line_cells
@@ -101,14 +101,14 @@ def test_the_kernel_refuses_damaged_full_rank_data(damage):
     """The readings' cells come as data from `grid/ranks`; the kernel checks them."""
     plan = compile_model(build_model(Puzzle(FOUR, (0,) * 16)))
     con = FullRank(tuple(range(16)), clues=((0, 1), (5, 9)), size=4)
-    kind, cells, data, bound = vkernel.flat(con, plan.structure)
-    data = list(data)
+    clues = [list(clue) for clue in con.clues]
+    readings = [at for r in range(16) for at in reading_cells(r, 4)]
     if damage == "cell off the grid":
-        data[-1] = 16
+        readings[-1] = 16
     elif damage == "a reading short":
-        data.pop()
+        readings.pop()
     else:
-        data[4] = 0  # the second clue's reading is the first's
+        clues[1][0] = 0  # the second clue's reading is the first's
+    kernel = vkernel._vkernel.VKernel(plan.size, plan.units, plan.peers, plan.intersections)
     with pytest.raises(ValueError, match="full-rank|full rank"):
-        vkernel._vkernel.VKernel(plan.size, plan.units, plan.peers, plan.intersections,
-                                 [(kind, cells, tuple(data), bound)])
+        kernel.add_ranks(con.cells, 0, clues, readings)

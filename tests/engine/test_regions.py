@@ -80,12 +80,13 @@ def test_native_finds_the_only_solution_and_its_regions(name, kernel):
 def test_the_kernel_refuses_regions_without_their_width():
     plan = compile_model(build_model(chaos_puzzle("Chaos Construction: cell count")))
     s = plan.structure
-    flat = [vkernel.flat(con, s) for con in s.others]
-    bad = [(kind, cells, (s.size + 1,), 0) if kind == vkernel._vkernel.REGIONS
-           else (kind, cells, data, total) for kind, cells, data, total in flat]
+    kernel = vkernel._vkernel.VKernel(s.size, s.units, s.peers, s.intersections, nvars=s.nvars)
+    for con in s.others:
+        if not isinstance(con, Regions):
+            vkernel.add(kernel, con, s)
     with pytest.raises(ValueError, match="regions need the grid's width"):
-        vkernel._vkernel.VKernel(s.size, s.units, s.peers, s.intersections, bad,
-                                 nvars=s.nvars)
+        kernel.add_regions(next(con.cells for con in s.others if isinstance(con, Regions)),
+                           s.size + 1, (), ())
 
 
 @needs_vkernel
@@ -96,12 +97,10 @@ def test_the_kernel_refuses_malformed_same_region_pairs(past_the_grid, why):
     s = plan.structure
     # no anchors, then one cell without its pair, or a pair with a cell past the grid
     pairs = (0,) if past_the_grid is None else (0, s.size * s.size + past_the_grid)
-    bad = [(kind, cells, (s.size, 0, *pairs), total) if kind == vkernel._vkernel.REGIONS
-           else (kind, cells, data, total)
-           for kind, cells, data, total in (vkernel.flat(con, s) for con in s.others)]
+    kernel = vkernel._vkernel.VKernel(s.size, s.units, s.peers, s.intersections, nvars=s.nvars)
     with pytest.raises(ValueError, match=why):
-        vkernel._vkernel.VKernel(s.size, s.units, s.peers, s.intersections, bad,
-                                 nvars=s.nvars)
+        kernel.add_regions(next(con.cells for con in s.others if isinstance(con, Regions)),
+                           s.size, (), pairs)
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6, 7, 8, 9, 12, 16])

@@ -32,14 +32,14 @@ def random_runs(rng: random.Random) -> RegionRuns:
 
 def kernel_solutions(con: RegionRuns, domains: list[int], as_automaton: bool):
     plan = compile_model(build_model(Puzzle(boxed(4, (2, 2)), GRID)))
-    flat = (vkernel.flat(Regular(con.cells, automaton=con.automaton),
-                         plan.structure) if as_automaton else
-            (vkernel._vkernel.RUNS, con.cells,
-             (con.offset, 0, 0, len(con.arms), *con.arms,
-              *(int(a in con.near) for a in range(len(con.arms)))), 0))
     peers = tuple(plan.peers) + ((),) * (len(domains) - 16)  # the labels have no peers
-    k = vkernel._vkernel.VKernel(plan.size, plan.units, peers, plan.intersections, [flat],
+    k = vkernel._vkernel.VKernel(plan.size, plan.units, peers, plan.intersections,
                                  nvars=len(domains))
+    if as_automaton:
+        vkernel.add(k, Regular(con.cells, automaton=con.automaton), plan.structure)
+    else:
+        k.add_runs(con.cells, con.offset, 0, 0, con.arms,
+                   tuple(int(a in con.near) for a in range(len(con.arms))))
     sols, exhausted, timed_out, stats = k.solve(domains, 1 << 20)
     assert exhausted and not timed_out
     return sorted(tuple(s[16:]) for s in sols), stats["nodes"]

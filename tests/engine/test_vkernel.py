@@ -276,6 +276,16 @@ def test_random_variant_models_agree_with_python_and_cpsat(seed, size, count, cl
     assert c.solutions  # the grid they were built on is one
 
 
+class Calls:
+    """A stand-in kernel that records the calls made on it."""
+
+    def __init__(self):
+        self.calls = []
+
+    def __getattr__(self, name):
+        return lambda *args, **kwargs: self.calls.append((name, args, kwargs))
+
+
 @needs_vkernel
 def test_a_sum_groups_cells_that_must_differ_and_share_a_weight():
     plan = compile_model(build_model(Puzzle(boxed(9, (3, 3)), (0,) * 81)))
@@ -283,8 +293,9 @@ def test_a_sum_groups_cells_that_must_differ_and_share_a_weight():
     con = Sum((0, 40, 1, 9), total=20, coeffs=(1, 1, 1, 2))
     cells, weights, sizes = vkernel.distinct_groups(con, plan.structure)
     assert (cells, weights, sizes) == ((0, 1, 40, 9), (1, 1, 1, 2), (2, 1, 1))
-    kind, _, data, total = vkernel.flat(con, plan.structure)
-    assert data == weights + (3,) + sizes and total == 20
+    kernel = Calls()
+    vkernel.add(kernel, con, plan.structure)
+    assert kernel.calls == [("add_sum", (cells, weights, 20, sizes), {})]
 
 
 @needs_vkernel
@@ -422,39 +433,79 @@ def good_parts(size: int = 4):
     return plan, (plan.size, plan.units, plan.peers, plan.intersections)
 
 
+EITHER = "either"  # stands for an either/or over cells 0 and 1, with one alternative open
+
+
 @needs_vkernel
-@pytest.mark.parametrize("constraint, message", [
-    ((99, (0, 1), (), 0), "unknown kind"),
-    ((9, (0, 1), (((10, (0, 1), (), 0),),), 0), "must be a sum, cage"),
-    ((9, (0, 1), (), 0), "an OR without alternatives"),
-    ((9, (0, 1), (((0, (0, 2), (1, 1), 3),),), 0), "over the OR's cells"),
-    ((9, (0, 1), (((9, (0, 1), ((),), 0),),), 0), "must be a sum, cage"),
-    ((9, (0, 1), (((0, (0, 1), (1,), 3),),), 0), "one weight per cell"),
-    ((10, (0, 1, 2), (), 0), "two groups of as many cells"),
-    ((11, (0, 1, 2), (), 0), "holds every value once"),
-    ((11, (0, 1, 2, 3), (1,), 0), "holds a crust"),
-    ((0, (0, 99), (1, 1), 3), "out of range"),
-    ((0, (0, 1), (1,), 3), "one weight per cell"),
-    ((0, (0, 1), (1, 1, 5), 3), "one weight per cell \\(and its groups\\)"),
-    ((0, (0, 1, 2), (1, 1, 1, 2, 1, 1), 3), "do not add up"),
-    ((0, (0, 1), (1, 2, 1, 2), 3), "a group with two weights"),
-    ((3, (0, 1), (1, 2, 3), 0), "whole rows"),
-    ((1, (0, 1), (1 << 9,), 3), "beyond the grid"),
-    ((4, (0, 1), (2, 5, 0), 0), "malformed automaton"),
-    ((4, (0, 1), (2, 0, 1, 7), 0), "accepting state out of range"),
-    ((4, (0, 1), (2, 0, 1, 1, 0, 1, 9), 0), "transition's state out of range"),
-    ((0, (0, 1), (1, 1)), "not \\(kind, cells, data, total\\)"),
+@pytest.mark.parametrize("method, args, kwargs, message", [
+    ("add_same_set", ((0, 1),), {"within": EITHER}, "must be a sum, cage"),
+    ("add_sum", ((0, 2), (1, 1), 3), {"within": EITHER}, "over the OR's cells"),
+    ("add_sum", ((0, 1), (1,), 3), {"within": EITHER}, "one weight per cell"),
+    ("add_same_set", ((0, 1, 2),), {}, "two groups of as many cells"),
+    ("add_sandwich", ((0, 1, 2), (), 0), {}, "holds every value once"),
+    ("add_sandwich", ((0, 1, 2, 3), (1,), 0), {}, "holds a crust"),
+    ("add_sum", ((0, 99), (1, 1), 3), {}, "out of range"),
+    ("add_sum", ((0, 1), (1,), 3), {}, "one weight per cell"),
+    ("add_sum", ((0, 1), (1, 1, 1), 3), {}, "one weight per cell \\(and its groups\\)"),
+    ("add_sum", ((0, 1, 2), (1, 1, 1), 3, (1, 1)), {}, "do not add up"),
+    ("add_sum", ((0, 1), (1, 2), 3, (2,)), {}, "a group with two weights"),
+    ("add_table", ((0, 1), (1, 2, 3)), {}, "whole rows"),
+    ("add_cage", ((0, 1), (1 << 9,), 3), {}, "beyond the grid"),
+    ("add_automaton", ((0, 1), 2, 5, (), ()), {}, "malformed automaton"),
+    ("add_automaton", ((0, 1), 2, 0, (7,), ()), {}, "accepting state out of range"),
+    ("add_automaton", ((0, 1), 2, 0, (1,), (0, 1, 9)), {}, "transition's state out of range"),
+    ("add_sum", ((0, 1), (1, 1), 3), {"within": 0}, "not an either/or"),
 ])
-def test_bad_constraints_are_refused_by_name(constraint, message):
+def test_bad_constraints_are_refused_by_name(method, args, kwargs, message):
     _, parts = good_parts()
+    k = vkernel._vkernel.VKernel(*parts)
+    if kwargs.get("within") == EITHER:
+        either = k.add_either((0, 1))
+        k.add_alternative(either)
+        kwargs = {"within": either}
+    elif "within" in kwargs:
+        k.add_less((0, 1))
     with pytest.raises(ValueError, match=message):
-        vkernel._vkernel.VKernel(*parts, [constraint])
+        getattr(k, method)(*args, **kwargs)
+
+
+@needs_vkernel
+@pytest.mark.parametrize("call, message", [
+    (lambda k: k.add_sum((0, 1), (1, 1)), "missing argument 'total'"),
+    (lambda k: k.add_sum((0, 1), (1, 1), "3"), "total must be an integer"),
+    (lambda k: k.add_less((0, 1), size=2), "unexpected keyword argument 'size'"),
+    (lambda k: k.add_less((0, 1), cells=(0, 1)), "multiple values for argument 'cells'"),
+])
+def test_bad_arguments_of_a_constraint_are_refused_by_name(call, message):
+    _, parts = good_parts()
+    with pytest.raises(TypeError, match=message):
+        call(vkernel._vkernel.VKernel(*parts))
+
+
+@needs_vkernel
+def test_constraints_are_checked_whole_before_the_first_search():
+    plan, parts = good_parts()
+    k = vkernel._vkernel.VKernel(*parts)
+    k.add_either((0, 1))
+    with pytest.raises(ValueError, match="an OR without alternatives"):
+        k.solve(plan.domains)
+    k = vkernel._vkernel.VKernel(*parts)
+    k.add_less((0, 1))
+    k.solve(plan.domains)
+    with pytest.raises(ValueError, match="before it first searches"):
+        k.add_less((1, 2))
+    a = vkernel._vkernel.VKernel(*parts)
+    assert a.add_less((0, 1)) == 0 and a.add_sum((2, 3), (1, 1), 5) == 1
+    refused = vkernel._vkernel.VKernel(*parts)
+    with pytest.raises(ValueError):
+        refused.add_sum((0, 1), (1,), 3)
+    assert refused.add_less((0, 1)) == 0  # the refused one left no trace
 
 
 @needs_vkernel
 def test_bad_domains_and_arguments_are_refused():
     plan, parts = good_parts()
-    k = vkernel._vkernel.VKernel(*parts, [])
+    k = vkernel._vkernel.VKernel(*parts)
     with pytest.raises(ValueError, match="16 cells"):
         k.solve([15] * 3)
     with pytest.raises(ValueError, match="values beyond"):

@@ -1,5 +1,5 @@
-/* Full rank (`grid/ranks.py`): the RANKS pass of `_vkernel.c`, included there after
- * the Search state and `restrict_to`, and its branching hint.
+/* Full rank (`grid/ranks.py`): the RANKS handler of `_vkernel.c`, included there
+ * after the Search state (`_vstate.h`), with its branching hint.
  *
  * cells = the N*N grid, row by row; data = (ties, clues, then reading and rank per
  * clue, then every reading's N cells as places in the grid, in reading order), ties
@@ -34,8 +34,9 @@ static inline int rank_min(uint32_t m) { return m ? __builtin_ctz(m) + 1 : 0; }
 /* rank_sets layout: per set: value bit index, clues g, the edges it has no clue on
  * (4 bits: top row, left column, bottom row, right column), then per clue (sorted
  * by rank) its reading, unclued readings below, unclued readings above. */
-static int build_ranks(Con *c, const int64_t *data, Py_ssize_t nd, int n, int index)
+static int ranks_build(const VKernel *vk, Con *c, const int64_t *data, Py_ssize_t nd, int index)
 {
+    const int n = vk->n;
     const int64_t nclues = nd >= 2 ? data[1] : -1;
     if (nd < 2 || data[0] < 0 || data[0] > 2 || nclues < 0 || nclues > 4 * n ||
         nd != 2 + 2 * nclues + 4 * n * n)
@@ -315,3 +316,15 @@ static int ranks_hint(const Search *S, const uint32_t *cands, const Con *c, doub
     }
     return best;
 }
+
+static const Kind RANKS_KIND = {
+    .method = "add_ranks", .params = {"ties", "clues", "readings"},
+    .codes = "ips",
+    .doc = "add_ranks(cells, ties, clues, readings) -> index: full rank; clues: (reading, "
+           "rank) pairs; readings: every reading's N cells, flattened",
+    .name = "RANKS",
+    .build = ranks_build,
+    .propagate = ranks,
+    .hint = ranks_hint,
+    .everywhere = 1,
+};

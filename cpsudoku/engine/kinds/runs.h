@@ -1,5 +1,5 @@
-/* Runs in a region found while solving (chaos arrows and counts): the RUNS pass
- * of `_vkernel.c`, included there after the Search state and `restrict_to`.
+/* Runs in a region found while solving (chaos arrows and counts): the RUNS handler
+ * of `_vkernel.c`, included there after the Search state and the REGIONS handler.
  *
  * cells = (digit, start's label, each arm's labels after the start, arm by arm);
  * data = (offset, first label variable, N*N, arms, each arm's length, each
@@ -16,7 +16,7 @@
  * it, the cells outside the clue already fixed to r are part of r's N cells too,
  * so the run holds at most N minus them (ISS's "off-arm budget").
  *
- * With the regions' same-region groups (`_regions.h`): a cell in the start's
+ * With the regions' same-region groups (`regions.h`): a cell in the start's
  * group cannot end a run, and the cells every kept run reaches join the
  * start's group (ISS's shard unions), which the regions pass then reads.
  */
@@ -30,8 +30,9 @@ static inline uint64_t runs_sumset(uint64_t x, uint64_t y)
     return out;
 }
 
-static int build_runs(Con *c, const int64_t *data, Py_ssize_t nd, int n, int index)
+static int runs_build(const VKernel *vk, Con *c, const int64_t *data, Py_ssize_t nd, int index)
 {
+    const int n = vk->n;
     if (nd < 4)
         return bad("constraint %d: runs need an offset, labels and arms", index);
     int64_t offset = data[0], base = data[1], npos = data[2], narms = data[3];
@@ -212,3 +213,31 @@ static int runs(Search *S, uint32_t *s, const Con *c)
         enqueue(S, c->partner);
     return keep_each(S, s, c->cells + 2, c->len - 2, support + 2);
 }
+
+/* Its labels lie among the variables; the REGIONS constraint over them (if any)
+ * is its partner, whose groups it joins. */
+static int runs_prepare(VKernel *vk, Con *c, int index, int nested)
+{
+    (void)nested;
+    if (c->label_base + c->npos > vk->ncells)
+        return bad("constraint %d: runs' labels beyond the variables", index);
+    c->partner = -1;
+    for (int x = 0; x < vk->ncons; x++) {
+        const Con *r = &vk->cons[x];
+        if (r->kind == K_REGIONS && r->len / 2 == c->npos && r->cells[r->len / 2] == c->label_base)
+            c->partner = x;
+    }
+    return 0;
+}
+
+static const Kind RUNS_KIND = {
+    .method = "add_runs",
+    .params = {"offset", "labels", "positions", "arms", "near"}, .codes = "iiins",
+    .doc = "add_runs(cells, offset, labels, positions, arms, near) -> index: the digit plus "
+           "offset is 1 plus each arm's run in the start's region; labels: the first label "
+           "variable, positions: how many; arms: their lengths, near: a flag each",
+    .name = "RUNS",
+    .build = runs_build,
+    .prepare = runs_prepare,
+    .propagate = runs,
+};

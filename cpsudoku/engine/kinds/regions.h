@@ -1,5 +1,5 @@
-/* Regions found while solving (chaos construction): the REGIONS pass of `_vkernel.c`,
- * included there after the Search state and `restrict_to`.
+/* Regions found while solving (chaos construction): the REGIONS handler of `_vkernel.c`,
+ * included there after the Search state (`_vstate.h`).
  *
  * cells = the N*N digit cells, then one label variable per cell (label k is bit
  * k - 1, as a value). To a fixpoint of its own, the pass applies what
@@ -30,7 +30,7 @@
  * on those two sets only); on ISS's chaos constructions that skips most of them.
  */
 
-#define REGIONS_MAX_WIDTH 32 /* as the refusal in build_regions says */
+#define REGIONS_MAX_WIDTH 32 /* as the refusal in regions_build says */
 #define REGIONS_WORDS ((REGIONS_MAX_WIDTH * REGIONS_MAX_WIDTH + 63) / 64)
 
 /* The memo block: the grid's masks (every cell, cells not in the first column,
@@ -57,8 +57,9 @@ static inline uint64_t *regions_groups(const Con *c, int n)
     return regions_flags(c, n) + 1 + (n * n + 1) / 2;
 }
 
-static int build_regions(Con *c, const int64_t *data, Py_ssize_t nd, int n, int index)
+static int regions_build(const VKernel *vk, Con *c, const int64_t *data, Py_ssize_t nd, int index)
 {
+    const int n = vk->n;
     const int N2 = n * n;
     if (nd < 2 || data[0] != n || c->len != 2 * N2)
         return bad("constraint %d: regions need the grid's width and 2 * N * N cells", index);
@@ -513,3 +514,48 @@ static int regions(Search *S, uint32_t *s, const Con *c)
             return 0;
     }
 }
+
+/* The state keeps its same-region groups; each cell and its label are partners
+ * in branching (see LINK_BOOST). */
+static int regions_prepare(VKernel *vk, Con *c, int index, int nested)
+{
+    (void)index;
+    (void)nested;
+    c->shard_at = reserve(vk, c->len / 2);
+    if (!vk->link) {
+        vk->link = malloc((size_t)vk->ncells * sizeof(int));
+        if (!vk->link) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        for (int i = 0; i < vk->ncells; i++)
+            vk->link[i] = -1;
+    }
+    for (int i = 0, half = c->len / 2; i < half; i++) {
+        vk->link[c->cells[i]] = c->cells[half + i];
+        vk->link[c->cells[half + i]] = c->cells[i];
+    }
+    return 0;
+}
+
+static void regions_priority(const VKernel *vk, const Con *c, uint32_t *prio)
+{
+    (void)vk;
+    for (int i = 0; i < c->len; i++)
+        prio[c->cells[i]] += 2;
+}
+
+static const Kind REGIONS_KIND = {
+    .method = "add_regions", .params = {"width", "anchors", "joins"},
+    .codes = "ins",
+    .doc = "add_regions(cells, width, anchors, joins) -> index: regions found while solving; "
+           "cells: the N*N cells then their labels; joins: pairs of cells in one region, "
+           "flattened",
+    .name = "REGIONS",
+    .build = regions_build,
+    .prepare = regions_prepare,
+    .priority = regions_priority,
+    .start = shards_start,
+    .propagate = regions,
+    .everywhere = 1,
+};
