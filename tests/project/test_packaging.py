@@ -1,6 +1,6 @@
 """The package list in pyproject.toml is explicit (models/ installs as cpsudoku.rules.models),
 so a new subpackage that is not listed would silently be missing from a real install; the
-play page's static files are package data."""
+play page's static files are package data; the sdist carries the C sources and headers."""
 
 import fnmatch
 import tomllib
@@ -29,3 +29,22 @@ def test_every_static_file_is_package_data():
         if path.is_file():
             name = path.relative_to(static.parent).as_posix()
             assert any(fnmatch.fnmatch(name, g) for g in globs), f"{name} would not be installed"
+
+
+def test_the_source_distribution_carries_every_c_source_and_header(tmp_path):
+    # a build from the sdist compiles the kernels from these; without a header the
+    # build fails and the install silently falls back to the pure-Python engines
+    import subprocess
+    import sys
+    import tarfile
+    # the file list made afresh (an egg-info left in the tree would list old files)
+    (tmp_path / "egg").mkdir()
+    subprocess.run([sys.executable, "setup.py", "-q", "egg_info", "--egg-base",
+                    str(tmp_path / "egg"), "sdist", "-d", str(tmp_path)], cwd=ROOT,
+                   check=True, capture_output=True, timeout=120)
+    (archive,) = tmp_path.glob("*.tar.gz")
+    with tarfile.open(archive) as sdist:
+        shipped = {name.split("/", 1)[1] for name in sdist.getnames() if "/" in name}
+    sources = {p.relative_to(ROOT).as_posix() for pattern in ("*.c", "*.h")
+               for p in (ROOT / "cpsudoku").rglob(pattern)}
+    assert sources and sources <= shipped, f"not in the sdist: {sorted(sources - shipped)}"
