@@ -140,32 +140,40 @@ def _check(con: Constraint, index: dict[int, int]) -> tuple:
         return 1, idx, None
     if isinstance(con, Sum):
         return 2, idx, (tuple(con.weights()), con.total)
-    if isinstance(con, Allowed) and idx and all(0 < v < 256 for t in con.tuples for v in t):
-        return 3, idx, _table_rows(con)
+    if isinstance(con, Allowed) and idx:
+        rows = _packed(con, _table_rows)
+        if rows is not None:
+            return 3, idx, rows
     if isinstance(con, Regular):
-        return 5, idx, _moves(con.automaton)
+        return 5, idx, _packed(con.automaton, _moves)
     return 4, idx, con.holds
 
 
-def _table_rows(con: Allowed) -> bytes:
-    rows = _ROWS.get(id(con))
-    if rows is None or rows[0] is not con:
-        if len(_ROWS) > 4096:
-            _ROWS.clear()
-        rows = _ROWS[id(con)] = (con, bytes(v for t in con.tuples for v in t))
-    return rows[1]
+def _packed(thing, pack):
+    """`pack(thing)`, remembered by the thing itself: a rule's tables and automata are
+    read again on every enumeration of the rule."""
+    known = _PACKED.get(id(thing))
+    if known is None or known[0] is not thing:
+        if len(_PACKED) > 4096:
+            _PACKED.clear()
+        known = _PACKED[id(thing)] = (thing, pack(thing))
+    return known[1]
 
 
-_ROWS: dict[int, tuple[Allowed, bytes]] = {}  # a table's rows packed, per table
+_PACKED: dict[int, tuple] = {}  # id -> (the table or automaton, its packed form)
+
+
+def _table_rows(con: Allowed) -> bytes | None:
+    """A table's rows, one byte a value; None when a value does not fit a byte."""
+    if not all(0 < v < 256 for t in con.tuples for v in t):
+        return None
+    return bytes(v for t in con.tuples for v in t)
 
 
 def _moves(automaton: Automaton) -> tuple[int, int, bytes, bytes, bytes]:
     """An automaton as the compiled search reads it: (states, start, where the next
     states of state * 32 + value start, the next states, accepting per state), the
     values past 0..31 left out (no cell takes them)."""
-    known = _MOVES.get(id(automaton))
-    if known is not None and known[0] is automaton:
-        return known[1]
     states = automaton.states
     rows: list[list[int]] = [[] for _ in range(states * VALUES)]
     for (s, v), targets in automaton.moves.items():
@@ -175,16 +183,11 @@ def _moves(automaton: Automaton) -> tuple[int, int, bytes, bytes, bytes]:
     for row in rows:
         to.extend(row)
         start.append(len(to))
-    packed = (states, automaton.start, array("i", start).tobytes(), array("i", to).tobytes(),
-              bytes(1 if s in automaton.accepting else 0 for s in range(states)))
-    if len(_MOVES) > 1024:
-        _MOVES.clear()
-    _MOVES[id(automaton)] = (automaton, packed)
-    return packed
+    return (states, automaton.start, array("i", start).tobytes(), array("i", to).tobytes(),
+            bytes(1 if s in automaton.accepting else 0 for s in range(states)))
 
 
 VALUES = 32  # the compiled search's moves per state, by value 0..31
-_MOVES: dict[int, tuple[Automaton, tuple]] = {}  # an automaton packed, per automaton
 
 
 class _TooWide(Exception):

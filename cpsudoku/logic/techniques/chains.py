@@ -174,6 +174,10 @@ class Graph:
                                      self.x, rules)
         return self._tables
 
+    def built_tables(self) -> Tables | None:
+        """The compiled searches if some search asked for them already, else None."""
+        return self._tables
+
     def link_text(self, on, off) -> str:
         """' [rule]' when the weak link from `on` to `off` is a rule's, else ''."""
         label = self.rules.label.get((on, off)) if self.rules else None
@@ -196,7 +200,7 @@ class Graph:
         Remembered: cycles, chains and multiple chains all start from every candidate.
         `lazy`: the Python search from this literal alone unless the compiled searches
         from every literal are there already (the cheaper for a few literals)."""
-        tables = self._tables if lazy else self.tables()
+        tables = self.built_tables() if lazy else self.tables()
         if tables is not None:
             return tables.from_on(start)
         known = self._reached.get(start)
@@ -397,7 +401,7 @@ def cycles(state: State, x: bool, y: bool, base: float, name: str) -> list[Chain
         if not back:
             continue
         dist, parent = g.reach_from_on(src, lazy)
-        tables = g._tables if lazy else g.tables()
+        tables = g.built_tables() if lazy else g.tables()
         row, col = tables.distances_from_on(src) if tables is not None else (None, None)
         for off in back:
             for b in g.turned_off_by[off]:
